@@ -1,0 +1,2 @@
+export * from "./repo";
+export * from "./tag";
