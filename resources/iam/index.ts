@@ -1,5 +1,2 @@
-export * from "./group";
-export * from "./identity";
-export * from "./roleBinding";
-export * from "./role";
-export * from "./lookups";
+// Resources and look-ups of this domain are exported here as they land.
+export {};

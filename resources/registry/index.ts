@@ -1,2 +1,2 @@
-export * from "./repo";
-export * from "./tag";
+// Resources and look-ups of this domain are exported here as they land.
+export {};

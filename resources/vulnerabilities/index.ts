@@ -1,1 +1,2 @@
-export * from "./advisory";
+// Resources and look-ups of this domain are exported here as they land.
+export {};

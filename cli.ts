@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+/**
+ * `platform-pulumi emulator --port N [--state FILE] [--no-seed]`: runs the local Platform
+ * API v2 emulator until interrupted, printing the base URL and the dev owner token.
+ */
+import { parseArgs } from "node:util";
+import { startEmulator } from "./emulator";
+
+const USAGE = `Usage: platform-pulumi emulator [--port N] [--state FILE] [--no-seed] [--token-ttl SECONDS] [--quiet]
+
+  --port N             port on 127.0.0.1 (default 8080; 0 picks a free port)
+  --state FILE         keep the emulator's data in FILE across restarts
+  --no-seed            start without the sample repos, tags and advisories
+  --token-ttl SECONDS  lifetime of tokens from /sts/exchange (default 3600)
+  --quiet              do not log internal errors`;
+
+function fail(message: string): never {
+  console.error(`platform-pulumi: ${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+function integerFlag(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) fail(`--${name} must be a non-negative integer, got "${raw}"`);
+  return Number(raw);
+}
+
+async function runEmulator(args: string[]): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        port: { type: "string" },
+        state: { type: "string" },
+        "no-seed": { type: "boolean" },
+        "token-ttl": { type: "string" },
+        quiet: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const port = integerFlag("port", values.port, 8080);
+  if (port > 65535) fail(`--port must be at most 65535, got ${port}`);
+  let emulator;
+  try {
+    emulator = await startEmulator({
+      port,
+      statePath: values.state,
+      seed: !values["no-seed"],
+      tokenTtlSeconds: integerFlag("token-ttl", values["token-ttl"], 3600),
+      quiet: values.quiet,
+    });
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    fail(e.code === "EADDRINUSE" ? `port ${port} is already in use; pick another with --port, or --port 0 for any free port` : e.message);
+  }
+  console.log(`Platform API emulator listening on ${emulator.url}`);
+  console.log(`PLATFORM_API_URL=${emulator.url}`);
+  console.log(`PLATFORM_TOKEN=${emulator.token}`);
+  console.log(`Root organization: ${emulator.rootUid}`);
+  console.log(`OIDC issuer: ${emulator.issuer}`);
+  if (values.state) console.log(`State file: ${values.state}`);
+  const stop = () => {
+    emulator.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (command === "emulator") return runEmulator(rest);
+  if (command === undefined || command === "--help" || command === "-h" || command === "help") {
+    console.log(USAGE);
+    return;
+  }
+  fail(`unknown command "${command}"`);
+}
+
+main(process.argv.slice(2)).catch((error) => {
+  console.error(`platform-pulumi: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

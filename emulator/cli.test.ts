@@ -1,0 +1,68 @@
+import { spawn, ChildProcess } from "node:child_process";
+import * as path from "node:path";
+
+const cli = path.resolve(__dirname, "..", "cli.js");
+
+function startCli(args: string[]): Promise<{ child: ChildProcess; lines: string[] }> {
+  const child = spawn(process.execPath, [cli, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  const lines: string[] = [];
+  return new Promise((resolve, reject) => {
+    let buffer = "";
+    child.stdout?.on("data", (chunk) => {
+      buffer += chunk;
+      const parts = buffer.split("\n");
+      buffer = parts.pop() ?? "";
+      lines.push(...parts);
+      if (lines.some((l) => l.startsWith("PLATFORM_TOKEN="))) resolve({ child, lines });
+    });
+    child.on("exit", (code) => reject(new Error(`cli exited with ${code} before printing the URL: ${lines.join("\n")}`)));
+    child.on("error", reject);
+  });
+}
+
+function stop(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve(child.exitCode);
+    child.once("exit", (code) => resolve(code));
+    child.kill("SIGTERM");
+  });
+}
+
+describe("platform-pulumi emulator", () => {
+  test("--port 0 prints the base URL and dev token, serves the API, and stops on SIGTERM", async () => {
+    const { child, lines } = await startCli(["emulator", "--port", "0"]);
+    try {
+      const url = lines.find((l) => l.startsWith("PLATFORM_API_URL="))?.split("=")[1] as string;
+      const token = lines.find((l) => l.startsWith("PLATFORM_TOKEN="))?.split("=")[1] as string;
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const reply = await fetch(`${url}/iam/v2beta1/groups`, { headers: { authorization: `Bearer ${token}` } });
+      expect(reply.status).toBe(200);
+      const body = (await reply.json()) as { groups: unknown[] };
+      expect(body.groups).toHaveLength(1);
+    } finally {
+      expect(await stop(child)).toBe(0);
+    }
+  });
+
+  test("--no-seed starts without sample repos", async () => {
+    const { child, lines } = await startCli(["emulator", "--port", "0", "--no-seed"]);
+    try {
+      const url = lines.find((l) => l.startsWith("PLATFORM_API_URL="))?.split("=")[1];
+      const token = lines.find((l) => l.startsWith("PLATFORM_TOKEN="))?.split("=")[1];
+      const body = (await (await fetch(`${url}/registry/v2beta1/repos`, { headers: { authorization: `Bearer ${token}` } })).json()) as { repos: unknown[] };
+      expect(body.repos).toEqual([]);
+    } finally {
+      await stop(child);
+    }
+  });
+
+  test("a bad flag exits 2 with the usage", async () => {
+    const child = spawn(process.execPath, [cli, "emulator", "--port", "abc"], { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr?.on("data", (c) => (stderr += c));
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/--port must be a non-negative integer/);
+    expect(stderr).toMatch(/Usage:/);
+  });
+});

@@ -1,0 +1,128 @@
+import { startEmulator, RunningEmulator } from "./index";
+import { call, detail, G } from "./testClient";
+
+let emu: RunningEmulator;
+beforeEach(async () => {
+  emu = await startEmulator({ quiet: true, seed: false });
+});
+afterEach(() => emu.close());
+
+async function groupCount(): Promise<number> {
+  return Number((await call(emu, "GET", G)).body.totalCount);
+}
+
+describe("fault injection", () => {
+  test("faults are off by default", async () => {
+    for (let i = 0; i < 20; i++) expect((await call(emu, "GET", G)).status).toBe(200);
+  });
+
+  test("unavailableRate 1 answers 503 with Status code 14, only on matching paths", async () => {
+    emu.setFaults([{ path: "^/iam/v2beta1/groups", unavailableRate: 1 }]);
+    const reply = await call(emu, "GET", G);
+    expect([reply.status, reply.body.code]).toEqual([503, 14]);
+    expect(detail(reply.body, "ErrorInfo")?.reason).toBe("UNAVAILABLE");
+    expect((await call(emu, "GET", "/iam/v2beta1/roles")).status).toBe(200);
+    emu.setFaults([]);
+    expect((await call(emu, "GET", G)).status).toBe(200);
+  });
+
+  test("exhaustedRate 1 answers 429 with code 8 and Retry-After", async () => {
+    emu.setFaults([{ path: "groups", exhaustedRate: 1, retryAfterSeconds: 7 }]);
+    const reply = await call(emu, "GET", G);
+    expect([reply.status, reply.body.code]).toEqual([429, 8]);
+    expect(reply.headers.get("retry-after")).toBe("7");
+  });
+
+  test("Retry-After defaults to 1 second", async () => {
+    emu.setFaults([{ path: "groups", exhaustedRate: 1 }]);
+    expect((await call(emu, "GET", G)).headers.get("retry-after")).toBe("1");
+  });
+
+  test("methods restrict a rule", async () => {
+    emu.setFaults([{ path: "groups", methods: ["POST"], unavailableRate: 1 }]);
+    expect((await call(emu, "GET", G)).status).toBe(200);
+    expect((await call(emu, "POST", `${G}/${emu.rootUid}`, { body: { name: "x" } })).status).toBe(503);
+    expect(await groupCount()).toBe(1);
+  });
+
+  test("a failed write by 503 is not applied", async () => {
+    emu.setFaults([{ path: "groups", methods: ["POST"], unavailableRate: 1 }]);
+    await call(emu, "POST", `${G}/${emu.rootUid}`, { body: { name: "lost" } });
+    emu.setFaults([]);
+    expect(await groupCount()).toBe(1);
+  });
+
+  test("dropRate 1 destroys the connection without an answer and without applying", async () => {
+    emu.setFaults([{ path: "groups", methods: ["POST"], dropRate: 1 }]);
+    await expect(call(emu, "POST", `${G}/${emu.rootUid}`, { body: { name: "dropped" } })).rejects.toThrow();
+    emu.setFaults([]);
+    expect(await groupCount()).toBe(1);
+  });
+
+  test("dropAfterCommitRate 1 applies the write, then destroys the connection", async () => {
+    emu.setFaults([{ path: "groups", methods: ["POST"], dropAfterCommitRate: 1 }]);
+    await expect(call(emu, "POST", `${G}/${emu.rootUid}`, { body: { name: "committed" } })).rejects.toThrow();
+    emu.setFaults([]);
+    const list = await call(emu, "GET", G, { query: { name: "committed" } });
+    expect(list.body.groups).toHaveLength(1);
+  });
+
+  test("latencyMs delays the answer: a later request to another path finishes first", async () => {
+    emu.setFaults([{ path: "groups", latencyMs: 400 }]);
+    const finished: string[] = [];
+    const slow = call(emu, "GET", G).then((r) => finished.push(`groups ${r.status}`));
+    const fast = call(emu, "GET", "/iam/v2beta1/roles").then((r) => finished.push(`roles ${r.status}`));
+    await Promise.all([slow, fast]);
+    expect(finished).toEqual(["roles 200", "groups 200"]);
+  });
+
+  test("rates between 0 and 1 fault some requests and not others", async () => {
+    emu.setFaults([{ path: "groups", unavailableRate: 0.5 }]);
+    const statuses = new Set<number>();
+    for (let i = 0; i < 60; i++) statuses.add((await call(emu, "GET", G)).status);
+    expect([...statuses].sort()).toEqual([200, 503]);
+  });
+
+  test("faults given at start apply from the first request", async () => {
+    const faulty = await startEmulator({ quiet: true, seed: false, faults: [{ path: ".*", unavailableRate: 1 }] });
+    try {
+      expect((await call(faulty, "GET", G)).status).toBe(503);
+    } finally {
+      await faulty.close();
+    }
+  });
+});
+
+describe("request log", () => {
+  test("records method, path, query (repeated keys as arrays), status and time for every request", async () => {
+    emu.clearRequests();
+    await call(emu, "GET", G, { query: { page_size: 5, "uidp.ids": ["a", "b"] } });
+    await call(emu, "POST", `${G}/${emu.rootUid}`, { body: { name: "BAD" } });
+    await call(emu, "GET", G, { token: null });
+    const log = emu.requests();
+    expect(log.map((e) => [e.method, e.path, e.status])).toEqual([
+      ["GET", G, 200],
+      ["POST", `${G}/${emu.rootUid}`, 400],
+      ["GET", G, 401],
+    ]);
+    expect(log[0].query).toEqual({ page_size: "5", "uidp.ids": ["a", "b"] });
+    expect(log[0].time).toMatch(/^\d{4}-\d{2}-\d{2}T.*Z$/);
+  });
+
+  test("faulted requests are logged too: 503, 429 and dropped (status 0)", async () => {
+    emu.clearRequests();
+    emu.setFaults([{ path: "groups", unavailableRate: 1 }]);
+    await call(emu, "GET", G);
+    emu.setFaults([{ path: "groups", exhaustedRate: 1 }]);
+    await call(emu, "GET", G);
+    emu.setFaults([{ path: "groups", dropRate: 1 }]);
+    await call(emu, "GET", G).catch(() => undefined);
+    expect(emu.requests().map((e) => e.status)).toEqual([503, 429, 0]);
+  });
+
+  test("clearRequests empties the log", async () => {
+    await call(emu, "GET", G);
+    emu.clearRequests();
+    expect(emu.requests()).toEqual([]);
+  });
+});

@@ -1,0 +1,262 @@
+/**
+ * The operations on resources: List, Get, Create, Update (PATCH) and Delete, with access
+ * checks first. Each runs synchronously from check to write, so concurrent requests can
+ * never interleave between validating and storing.
+ */
+import { Principal } from "./auth";
+import { capability, Verb } from "./capabilities";
+import { Clock } from "./clock";
+import { alreadyExists, failedPrecondition, invalidField, notFound, permissionDenied, unimplemented } from "./errors";
+import { childUid, descendantsRange, inSubtree, newRoleUid, parentOf, pointRange, subtreeRange } from "./ids";
+import { Interval, intersectIntervals, ListEngine } from "./listEngine";
+import { decodePageToken, encodePageToken, isExpired } from "./pageTokens";
+import { Params, getBool, getInt, getList, getString } from "./params";
+import { RESOURCES, ResourceDef } from "./resources";
+import { Collection, makeRec, OrderField, Rec, Store } from "./store";
+import { validateCreate, validatePatch } from "./validation";
+
+export interface Context {
+  store: Store;
+  clock: Clock;
+  engine: ListEngine;
+  principal: Principal;
+  propagationDelayMs: number;
+}
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 200;
+
+const ORDER_FIELDS: Record<string, OrderField> = {
+  uid: "uid",
+  name: "name",
+  create_time: "createTime",
+  created_at: "createTime",
+  update_time: "updateTime",
+  updated_at: "updateTime",
+};
+
+function parseOrder(raw: string | undefined): { order: OrderField; desc: boolean } {
+  if (raw === undefined || raw.trim() === "") return { order: "uid", desc: false };
+  const match = /^\s*([A-Za-z_.]+)(?:\s+(asc|desc))?\s*$/i.exec(raw);
+  const field = match ? ORDER_FIELDS[match[1].replace(/([a-z])([A-Z])/g, "$1_$2").toLowerCase()] : undefined;
+  if (!match || !field) {
+    throw invalidField("order_by", `cannot order by "${raw}"; use one of uid, name, create_time (created_at), update_time, optionally followed by " desc"`);
+  }
+  return { order: field, desc: (match[2] ?? "").toLowerCase() === "desc" };
+}
+
+const isBuiltinRole = (rec: Rec) => rec.data.builtin === true;
+
+/** Parameters that define the result set (everything but paging), in canonical order. */
+function queryOf(params: Params): Array<[string, string[]]> {
+  return [...params.entries()].filter(([k]) => k !== "page_size" && k !== "page_token").sort(([a], [b]) => (a < b ? -1 : 1));
+}
+
+export function listResources(ctx: Context, def: ResourceDef, requestParams: Params): Record<string, unknown> {
+  const requested = getInt(requestParams, "page_size") ?? 0;
+  const pageSize = requested === 0 ? DEFAULT_PAGE_SIZE : Math.min(requested, MAX_PAGE_SIZE);
+  let params = requestParams;
+  let after;
+  const token = getString(requestParams, "page_token");
+  if (token) {
+    const payload = decodePageToken(token);
+    // An expired token restarts the query from the beginning, without an error.
+    if (!isExpired(payload, ctx.clock.now())) {
+      params = new Map(payload.query as Array<[string, string[]]>);
+      after = payload.after;
+    }
+  }
+  const skip = getInt(params, "skip") ?? 0;
+  const { order, desc } = parseOrder(getString(params, "order_by"));
+  const coll = ctx.store.of(def.kind);
+  const { intervals, residual, nameEq, signature } = filtersOf(ctx, def, params);
+  const page = ctx.engine.page(coll, { intervals, residual, nameEq, order, desc, signature }, { pageSize, skip, after });
+  const body: Record<string, unknown> = { [def.kind]: page.items.map((rec) => def.render(rec, ctx.store)) };
+  if (page.next) body.nextPageToken = encodePageToken({ query: queryOf(params), after: page.next, issuedAt: ctx.clock.now() });
+  body.totalCount = String(page.total);
+  body.skipped = skip;
+  return body;
+}
+
+function filtersOf(ctx: Context, def: ResourceDef, params: Params) {
+  const predicates: Array<(rec: Rec) => boolean> = [];
+  let intervals: Interval[] | null = null;
+  const scope = ctx.principal.scope(capability(def.kind, "LIST"));
+  if (def.kind === "roles") {
+    // Roles are global: built-ins are visible to everyone, custom roles within their group's subtree.
+    predicates.push((r) => isBuiltinRole(r) || scope.some((g) => inSubtree(String(r.parentUid), g)));
+  } else {
+    intervals = scope.map(subtreeRange);
+  }
+  const descendantsOf = getString(params, "uidp.descendants_of");
+  if (descendantsOf) intervals = intersectIntervals(intervals, [descendantsRange(descendantsOf)]);
+  const childrenOf = getString(params, "uidp.children_of");
+  if (childrenOf) {
+    if (def.kind !== "roles") intervals = intersectIntervals(intervals, [descendantsRange(childrenOf)]);
+    predicates.push((r) => r.parentUid === childrenOf);
+  }
+  const ids = getList(params, "uidp.ids");
+  if (ids) intervals = intersectIntervals(intervals, ids.map(pointRange));
+  const ancestorsOf = getString(params, "uidp.ancestors_of");
+  if (ancestorsOf) {
+    const ancestors: string[] = [];
+    for (let p = parentOf(ancestorsOf); p !== null; p = parentOf(p)) ancestors.push(p);
+    intervals = intersectIntervals(intervals, ancestors.map(pointRange));
+  }
+  const inRoot = getBool(params, "uidp.in_root");
+  if (inRoot) predicates.push((r) => r.parentUid !== null && !r.parentUid.includes("/"));
+  const name = getString(params, "name");
+  const extra = def.filters?.(params);
+  if (extra) predicates.push(...extra.predicates);
+  const residual = predicates.length === 0 ? null : predicates.length === 1 ? predicates[0] : (r: Rec) => predicates.every((p) => p(r));
+  const signature = JSON.stringify([scope, descendantsOf, childrenOf, ids, ancestorsOf, inRoot, name, extra?.signature]);
+  return { intervals, residual, nameEq: name, signature };
+}
+
+/** Finds a record the caller may act on; a uid outside the caller's reach is denied whether or not it exists. */
+function authorize(ctx: Context, def: ResourceDef, uid: string, verb: Verb): Rec {
+  const coll = ctx.store.of(def.kind);
+  const cap = capability(def.kind, verb);
+  if (def.kind === "roles") {
+    const rec = coll.get(uid);
+    const visible = rec && (isBuiltinRole(rec) || ctx.principal.can(capability("roles", "LIST"), String(rec.parentUid)));
+    if (!rec || !visible) throw notFound(def.singular, uid);
+    if (verb === "LIST") return rec;
+    if (isBuiltinRole(rec)) throw permissionDenied(`built-in role "${rec.name}" cannot be changed or deleted`);
+    if (!ctx.principal.can(cap, String(rec.parentUid))) throw permissionDenied(`the caller lacks ${cap} on group "${rec.parentUid}"`);
+    return rec;
+  }
+  if (!ctx.principal.can(cap, uid)) throw permissionDenied(`the caller lacks ${cap} on "${uid}"`);
+  const rec = coll.get(uid);
+  if (!rec) throw notFound(def.singular, uid);
+  return rec;
+}
+
+export function getResource(ctx: Context, def: ResourceDef, uid: string): Record<string, unknown> {
+  return def.render(authorize(ctx, def, uid, "LIST"), ctx.store);
+}
+
+function checkUniqueName(coll: Collection, def: ResourceDef, parentUid: string, name: string, self?: Rec): void {
+  if (!def.uniqueNames) return;
+  const clash = coll.named(name).find((r) => r.parentUid === parentUid && r !== self);
+  if (clash) throw alreadyExists(def.singular, `a ${def.singular} named "${name}" already exists under "${parentUid}" (uid "${clash.uid}")`, clash.uid);
+}
+
+/** A binding may reference only an identity and a role the caller can see. */
+function checkBindingReferences(ctx: Context, groupUid: string, values: Record<string, unknown>): void {
+  if (typeof values.identityUid === "string") {
+    const identity = ctx.store.of("identities").get(values.identityUid);
+    if (!identity || !ctx.principal.can(capability("identities", "LIST"), identity.uid)) {
+      throw invalidField("identityUid", `identity "${values.identityUid}" does not exist`);
+    }
+  }
+  if (typeof values.roleUid === "string") {
+    const role = ctx.store.of("roles").get(values.roleUid);
+    const usable = role && (isBuiltinRole(role) || inSubtree(groupUid, String(role.parentUid)));
+    if (!usable) throw invalidField("roleUid", `role "${values.roleUid}" does not exist or is not usable on group "${groupUid}"`);
+  }
+}
+
+function checkBindingUnique(ctx: Context, groupUid: string, identityUid: unknown, roleUid: unknown, self?: Rec): void {
+  const clash = ctx.store
+    .of("roleBindings")
+    .referencing("identityUid", String(identityUid))
+    .find((b) => b.parentUid === groupUid && b.data.roleUid === roleUid && b !== self);
+  if (clash) throw alreadyExists("role binding", `identity "${identityUid}" already holds role "${roleUid}" on group "${groupUid}" (binding "${clash.uid}")`, clash.uid);
+}
+
+export function createResource(ctx: Context, def: ResourceDef, parentUid: string | undefined, body: unknown): Record<string, unknown> {
+  if (!def.operations.includes("create")) throw unimplemented(`${def.kind} cannot be created through this API`);
+  const parentDef = RESOURCES[def.parentKind];
+  if (!parentUid) throw invalidField("parent", `the parent ${parentDef.singular}'s uid goes in the path: POST …/${def.kind}/<${parentDef.singular} uid>`);
+  const cap = capability(def.kind, "CREATE");
+  if (!ctx.principal.can(cap, parentUid)) throw permissionDenied(`the caller lacks ${cap} on "${parentUid}"`);
+  const parent = ctx.store.of(def.parentKind).get(parentUid);
+  if (!parent) throw notFound(parentDef.singular, parentUid);
+  const group = def.parentKind === "groups" ? parent : ctx.store.of("groups").get(String(parent.parentUid));
+  const now = ctx.clock.now();
+  if (ctx.propagationDelayMs > 0 && group && now - group.createTime < ctx.propagationDelayMs) {
+    throw permissionDenied(`access to group "${group.uid}" is still propagating after its creation; retry shortly`);
+  }
+  const values = validateCreate(def.fields, body);
+  const coll = ctx.store.of(def.kind);
+  const name = typeof values.name === "string" ? values.name : "";
+  if (def.kind === "roleBindings") {
+    checkBindingReferences(ctx, parentUid, values);
+    checkBindingUnique(ctx, parentUid, values.identityUid, values.roleUid);
+  }
+  checkUniqueName(coll, def, parentUid, name);
+  const { name: _name, ...data } = values;
+  if (def.kind === "identities") data.lastSeenTime = now;
+  const uid = def.kind === "roles" ? newRoleUid() : childUid(parentUid);
+  const rec = makeRec({ uid, parentUid, name, createTime: now, updateTime: now, data });
+  coll.add(rec);
+  ctx.store.changed();
+  return def.render(rec, ctx.store);
+}
+
+export function updateResource(ctx: Context, def: ResourceDef, uid: string, params: Params, body: unknown): Record<string, unknown> {
+  if (!def.operations.includes("update")) throw unimplemented(`${def.kind} cannot be updated through this API`);
+  const rec = authorize(ctx, def, uid, "UPDATE");
+  const mask = params.has("update_mask") ? (getList(params, "update_mask") ?? []) : undefined;
+  if (mask !== undefined && mask.length === 0) throw invalidField("updateMask", "is empty; list the fields to change, or leave it out to change the fields present in the body");
+  const changes = validatePatch(def.fields, body, mask);
+  const coll = ctx.store.of(def.kind);
+  if (def.kind === "roleBindings") {
+    checkBindingReferences(ctx, String(rec.parentUid), changes);
+    checkBindingUnique(ctx, String(rec.parentUid), changes.identityUid ?? rec.data.identityUid, changes.roleUid ?? rec.data.roleUid, rec);
+  }
+  if (typeof changes.name === "string" && changes.name !== rec.name) checkUniqueName(coll, def, String(rec.parentUid), changes.name, rec);
+  const differs = Object.entries(changes).some(([k, v]) => JSON.stringify(k === "name" ? rec.name : rec.data[k]) !== JSON.stringify(v));
+  if (differs) {
+    coll.update(rec, (r) => {
+      for (const [k, v] of Object.entries(changes)) {
+        if (k === "name") r.name = String(v);
+        else if (v === undefined) delete r.data[k];
+        else r.data[k] = v;
+      }
+      r.updateTime = Math.max(ctx.clock.now(), r.updateTime);
+    });
+    ctx.store.changed();
+  }
+  return def.render(rec, ctx.store);
+}
+
+export function deleteResource(ctx: Context, def: ResourceDef, uid: string): void {
+  if (!def.operations.includes("delete")) throw unimplemented(`${def.kind} cannot be deleted through this API`);
+  const rec = authorize(ctx, def, uid, "DELETE");
+  const { store } = ctx;
+  if (def.kind === "groups") {
+    const blockers: Array<{ type: string; subject: string; description: string }> = [];
+    for (const [kind, label] of [["repos", "repos"], ["groups", "child groups"], ["identities", "identities"]] as const) {
+      const count = store.of(kind).byParent.get(uid)?.size ?? 0;
+      if (count > 0) blockers.push({ type: "RESOURCE_NOT_EMPTY", subject: uid, description: `group "${uid}" still has ${count} ${label}; delete them first` });
+    }
+    if (blockers.length) throw failedPrecondition(blockers);
+    // Access granted on the group and roles defined in it go with the group.
+    for (const binding of store.of("roleBindings").children(uid)) store.of("roleBindings").remove(binding);
+    for (const role of store.of("roles").children(uid)) removeRole(store, role);
+  } else if (def.kind === "identities") {
+    for (const binding of store.of("roleBindings").referencing("identityUid", uid)) store.of("roleBindings").remove(binding);
+  } else if (def.kind === "roles") {
+    removeRole(store, rec);
+    store.changed();
+    return;
+  } else if (def.kind === "repos") {
+    for (const kind of ["tags", "advisories"] as const) for (const child of store.of(kind).children(uid)) store.of(kind).remove(child);
+  }
+  store.of(def.kind).remove(rec);
+  store.changed();
+}
+
+function removeRole(store: Store, role: Rec): void {
+  for (const binding of store.of("roleBindings").referencing("roleUid", role.uid)) store.of("roleBindings").remove(binding);
+  store.of("roles").remove(role);
+}
+
+/** Every match of a list query in order, without paging (the v1 endpoints). */
+export function listAll(ctx: Context, def: ResourceDef, params: Params): Rec[] {
+  const { order, desc } = parseOrder(getString(params, "order_by"));
+  const { intervals, residual, nameEq, signature } = filtersOf(ctx, def, params);
+  return ctx.engine.page(ctx.store.of(def.kind), { intervals, residual, nameEq, order, desc, signature }, { pageSize: Number.MAX_SAFE_INTEGER - 1, skip: 0 }).items;
+}

@@ -1,0 +1,119 @@
+/**
+ * A local Platform API v2 emulator: `startEmulator(options)` serves the API on loopback
+ * and resolves once it answers, with the base URL, a dev owner token and test controls.
+ */
+import * as http from "node:http";
+import { AddressInfo } from "node:net";
+import { randomBytes } from "node:crypto";
+import { Auth } from "./auth";
+import { Clock } from "./clock";
+import { Faults, RequestLog } from "./faults";
+import { ListEngine } from "./listEngine";
+import { Jwks, OidcKeys } from "./oidc";
+import { EmulatorState, readState, StateWriter } from "./persistence";
+import { bootstrap, seedBulk, seedSamples } from "./seed";
+import { createHandler } from "./server";
+import { Store } from "./store";
+import { EmulatorOptions, RunningEmulator } from "./types";
+
+export * from "./types";
+export { BUILTIN_ROLES, ALL_CAPABILITIES, capability } from "./capabilities";
+
+export const DEFAULT_TOKEN_TTL_SECONDS = 3600;
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const clock = new Clock();
+  const store = new Store();
+  const engine = new ListEngine();
+  const auth = new Auth(store, clock);
+  const faults = new Faults(options.faults ?? []);
+  const log = new RequestLog();
+  const trusted = new Map<string, Jwks>();
+  const saved = options.statePath ? readState(options.statePath) : null;
+  const oidc = await OidcKeys.start(saved?.oidcPrivateJwk);
+
+  let url = "";
+  let issuer = "";
+  const handler = createHandler({
+    store,
+    clock,
+    engine,
+    auth,
+    oidc,
+    faults,
+    log,
+    propagationDelayMs: options.propagationDelayMs ?? 0,
+    quiet: options.quiet ?? false,
+    issuer: () => issuer,
+    exchange: () => ({ store, clock, auth, oidc, devIssuer: issuer, trusted, audiences: [url, `${url}/registry`], tokenTtlSeconds: options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS }),
+  });
+  const server = http.createServer(handler);
+  server.keepAliveTimeout = 5000;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
+    });
+  } catch (error) {
+    await oidc.close();
+    throw error;
+  }
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  issuer = `${url}/oidc`;
+
+  let rootUid: string;
+  let devIdentityUid: string;
+  let devToken: string;
+  if (saved) {
+    store.load(saved.records);
+    ({ rootUid, devIdentityUid, devToken } = saved);
+    // The dev issuer's URL follows the port; keep the dev owner matching it after a restart elsewhere.
+    const devIdentity = store.of("identities").get(devIdentityUid);
+    const claimMatch = devIdentity?.data.claimMatch as Record<string, unknown> | undefined;
+    if (claimMatch && typeof claimMatch.issuer === "string" && claimMatch.issuer !== issuer && claimMatch.issuer.endsWith("/oidc")) {
+      devIdentity!.data.claimMatch = { ...claimMatch, issuer };
+    }
+  } else {
+    const now = clock.now();
+    ({ rootUid, devIdentityUid } = bootstrap(store, now, issuer));
+    if (options.seed !== false) seedSamples(store, now, rootUid);
+    if (options.bulk) seedBulk(store, now, rootUid, options.bulk);
+    devToken = `dev_${randomBytes(24).toString("hex")}`;
+  }
+  auth.register(devToken, { identityUid: devIdentityUid, expiresAt: null });
+
+  const snapshot = (): EmulatorState => ({ version: 1, rootUid, devToken, devIdentityUid, oidcPrivateJwk: oidc.privateJwk, records: store.snapshot() });
+  const writer = options.statePath ? new StateWriter(options.statePath, snapshot) : null;
+  if (writer) {
+    writer.flush();
+    store.onChange(() => writer.schedule());
+  }
+
+  let closed: Promise<void> | null = null;
+  return {
+    url,
+    token: devToken,
+    rootUid,
+    issuer,
+    mintOidcToken: (claims) => {
+      const now = clock.now();
+      return oidc.sign({ issuer: claims.issuer ?? issuer, subject: claims.subject, audience: claims.audience, issuedAt: now, expiresAt: now + (claims.expiresInSeconds ?? 3600) * 1000 });
+    },
+    trustIssuer: (other, jwks) => void trusted.set(other, jwks),
+    requests: () => log.all(),
+    clearRequests: () => log.clear(),
+    setFaults: (rules) => faults.set(rules),
+    advanceClock: (ms) => clock.advance(ms),
+    close: () => {
+      closed ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        if (writer) writer.flush();
+        await oidc.close();
+      })();
+      return closed;
+    },
+  };
+}

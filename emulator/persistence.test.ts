@@ -1,0 +1,92 @@
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { startEmulator } from "./index";
+import { call, G } from "./testClient";
+import { readState, writeStateAtomically } from "./persistence";
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "emu-state-"));
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe("state file", () => {
+  test("data, the dev token, the root and the OIDC key survive a restart", async () => {
+    const statePath = path.join(dir, "state.json");
+    const first = await startEmulator({ quiet: true, statePath });
+    const group = await call(first, "POST", `${G}/${first.rootUid}`, { body: { name: "kept", description: "across restarts" } });
+    const firstKid = ((await (await fetch(`${first.issuer}/.well-known/jwks.json`)).json()) as { keys: Array<{ kid: string }> }).keys[0].kid;
+    const token = first.token;
+    await first.close();
+
+    const second = await startEmulator({ quiet: true, statePath });
+    try {
+      expect(second.token).toBe(token);
+      expect(second.rootUid).toBe(first.rootUid);
+      expect((await call(second, "GET", `${G}/${group.body.uid}`)).body).toEqual(group.body);
+      const repos = await call(second, "GET", "/registry/v2beta1/repos");
+      expect(repos.body.repos.length).toBe(3);
+      // Lists and indexes are rebuilt from the file.
+      expect((await call(second, "GET", G, { query: { name: "kept" } })).body.groups).toHaveLength(1);
+      // The signing key is kept, so tokens minted before the restart keep verifying.
+      const jwks = async (issuer: string) => ((await (await fetch(`${issuer}/.well-known/jwks.json`)).json()) as { keys: Array<{ kid: string }> }).keys[0].kid;
+      expect(await jwks(second.issuer)).toBe(firstKid);
+      // The dev owner keeps working with the restarted emulator's issuer, whatever its port.
+      const devOwner = (await call(second, "GET", "/iam/v2beta1/identities", { query: { name: "dev-owner" } })).body.identities[0];
+      const jwt = await second.mintOidcToken({ subject: "dev-owner" });
+      const exchanged = await call(second, "GET", "/sts/exchange", { token: jwt, query: { aud: second.url, identity: devOwner.uid } });
+      expect(exchanged.status).toBe(200);
+    } finally {
+      await second.close();
+    }
+  });
+
+  test("deletes are persisted too, and close() flushes pending writes", async () => {
+    const statePath = path.join(dir, "state.json");
+    const first = await startEmulator({ quiet: true, statePath, seed: false });
+    const group = await call(first, "POST", `${G}/${first.rootUid}`, { body: { name: "gone" } });
+    await call(first, "DELETE", `${G}/${group.body.uid}`);
+    const late = await call(first, "POST", `${G}/${first.rootUid}`, { body: { name: "last-write" } });
+    await first.close();
+    const state = readState(statePath);
+    const names = state?.records.groups?.map((g) => g.name);
+    expect(names).toContain("last-write");
+    expect(names).not.toContain("gone");
+    const second = await startEmulator({ quiet: true, statePath });
+    try {
+      expect((await call(second, "GET", `${G}/${late.body.uid}`)).status).toBe(200);
+      expect((await call(second, "GET", `${G}/${group.body.uid}`)).status).toBe(404);
+    } finally {
+      await second.close();
+    }
+  });
+
+  test("writes go through a temporary file and a rename: no temporary file is left and the file is always whole JSON", async () => {
+    const statePath = path.join(dir, "nested", "state.json");
+    const emu = await startEmulator({ quiet: true, statePath, seed: false });
+    try {
+      await Promise.all(Array.from({ length: 20 }, (_, i) => call(emu, "POST", `${G}/${emu.rootUid}`, { body: { name: `g${i}` } })));
+      // Whatever moment we read it, the file parses.
+      expect(() => JSON.parse(fs.readFileSync(statePath, "utf8"))).not.toThrow();
+    } finally {
+      await emu.close();
+    }
+    expect(fs.readdirSync(path.dirname(statePath))).toEqual(["state.json"]);
+    expect(readState(statePath)?.records.groups).toHaveLength(21);
+  });
+
+  test("writeStateAtomically replaces the old file in one step", () => {
+    const file = path.join(dir, "s.json");
+    fs.writeFileSync(file, "old");
+    writeStateAtomically(file, { version: 1, rootUid: "r", devToken: "t", devIdentityUid: "r/i", oidcPrivateJwk: {}, records: {} });
+    expect(readState(file)?.rootUid).toBe("r");
+    expect(fs.readdirSync(dir)).toEqual(["s.json"]);
+  });
+
+  test("a corrupt state file is refused with a message saying what to do", async () => {
+    const statePath = path.join(dir, "state.json");
+    fs.writeFileSync(statePath, "{half");
+    await expect(startEmulator({ quiet: true, statePath })).rejects.toThrow(/not valid JSON.*move it away/);
+  });
+});

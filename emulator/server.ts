@@ -1,0 +1,175 @@
+/**
+ * The HTTP front: faults first, then the body, authentication, routing and one JSON answer.
+ * Every failure, including malformed input and unknown paths, becomes a Status body.
+ */
+import * as http from "node:http";
+import { Auth } from "./auth";
+import { Clock } from "./clock";
+import { ApiError, internal, invalidArgument, notFound, resourceExhausted, unavailable, unimplemented } from "./errors";
+import { Faults, RequestLog } from "./faults";
+import { Context, createResource, deleteResource, getResource, listResources, updateResource } from "./handlers";
+import { ListEngine } from "./listEngine";
+import { OidcKeys } from "./oidc";
+import { normalizeParams, Params, rawQuery } from "./params";
+import { resourceFor } from "./resources";
+import { Store } from "./store";
+import { exchangeToken, ExchangeDeps } from "./sts";
+import { listV1 } from "./v1";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface ServerDeps {
+  store: Store;
+  clock: Clock;
+  engine: ListEngine;
+  auth: Auth;
+  oidc: OidcKeys;
+  faults: Faults;
+  log: RequestLog;
+  propagationDelayMs: number;
+  quiet: boolean;
+  /** Filled in once the server listens (the URL depends on the port). */
+  exchange: () => ExchangeDeps;
+  issuer: () => string;
+}
+
+interface Answer {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+const API_PATH = /^\/(iam|registry|vulnerabilities)\/(v2beta1|v2|v1)\/([A-Za-z]+)(?:\/(.*))?$/;
+
+function errorAnswer(error: ApiError): Answer {
+  return { status: error.httpStatus, body: error.toBody(), headers: error.headers };
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on("end", () => {
+      if (tooLarge) reject(invalidArgument([{ field: "body", description: `exceeds the limit of ${MAX_BODY_BYTES} bytes` }]));
+      else resolve(Buffer.concat(chunks).toString("utf8"));
+    });
+    req.on("error", reject);
+  });
+}
+
+function parseJson(text: string): unknown {
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw invalidArgument([{ field: "body", description: `is not valid JSON (${(error as Error).message})` }]);
+  }
+}
+
+function decodeUid(rest: string | undefined): string | undefined {
+  if (rest === undefined) return undefined;
+  let uid: string;
+  try {
+    uid = decodeURIComponent(rest);
+  } catch {
+    throw invalidArgument([{ field: "uid", description: "is not a valid percent-encoded path" }]);
+  }
+  uid = uid.replace(/\/+$/, "");
+  return uid === "" ? undefined : uid;
+}
+
+async function route(deps: ServerDeps, req: http.IncomingMessage, method: string, path: string, params: Params, bodyText: string): Promise<Answer> {
+  const issuerPath = new URL(deps.issuer()).pathname;
+  if (method === "GET" && path === `${issuerPath}/.well-known/openid-configuration`) {
+    const issuer = deps.issuer();
+    return { status: 200, body: { issuer, jwks_uri: `${issuer}/.well-known/jwks.json`, response_types_supported: ["id_token"], subject_types_supported: ["public"], id_token_signing_alg_values_supported: ["ES256"] } };
+  }
+  if (method === "GET" && path === `${issuerPath}/.well-known/jwks.json`) return { status: 200, body: deps.oidc.jwks() };
+  if (path === "/sts/exchange") {
+    if (method !== "GET" && method !== "POST") throw unimplemented(`${method} is not supported on /sts/exchange; use GET or POST`);
+    return { status: 200, body: await exchangeToken(deps.exchange(), params, req.headers.authorization) };
+  }
+
+  const principal = deps.auth.authenticate(req.headers.authorization);
+  const match = API_PATH.exec(path);
+  if (!match) throw notFound("path", path);
+  const [, domain, version, collection, rest] = match;
+  const uid = decodeUid(rest);
+  const ctx: Context = { store: deps.store, clock: deps.clock, engine: deps.engine, principal, propagationDelayMs: deps.propagationDelayMs };
+
+  if (version === "v1") {
+    const v1 = (domain === "iam" && collection === "groups") || (domain === "registry" && collection === "repos");
+    if (!v1 || uid !== undefined) throw notFound("path", path);
+    if (method !== "GET") throw unimplemented(`${method} is not supported on ${path}; v1 offers only GET`);
+    return { status: 200, body: listV1(ctx, collection as "groups" | "repos", params) };
+  }
+  const def = resourceFor(domain, collection);
+  if (!def) throw notFound("path", path);
+  switch (method) {
+    case "GET":
+      return { status: 200, body: uid === undefined ? listResources(ctx, def, params) : getResource(ctx, def, uid) };
+    case "POST":
+      return { status: 200, body: createResource(ctx, def, uid, parseJson(bodyText)) };
+    case "PATCH":
+      if (uid === undefined) throw invalidArgument([{ field: "uid", description: `goes in the path: PATCH …/${collection}/<uid>` }]);
+      return { status: 200, body: updateResource(ctx, def, uid, params, parseJson(bodyText)) };
+    case "DELETE":
+      if (uid === undefined) throw invalidArgument([{ field: "uid", description: `goes in the path: DELETE …/${collection}/<uid>` }]);
+      deleteResource(ctx, def, uid);
+      return { status: 200 };
+    default:
+      throw unimplemented(`method ${method} is not supported on ${path}`);
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function createHandler(deps: ServerDeps): http.RequestListener {
+  return async (req, res) => {
+    const method = (req.method ?? "GET").toUpperCase();
+    const url = new URL(req.url ?? "/", "http://emulator");
+    const path = url.pathname;
+    const entry = deps.log.record({ method, path, query: rawQuery(url.searchParams), status: 0, time: deps.clock.iso() });
+    const drop = () => {
+      entry.status = 0;
+      req.socket.destroy();
+    };
+    const send = (answer: Answer) => {
+      entry.status = answer.status;
+      const text = answer.body === undefined ? "" : JSON.stringify(answer.body);
+      res.writeHead(answer.status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...(answer.headers ?? {}) });
+      res.end(text);
+    };
+
+    try {
+      const fault = deps.faults.decide(method, path);
+      if (fault.latencyMs > 0) await sleep(fault.latencyMs);
+      if (fault.action === "drop") return drop();
+      if (fault.action === "unavailable") return send(errorAnswer(unavailable("the service is temporarily unavailable (injected fault); retry")));
+      if (fault.action === "exhausted") return send(errorAnswer(resourceExhausted(fault.retryAfterSeconds)));
+      let answer: Answer;
+      try {
+        const bodyText = await readBody(req);
+        answer = await route(deps, req, method, path, normalizeParams(url.searchParams), bodyText);
+      } catch (error) {
+        if (error instanceof ApiError) answer = errorAnswer(error);
+        else {
+          if (!deps.quiet) console.error("emulator: internal error", error);
+          answer = errorAnswer(internal("the emulator failed to handle the request"));
+        }
+      }
+      if (fault.action === "dropAfterCommit") return drop();
+      send(answer);
+    } catch (error) {
+      if (!deps.quiet) console.error("emulator: failed to answer", error);
+      if (!res.headersSent) send(errorAnswer(internal("the emulator failed to answer")));
+      else res.destroy();
+    }
+  };
+}

@@ -1,0 +1,72 @@
+/** Public shapes of the emulator: what tests, the CLI and benchmarks code against. */
+
+export interface FaultRule {
+  /** Regular expression source, tested against the request path (no query). */
+  path: string;
+  /** Methods the rule applies to; all when omitted. */
+  methods?: string[];
+  latencyMs?: number;
+  /** 0..1: answer 503 with Status code 14. */
+  unavailableRate?: number;
+  /** 0..1: answer 429 with Status code 8 and a Retry-After header. */
+  exhaustedRate?: number;
+  retryAfterSeconds?: number;
+  /** 0..1: destroy the socket without answering (nothing applied). */
+  dropRate?: number;
+  /** 0..1: apply the request, then destroy the socket (unknown outcome for the client). */
+  dropAfterCommitRate?: number;
+}
+
+export interface BulkOptions {
+  groups?: number;
+  repos?: number;
+  tagsPerRepo?: number;
+  advisories?: number;
+}
+
+export interface EmulatorOptions {
+  /** Default 0 = any free port; the host is always 127.0.0.1. */
+  port?: number;
+  /** Default true: sample repos, tags and advisories besides the root org, roles and dev owner. */
+  seed?: boolean;
+  /** Extra generated records under the root, created in-process (fast). */
+  bulk?: BulkOptions;
+  /** Keep data across restarts; written atomically. */
+  statePath?: string;
+  /** Lifetime of tokens from /sts/exchange; default 3600. */
+  tokenTtlSeconds?: number;
+  /** Creating under a group younger than this answers PERMISSION_DENIED (access propagation). */
+  propagationDelayMs?: number;
+  faults?: FaultRule[];
+  quiet?: boolean;
+}
+
+export interface RequestLogEntry {
+  method: string;
+  path: string;
+  query: Record<string, string | string[]>;
+  /** HTTP status answered; 0 when the connection was dropped. */
+  status: number;
+  time: string;
+}
+
+export interface MintClaims {
+  subject: string;
+  audience?: string;
+  expiresInSeconds?: number;
+  issuer?: string;
+}
+
+export interface RunningEmulator {
+  url: string;
+  token: string;
+  rootUid: string;
+  issuer: string;
+  mintOidcToken(claims: MintClaims): Promise<string>;
+  trustIssuer(issuer: string, jwks: { keys: object[] }): void;
+  requests(): RequestLogEntry[];
+  clearRequests(): void;
+  setFaults(rules: FaultRule[]): void;
+  advanceClock(ms: number): void;
+  close(): Promise<void>;
+}
