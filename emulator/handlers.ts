@@ -89,7 +89,11 @@ function filtersOf(ctx: Context, def: ResourceDef, params: Params) {
     intervals = scope.map(subtreeRange);
   }
   const descendantsOf = getString(params, "uidp.descendants_of");
-  if (descendantsOf) intervals = intersectIntervals(intervals, [descendantsRange(descendantsOf)]);
+  if (descendantsOf) {
+    // A role's uid is one opaque segment, so "below the group" is a question about where it was defined.
+    if (def.kind === "roles") predicates.push((r) => r.parentUid !== null && inSubtree(String(r.parentUid), descendantsOf));
+    else intervals = intersectIntervals(intervals, [descendantsRange(descendantsOf)]);
+  }
   const childrenOf = getString(params, "uidp.children_of");
   if (childrenOf) {
     if (def.kind !== "roles") intervals = intersectIntervals(intervals, [descendantsRange(childrenOf)]);

@@ -269,4 +269,14 @@ describe("other collections", () => {
     expect(viewer.description).toBe("Viewer Role (built-in)");
     expect((await call(emu, "GET", `/iam/v2beta1/roles/${viewer.uid}`)).body).toEqual(viewer);
   });
+
+  test("roles below a group are the custom roles defined in its subtree, not the built-ins", async () => {
+    const team = (await call(emu, "POST", `/iam/v2beta1/groups/${emu.rootUid}`, { body: { name: "roles-team" } })).body;
+    const custom = (await call(emu, "POST", `/iam/v2beta1/roles/${team.uid}`, { body: { name: "deployer" } })).body;
+    expect(custom.uid).toMatch(/^[^/]+$/);
+    const below = await call(emu, "GET", "/iam/v2beta1/roles", { query: { "uidp.descendants_of": emu.rootUid } });
+    expect(below.body.roles.map((r: any) => r.uid)).toEqual([custom.uid]);
+    const elsewhere = await call(emu, "GET", "/iam/v2beta1/roles", { query: { "uidp.descendants_of": `${emu.rootUid}/nope` } });
+    expect(elsewhere.body.roles ?? []).toEqual([]);
+  });
 });

@@ -1,2 +1,2 @@
-// Resources and look-ups of this domain are exported here as they land.
-export {};
+export * from "./repo";
+export * from "./tag";

@@ -1,2 +1,1 @@
-// Resources and look-ups of this domain are exported here as they land.
-export {};
+export * from "./advisory";

@@ -1,0 +1,101 @@
+/**
+ * Where the bearer token of every request comes from: a static token, or an assumed identity
+ * whose OIDC token is exchanged at `{authUrl}/sts/exchange` for an API token.
+ *
+ * An exchanged token lives an hour and a long `pulumi up` outlives it, so the token is held
+ * for the process, shared by every concurrent call (one exchange in flight at a time), renewed
+ * once 80% of its life has passed, and renewed once more when the service says it was
+ * rejected. The OIDC token file is read at each exchange because CI systems rotate it.
+ */
+import { readFile } from "node:fs/promises";
+import { z } from "zod";
+import { ApiError, SettingsError, decodeErrorAnswer } from "./errors";
+import type { Settings } from "./settings";
+import type { Transport } from "./transport";
+
+export interface TokenSource {
+  /** The token to send now. */
+  current(): Promise<string>;
+  /** The service rejected `token`; returns whether a different one may now be tried. */
+  rejected(token: string): boolean;
+  /** Exchanges performed so far (benchmarks check one per hour of work). */
+  readonly exchanges: number;
+}
+
+export function staticToken(token: string): TokenSource {
+  return { current: async () => token, rejected: () => false, exchanges: 0 };
+}
+
+const exchangeAnswer = z.looseObject({ token: z.string().min(1), expiry: z.string().optional() });
+
+const ASSUMED_LIFETIME_MS = 60 * 60 * 1000;
+const RENEW_AT_FRACTION = 0.8;
+
+export function exchangedToken(settings: Required<Pick<Settings, "apiUrl" | "authUrl" | "identity" | "identityTokenFile">>, transport: Transport, now: () => number = Date.now): TokenSource {
+  let held: { token: string; renewAt: number } | undefined;
+  let inFlight: Promise<string> | undefined;
+  let exchanges = 0;
+
+  async function exchange(): Promise<string> {
+    let oidcToken: string;
+    try {
+      oidcToken = (await readFile(settings.identityTokenFile, "utf8")).trim();
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? "error";
+      throw new SettingsError(`platform:identityTokenFile (PLATFORM_IDENTITY_TOKEN_FILE): cannot read ${settings.identityTokenFile} (${code})`);
+    }
+    if (!oidcToken) throw new SettingsError(`platform:identityTokenFile (PLATFORM_IDENTITY_TOKEN_FILE): ${settings.identityTokenFile} is empty`);
+    const query = new URLSearchParams({ aud: settings.apiUrl, identity: settings.identity });
+    const path = "/sts/exchange";
+    const started = now();
+    const answer = await transport.send({
+      method: "GET",
+      url: `${settings.authUrl}${path}?${query}`,
+      headers: { authorization: `Bearer ${oidcToken}`, accept: "application/json" },
+    });
+    exchanges += 1;
+    if (answer.status >= 300) {
+      const error = decodeErrorAnswer({ httpStatus: answer.status, contentType: answer.contentType, text: answer.text, method: "GET", path });
+      throw new ApiError({
+        code: error.code,
+        httpStatus: error.httpStatus,
+        method: "GET",
+        path,
+        reason: error.reason,
+        serviceMessage: `exchanging the OIDC token for identity "${settings.identity}" failed: ${error.serviceMessage}`,
+      });
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(answer.text);
+    } catch {
+      parsed = undefined;
+    }
+    const body = exchangeAnswer.safeParse(parsed);
+    if (!body.success) {
+      throw new SettingsError(`platform:authUrl: ${settings.authUrl}${path} did not answer with {token}; is it the service's auth URL?`);
+    }
+    // Trust the service's expiry only as a lifetime measured on our clock, so skew cannot
+    // make a fresh token look expired (that would exchange on every call).
+    const expiresAt = body.data.expiry ? Date.parse(body.data.expiry) : NaN;
+    const lifetime = Number.isFinite(expiresAt) && expiresAt > started ? Math.min(expiresAt - started, ASSUMED_LIFETIME_MS) : ASSUMED_LIFETIME_MS;
+    held = { token: body.data.token, renewAt: started + lifetime * RENEW_AT_FRACTION };
+    return body.data.token;
+  }
+
+  return {
+    get exchanges() {
+      return exchanges;
+    },
+    current() {
+      if (held && now() < held.renewAt) return Promise.resolve(held.token);
+      inFlight ??= exchange().finally(() => (inFlight = undefined));
+      return inFlight;
+    },
+    rejected(token) {
+      // Only the first caller holding the rejected token forces a renewal; the others see the new one.
+      if (held?.token === token) held = undefined;
+      return true;
+    },
+  };
+}

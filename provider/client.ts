@@ -1,0 +1,152 @@
+/**
+ * The API client every resource and look-up uses: builds v2 URLs, attaches the bearer token,
+ * decodes answers and errors. Retries of transient failures live in the transport; the two
+ * retries that need to know about the API live here:
+ * - UNAUTHENTICATED with an exchanged token: one fresh exchange, one more attempt.
+ * - PERMISSION_DENIED when creating under a group this process created moments ago: access
+ *   to a new group propagates for a few seconds, so the create is retried for a while.
+ */
+import { TokenSource, exchangedToken, staticToken } from "./auth";
+import { ApiError, Code, decodeErrorAnswer } from "./errors";
+import { Settings, resolveSettings } from "./settings";
+import { Transport, TransportOptions, createTransport } from "./transport";
+
+export type Domain = "iam" | "registry" | "vulnerabilities";
+export type Query = Record<string, string | number | boolean | string[] | undefined>;
+
+export interface ApiRequest {
+  method: "GET" | "POST" | "PATCH" | "DELETE";
+  domain: Domain;
+  /** What follows the version segment, e.g. "groups" or `groups/${uid}`. */
+  path: string;
+  query?: Query;
+  body?: unknown;
+}
+
+export interface ApiClient {
+  request<T = unknown>(req: ApiRequest): Promise<T>;
+}
+
+export interface ClientOptions extends TransportOptions {
+  /** How long after creating a group a PERMISSION_DENIED under it is taken for propagation. */
+  propagationWindowMs?: number;
+  transport?: Transport;
+}
+
+const USER_AGENT = `platform-pulumi/${require("../../package.json").version as string}`;
+
+/** Spaces as %20 (the spec's order_by rule) and list values as repeated keys. */
+export function encodeQuery(query: Query | undefined): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) params.append(key, String(item));
+  }
+  const text = params.toString().replace(/\+/g, "%20");
+  return text ? `?${text}` : "";
+}
+
+/** Uids contain `/` between segments; each segment is escaped on its own. */
+export function encodePath(path: string): string {
+  return path.split("/").map(encodeURIComponent).join("/");
+}
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function createClient(settings: Settings, options: ClientOptions = {}): ApiClient & { tokens: TokenSource; close(): Promise<void> } {
+  const transport = options.transport ?? createTransport(options);
+  const tokens =
+    settings.identity && settings.identityTokenFile
+      ? exchangedToken({ apiUrl: settings.apiUrl, authUrl: settings.authUrl, identity: settings.identity, identityTokenFile: settings.identityTokenFile }, transport)
+      : staticToken(settings.token ?? "");
+  const propagationWindowMs = options.propagationWindowMs ?? 30_000;
+  const createdGroups = new Map<string, number>();
+
+  const recentlyCreatedAncestor = (parentUid: string): boolean => {
+    const segments = parentUid.split("/");
+    for (let i = segments.length; i > 0; i--) {
+      const at = createdGroups.get(segments.slice(0, i).join("/"));
+      if (at !== undefined && Date.now() - at < propagationWindowMs) return true;
+    }
+    return false;
+  };
+
+  async function once<T>(req: ApiRequest): Promise<T> {
+    const path = `/${req.domain}/${settings.apiVersion}/${encodePath(req.path)}`;
+    let token = await tokens.current();
+    for (let attempt = 0; ; attempt++) {
+      const answer = await transport.send({
+        method: req.method,
+        url: `${settings.apiUrl}${path}${encodeQuery(req.query)}`,
+        headers: {
+          authorization: `Bearer ${token}`,
+          accept: "application/json",
+          "user-agent": USER_AGENT,
+          ...(req.body === undefined ? {} : { "content-type": "application/json" }),
+        },
+        body: req.body === undefined ? undefined : JSON.stringify(req.body),
+      });
+      if (answer.status < 300) {
+        if (!answer.text) return undefined as T;
+        try {
+          return JSON.parse(answer.text) as T;
+        } catch {
+          throw new ApiError({
+            code: 2,
+            httpStatus: answer.status,
+            method: req.method,
+            path,
+            serviceMessage: `the answer is not JSON (${answer.contentType || "no content type"}): is platform:apiUrl the API's base URL, and is a proxy in the way?`,
+          });
+        }
+      }
+      const error = decodeErrorAnswer({ httpStatus: answer.status, contentType: answer.contentType, text: answer.text, method: req.method, path });
+      if (error.code === Code.UNAUTHENTICATED && attempt === 0 && tokens.rejected(token)) {
+        token = await tokens.current();
+        continue;
+      }
+      throw error;
+    }
+  }
+
+  async function request<T>(req: ApiRequest): Promise<T> {
+    const parentUid = req.method === "POST" ? req.path.slice(req.path.indexOf("/") + 1) : "";
+    const deadline = Date.now() + propagationWindowMs;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const result = await once<T>(req);
+        if (req.method === "POST" && req.path.startsWith("groups/")) {
+          const uid = (result as { uid?: unknown } | undefined)?.uid;
+          if (typeof uid === "string") createdGroups.set(uid, Date.now());
+        }
+        return result;
+      } catch (error) {
+        const propagating = error instanceof ApiError && error.code === Code.PERMISSION_DENIED && parentUid !== "" && recentlyCreatedAncestor(parentUid);
+        if (!propagating || Date.now() > deadline) throw error;
+        await wait(Math.min(2_000, 100 * 2 ** attempt) * (0.5 + Math.random() / 2));
+      }
+    }
+  }
+
+  return { request, tokens, close: () => transport.close() };
+}
+
+// One client per distinct settings, for the whole process: the provider host serves every
+// resource of a deployment from one process, so they share the pool and the exchanged token.
+const clients = new Map<string, ReturnType<typeof createClient>>();
+
+/** The process-wide client for the settings in effect now (configure > program config > env). */
+export function sharedClient(): ApiClient {
+  return {
+    async request<T>(req: ApiRequest): Promise<T> {
+      const settings = resolveSettings();
+      const key = JSON.stringify(settings);
+      let client = clients.get(key);
+      if (!client) {
+        client = createClient(settings);
+        clients.set(key, client);
+      }
+      return client.request<T>(req);
+    },
+  };
+}

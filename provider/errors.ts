@@ -1,0 +1,174 @@
+/**
+ * One error type for everything the API answers with, decoded from the AIP-193 Status body,
+ * and the two other ways a call can fail (settings, lost answers). The engine shows a
+ * provider error as its message alone, so every message says what failed and what to do.
+ */
+import { z } from "zod";
+
+const STATUS_NAMES = [
+  "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS",
+  "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE",
+  "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED",
+] as const;
+
+export const Code = {
+  INVALID_ARGUMENT: 3,
+  DEADLINE_EXCEEDED: 4,
+  NOT_FOUND: 5,
+  ALREADY_EXISTS: 6,
+  PERMISSION_DENIED: 7,
+  RESOURCE_EXHAUSTED: 8,
+  FAILED_PRECONDITION: 9,
+  INTERNAL: 13,
+  UNAVAILABLE: 14,
+  UNAUTHENTICATED: 16,
+} as const;
+
+/** Only used when the body is not a Status (a proxy's page, an empty answer): the facts file's mapping read backwards. */
+const CODE_OF_HTTP_STATUS: Record<number, number> = {
+  400: Code.INVALID_ARGUMENT, 401: Code.UNAUTHENTICATED, 403: Code.PERMISSION_DENIED, 404: Code.NOT_FOUND,
+  409: Code.ALREADY_EXISTS, 429: Code.RESOURCE_EXHAUSTED, 500: Code.INTERNAL, 501: 12, 502: Code.UNAVAILABLE,
+  503: Code.UNAVAILABLE, 504: Code.DEADLINE_EXCEEDED,
+};
+
+export interface FieldViolation { field: string; description: string }
+export interface PreconditionViolation { type: string; description: string }
+
+// Loose on purpose: the service may add fields and detail types; only what we read is checked.
+const statusSchema = z.object({
+  code: z.number().int(),
+  message: z.string().optional(),
+  details: z.array(z.looseObject({ "@type": z.string() })).optional(),
+});
+const errorInfoSchema = z.looseObject({ reason: z.string().optional(), domain: z.string().optional() });
+const badRequestSchema = z.looseObject({ fieldViolations: z.array(z.looseObject({ field: z.string(), description: z.string() })).optional() });
+const preconditionSchema = z.looseObject({ violations: z.array(z.looseObject({ type: z.string(), description: z.string() })).optional() });
+
+export interface ApiErrorInit {
+  code: number;
+  httpStatus: number;
+  method: string;
+  path: string;
+  serviceMessage: string;
+  reason?: string;
+  fieldViolations?: FieldViolation[];
+  preconditionViolations?: PreconditionViolation[];
+}
+
+export class ApiError extends Error {
+  readonly code: number;
+  readonly status: string;
+  readonly reason?: string;
+  readonly httpStatus: number;
+  readonly fieldViolations: FieldViolation[];
+  readonly preconditionViolations: PreconditionViolation[];
+  readonly method: string;
+  readonly path: string;
+  /** The service's own text, without our additions. */
+  readonly serviceMessage: string;
+
+  constructor(init: ApiErrorInit) {
+    const status = STATUS_NAMES[init.code] ?? `CODE_${init.code}`;
+    super(describe(status, init));
+    this.name = "ApiError";
+    this.code = init.code;
+    this.status = status;
+    this.reason = init.reason;
+    this.httpStatus = init.httpStatus;
+    this.fieldViolations = init.fieldViolations ?? [];
+    this.preconditionViolations = init.preconditionViolations ?? [];
+    this.method = init.method;
+    this.path = init.path;
+    this.serviceMessage = init.serviceMessage;
+  }
+}
+
+/** What to do about each kind of failure, where the service's text alone does not say. */
+const HINTS: Partial<Record<string, string>> = {
+  UNAUTHENTICATED: "check platform:token (PLATFORM_TOKEN), or platform:identity and platform:identityTokenFile",
+  PERMISSION_DENIED: "the caller's identity needs a role binding that grants this on the group or one of its ancestors",
+  RESOURCE_EXHAUSTED: "the service is rate limiting; retries were exhausted, run again later",
+  UNAVAILABLE: "the service stayed unavailable through every retry; run again later",
+};
+
+function describe(status: string, init: ApiErrorInit): string {
+  const where = `${init.method} ${init.path}`;
+  let detail: string;
+  if (init.fieldViolations?.length) {
+    detail = init.fieldViolations.map((v) => `${v.field}: ${v.description}`).join("; ");
+  } else if (init.preconditionViolations?.length) {
+    detail = init.preconditionViolations.map((v) => `${v.type}: ${v.description}`).join("; ");
+  } else {
+    detail = init.serviceMessage || `HTTP ${init.httpStatus}`;
+  }
+  const hint = HINTS[status];
+  return `${status}: ${detail} (${where})${hint ? `; ${hint}` : ""}`;
+}
+
+/** Decodes an error answer; the body's code and details win over the HTTP status, as the facts file says. */
+export function decodeErrorAnswer(answer: { httpStatus: number; contentType: string; text: string; method: string; path: string }): ApiError {
+  const base = { httpStatus: answer.httpStatus, method: answer.method, path: answer.path };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(answer.text);
+  } catch {
+    parsed = undefined;
+  }
+  const status = statusSchema.safeParse(parsed);
+  if (!status.success) {
+    const kind = answer.contentType.split(";")[0].trim() || "no content type";
+    return new ApiError({
+      ...base,
+      code: CODE_OF_HTTP_STATUS[answer.httpStatus] ?? 2,
+      serviceMessage: `HTTP ${answer.httpStatus} with a body that is not an API Status (${kind}): is platform:apiUrl the API's base URL, and is a proxy in the way?`,
+    });
+  }
+  const init: ApiErrorInit = { ...base, code: status.data.code, serviceMessage: status.data.message ?? "" };
+  for (const detail of status.data.details ?? []) {
+    const type = detail["@type"];
+    if (type.endsWith("google.rpc.ErrorInfo")) {
+      init.reason = errorInfoSchema.safeParse(detail).data?.reason;
+    } else if (type.endsWith("google.rpc.BadRequest")) {
+      const violations = badRequestSchema.safeParse(detail).data?.fieldViolations ?? [];
+      init.fieldViolations = violations.map(({ field, description }) => ({ field, description }));
+    } else if (type.endsWith("google.rpc.PreconditionFailure")) {
+      const violations = preconditionSchema.safeParse(detail).data?.violations ?? [];
+      init.preconditionViolations = violations.map(({ type: t, description }) => ({ type: t, description }));
+    }
+  }
+  return new ApiError(init);
+}
+
+/**
+ * A write was sent and its answer was lost (connection dropped, timeout): it may or may not
+ * have been applied. Callers that create must look for the record before trying again.
+ */
+export class UnknownOutcomeError extends Error {
+  constructor(readonly method: string, readonly path: string, readonly causeCode: string) {
+    super(`${method} ${path}: the answer was lost (${causeCode}); the request may or may not have been applied`);
+    this.name = "UnknownOutcomeError";
+  }
+}
+
+/** Nothing reached the service: wrong URL, DNS, refused connection. */
+export class UnreachableError extends Error {
+  constructor(readonly url: string, readonly causeCode: string) {
+    super(`cannot reach ${url} (${causeCode}): check platform:apiUrl / PLATFORM_API_URL (and platform:authUrl) and the network`);
+    this.name = "UnreachableError";
+  }
+}
+
+/** A setting is missing or malformed; the message names the config key and the environment variable. */
+export class SettingsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SettingsError";
+  }
+}
+
+export function isApiError(error: unknown, code?: number): error is ApiError {
+  return error instanceof ApiError && (code === undefined || error.code === code);
+}
+
+export const isNotFound = (error: unknown): boolean => isApiError(error, Code.NOT_FOUND);
+export const isAlreadyExists = (error: unknown): boolean => isApiError(error, Code.ALREADY_EXISTS);

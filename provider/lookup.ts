@@ -1,0 +1,153 @@
+/**
+ * What every look-up shares: the getX / getXOutput pair, argument validation before any
+ * request, the list arguments common to every collection and their wire names.
+ *
+ * Look-ups run in the program process (dynamic providers cannot serve invokes), during
+ * preview too, like Terraform data sources, with the same client the resources use.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { ApiClient, Query, sharedClient } from "./client";
+import { formatIssues } from "./zodIssues";
+
+export interface LookupOptions {
+  /** The client to call the API with; defaults to the process-wide client from config/env. */
+  client?: ApiClient;
+}
+
+/** The argument shape of an Output form: every field (and array element) may be an Input. */
+export type InputArgs<A> = {
+  [K in keyof A]: NonNullable<A[K]> extends ReadonlyArray<infer E> ? pulumi.Input<pulumi.Input<E>[]> : pulumi.Input<NonNullable<A[K]>>;
+};
+
+/** A look-up failed: its message names the function and says what to do. */
+export class LookupError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "LookupError";
+  }
+}
+
+export interface Lookup<A, R> {
+  get(args: A, options?: LookupOptions): Promise<R>;
+  output(args: InputArgs<A>, options?: LookupOptions): pulumi.Output<R>;
+}
+
+/** A = the argument type callers see; it defaults to what the schema accepts. */
+export function defineLookup<S extends z.ZodType<object>, R, A = z.input<S>>(
+  name: string,
+  argsSchema: S,
+  run: (args: z.output<S>, client: ApiClient) => Promise<R>,
+): Lookup<A, R> {
+  const get = async (args: A, options?: LookupOptions): Promise<R> => {
+    const parsed = argsSchema.safeParse(args ?? {});
+    if (!parsed.success) throw new LookupError(`${name}: invalid arguments: ${formatIssues(parsed.error)}`);
+    try {
+      return await run(parsed.data, options?.client ?? sharedClient());
+    } catch (error) {
+      if (error instanceof LookupError) throw error;
+      throw new LookupError(`${name}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+  };
+  const output = (args: InputArgs<A>, options?: LookupOptions): pulumi.Output<R> =>
+    pulumi.output(args ?? {}).apply((plain) => get(plain as A, options)) as pulumi.Output<R>;
+  return { get, output };
+}
+
+const uid = z.string().min(1, "must not be empty");
+
+/** `field`, `field desc` or `field asc`: what the API's order_by takes. */
+export const orderBy = z
+  .string()
+  .regex(/^[A-Za-z][A-Za-z0-9_.]*(?: (?:asc|desc))?$/i, 'must be a field name, optionally followed by " desc" (e.g. "name", "name desc", "created_at desc")');
+
+/** The arguments every collection's List takes. */
+export const listArgs = {
+  /** Exact name. */
+  name: z.string().min(1, "must not be empty").optional(),
+  /** Anywhere below this group. */
+  descendantsOf: uid.optional(),
+  /** Direct children of this group. */
+  childrenOf: uid.optional(),
+  /** Groups above this uid. */
+  ancestorsOf: uid.optional(),
+  /** Only what lives directly in a root group. */
+  inRoot: z.boolean().optional(),
+  /** Only these uids. */
+  ids: z.array(uid).optional(),
+  orderBy: orderBy.optional(),
+  /** Results of the ordered set to drop first. */
+  skip: z.number().int().nonnegative().optional(),
+  /** At most this many results (the listing stops early). */
+  limit: z.number().int().positive().optional(),
+};
+
+export const listArgsSchema = z.strictObject(listArgs);
+export type ListArgs = z.input<typeof listArgsSchema>;
+
+/** Argument name → wire name, for the arguments shared by every List. */
+const WIRE_NAMES: Record<string, string> = {
+  name: "name",
+  descendantsOf: "uidp.descendants_of",
+  childrenOf: "uidp.children_of",
+  ancestorsOf: "uidp.ancestors_of",
+  inRoot: "uidp.in_root",
+  ids: "uidp.ids",
+  orderBy: "order_by",
+};
+
+/**
+ * The query of a List from validated arguments: shared ones by the table above, extra
+ * ones by `extra` (argument → wire name). skip and limit are the pagination engine's.
+ */
+export function listQuery(args: Record<string, unknown>, extra: Record<string, string> = {}): Query {
+  const query: Query = {};
+  const names = { ...WIRE_NAMES, ...extra };
+  for (const [arg, wire] of Object.entries(names)) {
+    const value = args[arg];
+    if (value === undefined) continue;
+    if (Array.isArray(value)) {
+      if (value.length > 0) query[wire] = value.map(String);
+    } else if (value instanceof Date) query[wire] = value.toISOString();
+    else query[wire] = value as string | number | boolean;
+  }
+  return query;
+}
+
+/** One record by uid (a Get), or by exact name within an optional parent scope (a List). */
+export const oneByUidOrName = z
+  .strictObject({
+    uid: z.string().min(1, "must not be empty").optional(),
+    name: listArgs.name,
+    childrenOf: listArgs.childrenOf,
+    descendantsOf: listArgs.descendantsOf,
+  })
+  .superRefine((args, ctx) => {
+    if (args.uid === undefined && args.name === undefined) ctx.addIssue({ code: "custom", path: ["name"], message: "give uid, or name (with childrenOf or descendantsOf to scope it)" });
+    if (args.uid !== undefined) {
+      for (const other of ["name", "childrenOf", "descendantsOf"] as const) {
+        if (args[other] !== undefined) ctx.addIssue({ code: "custom", path: [other], message: "cannot be combined with uid; a uid already names one record" });
+      }
+    }
+  });
+export type OneByUidOrNameArgs = z.input<typeof oneByUidOrName>;
+
+export function scopeText(args: { childrenOf?: string; descendantsOf?: string }): string {
+  return [args.childrenOf && `in "${args.childrenOf}"`, args.descendantsOf && `below "${args.descendantsOf}"`].filter(Boolean).map((s) => ` ${s}`).join("");
+}
+
+/** Exactly one match, or an error that says how many and which. */
+export function exactlyOne<T extends { uid: string }>(what: string, matches: T[], criteria: string): T {
+  if (matches.length === 1) return matches[0];
+  if (matches.length === 0) throw new Error(`no ${what} matches ${criteria}; check the name and scope, and that the caller may list ${what}s there`);
+  throw new Error(
+    `${matches.length} ${what}s match ${criteria} (uids: ${matches.map((m) => m.uid).join(", ")}); narrow the scope (descendantsOf/childrenOf) or look it up by uid`,
+  );
+}
+
+/** Parses one resource answered by the service, naming the field that has the wrong type. */
+export function parseResource<T>(what: string, schema: z.ZodType<T>, body: unknown): T {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new Error(`the service returned an unexpected ${what}: ${formatIssues(parsed.error, what)}`);
+  return parsed.data;
+}

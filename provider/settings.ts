@@ -1,0 +1,143 @@
+/**
+ * Where the provider learns the API's address and its credentials. Three sources, first wins
+ * per key: what the engine delivered to the provider through `configure` (the stack's
+ * `platform:*` config), the program's own stack config (look-ups run in the program), and
+ * the environment. Nothing here is ever captured into a serialized provider: values are
+ * read at call time, so no token or machine-specific path reaches the state file.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { SettingsError } from "./errors";
+
+export type ApiVersion = "v2beta1" | "v2";
+
+export interface Settings {
+  apiUrl: string;
+  authUrl: string;
+  apiVersion: ApiVersion;
+  token?: string;
+  identity?: string;
+  identityTokenFile?: string;
+}
+
+export const SETTING_SOURCES = {
+  apiUrl: { config: "platform:apiUrl", env: "PLATFORM_API_URL" },
+  authUrl: { config: "platform:authUrl", env: "PLATFORM_AUTH_URL" },
+  apiVersion: { config: "platform:apiVersion", env: "PLATFORM_API_VERSION" },
+  token: { config: "platform:token", env: "PLATFORM_TOKEN" },
+  identity: { config: "platform:identity", env: "PLATFORM_IDENTITY" },
+  identityTokenFile: { config: "platform:identityTokenFile", env: "PLATFORM_IDENTITY_TOKEN_FILE" },
+} as const;
+
+type Key = keyof typeof SETTING_SOURCES;
+const KEYS = Object.keys(SETTING_SOURCES) as Key[];
+
+let configured: Partial<Record<Key, string>> = {};
+
+/** What every provider module's `configure(req)` calls with `req.config`. */
+export function configureFromPulumi(config: { get(key: string): string | undefined }): void {
+  const next: Partial<Record<Key, string>> = {};
+  for (const key of KEYS) {
+    let value: string | undefined;
+    try {
+      value = config.get(SETTING_SOURCES[key].config);
+    } catch {
+      // The host's config throws when the engine never sent Configure; env still applies.
+      value = undefined;
+    }
+    if (value !== undefined && value !== "") next[key] = value;
+  }
+  configured = next;
+}
+
+/** Forgets configured values (tests run several configurations in one process). */
+export function resetConfigured(): void {
+  configured = {};
+}
+
+function programConfig(key: Key): string | undefined {
+  // runtime.getConfig, not Config.get: it reads secrets without the SDK's "use getSecret" warning
+  // and never wraps them, since the value only goes into an Authorization header.
+  try {
+    return pulumi.runtime.getConfig(SETTING_SOURCES[key].config) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function raw(key: Key): { value: string; from: string } | undefined {
+  const { config, env } = SETTING_SOURCES[key];
+  const fromConfigure = configured[key];
+  if (fromConfigure) return { value: fromConfigure, from: config };
+  const fromProgram = programConfig(key);
+  if (fromProgram) return { value: fromProgram, from: config };
+  const fromEnv = process.env[env];
+  if (fromEnv) return { value: fromEnv, from: env };
+  return undefined;
+}
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+
+function baseUrl(value: string, from: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new SettingsError(`${from}: "${value}" is not a URL; expected for example https://api.example.com`);
+  }
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname))) {
+    throw new SettingsError(`${from}: ${url.protocol}// is refused for ${url.host}; use https:// (plain http is only allowed for localhost)`);
+  }
+  if (url.search || url.hash || url.username || url.password) {
+    throw new SettingsError(`${from}: the base URL must not carry a query, fragment or credentials`);
+  }
+  return url.toString().replace(/\/+$/, "");
+}
+
+const UID_PATTERN = /^[^/\s]+(\/[^/\s]+)*$/;
+
+/** Resolves every setting now; throws a SettingsError naming the config key and environment variable. */
+export function resolveSettings(): Settings {
+  const api = raw("apiUrl");
+  if (!api) {
+    const { config, env } = SETTING_SOURCES.apiUrl;
+    throw new SettingsError(`${config} is not set: run \`pulumi config set ${config} https://…\` or set ${env}`);
+  }
+  const apiUrl = baseUrl(api.value, api.from);
+  const auth = raw("authUrl");
+  const authUrl = auth ? baseUrl(auth.value, auth.from) : apiUrl;
+
+  const version = raw("apiVersion");
+  if (version && version.value !== "v2beta1" && version.value !== "v2") {
+    throw new SettingsError(`${version.from}: "${version.value}" is not an API version; use v2beta1 (the default) or v2`);
+  }
+  const settings: Settings = { apiUrl, authUrl, apiVersion: (version?.value as ApiVersion | undefined) ?? "v2beta1" };
+
+  const identity = raw("identity");
+  const tokenFile = raw("identityTokenFile");
+  const token = raw("token");
+  // An assumed identity is the deliberate set-up of a pipeline, so it wins over a static token.
+  if (identity) {
+    if (!UID_PATTERN.test(identity.value)) {
+      throw new SettingsError(`${identity.from}: "${identity.value}" is not an identity uid (segments separated by /)`);
+    }
+    if (!tokenFile) {
+      const { config, env } = SETTING_SOURCES.identityTokenFile;
+      throw new SettingsError(`${identity.from} is set but ${config} (${env}) is not: give the path of the OIDC token file to exchange`);
+    }
+    settings.identity = identity.value;
+    settings.identityTokenFile = tokenFile.value;
+  } else if (token) {
+    if (/\s/.test(token.value.trim()) || token.value.trim() === "") {
+      throw new SettingsError(`${token.from}: the token contains whitespace; paste the token alone`);
+    }
+    settings.token = token.value.trim();
+  } else if (tokenFile) {
+    throw new SettingsError(`${tokenFile.from} is set but platform:identity (PLATFORM_IDENTITY) is not: name the identity to assume`);
+  } else {
+    throw new SettingsError(
+      "no credentials: set platform:token (`pulumi config set --secret platform:token …`) or PLATFORM_TOKEN, " +
+        "or assume an identity with platform:identity and platform:identityTokenFile (PLATFORM_IDENTITY, PLATFORM_IDENTITY_TOKEN_FILE)",
+    );
+  }
+  return settings;
+}

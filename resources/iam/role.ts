@@ -1,0 +1,63 @@
+/**
+ * Roles are looked up, not managed here: `getRole({ name: "viewer" })` for the uid a role
+ * binding needs, `getRoles()` for all the caller can see.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { defineLookup, exactlyOne, InputArgs, listArgs, listQuery, LookupOptions } from "../../provider/lookup";
+import { listAll } from "../../provider/pagination";
+
+export const roleSchema = z.looseObject({
+  uid: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+  capabilities: z.array(z.string()).optional(),
+  createTime: z.string().optional(),
+  updateTime: z.string().optional(),
+});
+export type Role = z.infer<typeof roleSchema>;
+
+const getRolesArgs = z.strictObject({ ...listArgs });
+export type GetRolesArgs = z.input<typeof getRolesArgs>;
+export type GetRolesOutputArgs = InputArgs<GetRolesArgs>;
+export interface GetRolesResult {
+  roles: Role[];
+}
+
+const rolesLookup = defineLookup("getRoles", getRolesArgs, async (args, client): Promise<GetRolesResult> => ({
+  roles: await listAll(client, { domain: "iam", collection: "roles", query: listQuery(args), skip: args.skip, limit: args.limit, schema: roleSchema }),
+}));
+
+/** Every role matching the filters (all visible roles without any). */
+export function getRoles(args: GetRolesArgs = {}, options?: LookupOptions): Promise<GetRolesResult> {
+  return rolesLookup.get(args, options);
+}
+
+export function getRolesOutput(args: GetRolesOutputArgs = {}, options?: LookupOptions): pulumi.Output<GetRolesResult> {
+  return rolesLookup.output(args, options);
+}
+
+const getRoleArgs = z.strictObject({
+  name: listArgs.name.unwrap(),
+  /** Only roles anywhere below this group. */
+  descendantsOf: listArgs.descendantsOf,
+  /** Only roles defined directly in this group. */
+  childrenOf: listArgs.childrenOf,
+});
+export type GetRoleArgs = z.input<typeof getRoleArgs>;
+export type GetRoleOutputArgs = InputArgs<GetRoleArgs>;
+
+const roleLookup = defineLookup("getRole", getRoleArgs, async (args, client): Promise<Role> => {
+  const matches = await listAll(client, { domain: "iam", collection: "roles", query: listQuery(args), schema: roleSchema });
+  const scope = args.descendantsOf ? ` below "${args.descendantsOf}"` : args.childrenOf ? ` in "${args.childrenOf}"` : "";
+  return exactlyOne("role", matches.filter((role) => role.name === args.name), `name "${args.name}"${scope}`);
+});
+
+/** Exactly one role by name, optionally within a group; an error on none or several. */
+export function getRole(args: GetRoleArgs, options?: LookupOptions): Promise<Role> {
+  return roleLookup.get(args, options);
+}
+
+export function getRoleOutput(args: GetRoleOutputArgs, options?: LookupOptions): pulumi.Output<Role> {
+  return roleLookup.output(args, options);
+}

@@ -1,0 +1,66 @@
+import { startEmulator, RunningEmulator } from "../../emulator";
+import { fetchClient, listRequests } from "../../tests/support/lookupClient";
+import { getAdvisories } from "./advisory";
+
+const ADVISORIES = 450;
+const PATH = "/vulnerabilities/v2beta1/advisories";
+let emu: RunningEmulator;
+let client: ReturnType<typeof fetchClient>;
+
+beforeAll(async () => {
+  emu = await startEmulator({ seed: false, quiet: true, bulk: { repos: 3, advisories: ADVISORIES } });
+  client = fetchClient(emu);
+});
+afterAll(() => emu.close());
+beforeEach(() => emu.clearRequests());
+
+test(`all ${ADVISORIES} advisories, newest first, in 3 requests`, async () => {
+  const { advisories } = await getAdvisories({ descendantsOf: emu.rootUid, orderBy: "created_at desc" }, { client });
+  expect(advisories).toHaveLength(ADVISORIES);
+  const times = advisories.map((a) => Date.parse(String(a.createTime)));
+  expect(times).toEqual([...times].sort((a, b) => b - a));
+  expect(listRequests(emu, PATH)).toHaveLength(Math.ceil(ADVISORIES / 200));
+});
+
+test("ascending by creation with skip is the descending list reversed, minus the skipped", async () => {
+  const { advisories: down } = await getAdvisories({ orderBy: "created_at desc" }, { client });
+  const { advisories: up } = await getAdvisories({ orderBy: "created_at", skip: 60 }, { client });
+  expect(up.map((a) => a.uid)).toEqual(down.map((a) => a.uid).reverse().slice(60));
+});
+
+test("artifact and component filters go out as repeated snake_case parameters", async () => {
+  const { advisories } = await getAdvisories({ descendantsOf: emu.rootUid, artifactNames: ["bulk-repo-1"], componentNames: ["component-1", "component-4"] }, { client });
+  expect(advisories.length).toBeGreaterThan(0);
+  expect(advisories.every((a) => a.artifactName === "bulk-repo-1" && ["component-1", "component-4"].includes(String(a.componentName)))).toBe(true);
+  const { advisories: all } = await getAdvisories({}, { client });
+  expect(advisories).toHaveLength(all.filter((a) => a.artifactName === "bulk-repo-1" && ["component-1", "component-4"].includes(String(a.componentName))).length);
+  const query = listRequests(emu, PATH)[0].query;
+  expect(query.artifact_names).toBe("bulk-repo-1");
+  expect(query.component_names).toEqual(["component-1", "component-4"]);
+});
+
+test("aliases, latestEventType and free-text query", async () => {
+  const { advisories: all } = await getAdvisories({}, { client });
+  const sample = all[17];
+  const { advisories: byAlias } = await getAdvisories({ aliases: [String(sample.aliases?.[0])] }, { client });
+  expect(byAlias.map((a) => a.uid)).toEqual([sample.uid]);
+  const { advisories: fixed } = await getAdvisories({ latestEventType: "fixed" }, { client });
+  expect(fixed.length).toBe(all.filter((a) => a.events?.at(-1)?.type === "fixed").length);
+  expect(fixed.length).toBeGreaterThan(0);
+  const { advisories: byText } = await getAdvisories({ query: String(sample.advisoryId) }, { client });
+  expect(byText.map((a) => a.uid)).toContain(sample.uid);
+  const queries = listRequests(emu, PATH).map((r) => r.query);
+  expect(queries.some((q) => q.latest_event_type === "fixed")).toBe(true);
+});
+
+test("limit stops early", async () => {
+  const { advisories } = await getAdvisories({ limit: 201 }, { client });
+  expect(advisories).toHaveLength(201);
+  expect(listRequests(emu, PATH).map((r) => r.query.page_size)).toEqual(["200", "1"]);
+});
+
+test("bad arguments name the argument", async () => {
+  await expect(getAdvisories({ artifactNames: "nginx" } as never, { client })).rejects.toThrow(/^getAdvisories: invalid arguments: artifactNames: expected array/);
+  await expect(getAdvisories({ componentNames: ["ok", ""] }, { client })).rejects.toThrow("componentNames[1]: must not be empty");
+  expect(emu.requests()).toHaveLength(0);
+});

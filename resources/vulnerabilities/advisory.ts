@@ -1,0 +1,84 @@
+/** Security advisories: `getAdvisories({ descendantsOf: orgUid, artifactNames: ["nginx"] })`. */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { defineLookup, InputArgs, listArgs, listQuery, LookupOptions } from "../../provider/lookup";
+import { listAll } from "../../provider/pagination";
+
+export const advisorySchema = z.looseObject({
+  uid: z.string(),
+  advisoryId: z.string().optional(),
+  artifactName: z.string().optional(),
+  artifactType: z.string().optional(),
+  artifactArchitecture: z.string().optional(),
+  componentName: z.string().optional(),
+  componentType: z.string().optional(),
+  componentLocation: z.string().optional(),
+  author: z.string().optional(),
+  aliases: z.array(z.string()).optional(),
+  events: z.array(z.looseObject({ type: z.string().optional(), time: z.string().optional() })).optional(),
+  severities: z.array(z.looseObject({})).optional(),
+  createTime: z.string().optional(),
+  updateTime: z.string().optional(),
+  deleteTime: z.string().optional(),
+});
+export type Advisory = z.infer<typeof advisorySchema>;
+
+const names = z.array(z.string().min(1, "must not be empty")).optional();
+
+/** Argument → wire name of the advisory filters. */
+const ADVISORY_FILTERS = {
+  advisoryIds: "advisory_ids",
+  artifactNames: "artifact_names",
+  artifactTypes: "artifact_types",
+  artifactArchitectures: "artifact_architectures",
+  componentNames: "component_names",
+  componentTypes: "component_types",
+  componentLocations: "component_locations",
+  aliases: "aliases",
+  eventTypes: "event_types",
+  query: "query",
+  latestEventType: "latest_event_type",
+};
+
+const getAdvisoriesArgs = z.strictObject({
+  ...listArgs,
+  advisoryIds: names,
+  artifactNames: names,
+  artifactTypes: names,
+  artifactArchitectures: names,
+  componentNames: names,
+  componentTypes: names,
+  componentLocations: names,
+  /** Any of these aliases (CVE or GHSA ids). */
+  aliases: names,
+  /** Any event of these types. */
+  eventTypes: names,
+  /** Free text. */
+  query: z.string().min(1, "must not be empty").optional(),
+  /** The most recent event is of this type (e.g. "fixed"). */
+  latestEventType: z.string().min(1, "must not be empty").optional(),
+});
+export type GetAdvisoriesArgs = z.input<typeof getAdvisoriesArgs>;
+export type GetAdvisoriesOutputArgs = InputArgs<GetAdvisoriesArgs>;
+export interface GetAdvisoriesResult {
+  advisories: Advisory[];
+}
+
+const advisoriesLookup = defineLookup("getAdvisories", getAdvisoriesArgs, async (args, client): Promise<GetAdvisoriesResult> => ({
+  advisories: await listAll(client, {
+    domain: "vulnerabilities",
+    collection: "advisories",
+    query: listQuery(args, ADVISORY_FILTERS),
+    skip: args.skip,
+    limit: args.limit,
+    schema: advisorySchema,
+  }),
+}));
+
+export function getAdvisories(args: GetAdvisoriesArgs = {}, options?: LookupOptions): Promise<GetAdvisoriesResult> {
+  return advisoriesLookup.get(args, options);
+}
+
+export function getAdvisoriesOutput(args: GetAdvisoriesOutputArgs = {}, options?: LookupOptions): pulumi.Output<GetAdvisoriesResult> {
+  return advisoriesLookup.output(args, options);
+}
