@@ -1,2 +1,5 @@
+export * from "./group";
+export * from "./identity";
+export * from "./roleBinding";
 export * from "./role";
 export * from "./lookups";

@@ -1,0 +1,45 @@
+/**
+ * The Group provider. This module's exports ARE the provider object, so when the package is
+ * installed the closure serializer stores `__provider` as a bare
+ * `require("platform-pulumi/dist/resources/iam/groupProvider.js")`: a shim that loads the
+ * package's current code at call time, so fixes reach refresh and destroy of old stacks, and
+ * no config, token or machine path is captured in the state.
+ *
+ * KEEP THIS FILE'S PATH AND NAME STABLE FOREVER: every stack's state names it.
+ */
+import { z } from "zod";
+import { ResourceKind, defineProvider, expecting, parentOfUid, uidSchema } from "../../provider/resource";
+
+const GROUP_NAME_PATTERN = /^[a-z0-9 ._-]{1,}$/;
+
+const label = (props: Record<string, unknown>) =>
+  `group${props.name ? ` "${String(props.name)}"` : ""}${props.uid ? ` (${String(props.uid)})` : props.parentUid ? ` under "${String(props.parentUid)}"` : ""}`;
+
+const group: ResourceKind = {
+  typeName: "Group",
+  noun: "group",
+  collection: "groups",
+  inputs: z.strictObject({
+    parentUid: uidSchema("a group", "path"),
+    name: z.string(expecting("a string")).regex(GROUP_NAME_PATTERN, `must match ${GROUP_NAME_PATTERN.source}`),
+    description: z.string(expecting("a string")).optional(),
+  }),
+  parentField: "parentUid",
+  writable: ["name", "description"],
+  replaceOn: ["parentUid"],
+  toOutputs: (record) => ({ ...record, parentUid: parentOfUid(record.uid) }),
+  label,
+  adoptionQuery: (inputs) => ({ "uidp.children_of": String(inputs.parentUid), name: String(inputs.name) }),
+  alreadyExistsHint:
+    "choose another name, delete the existing group, or refer to it with platform.iam.Group.get(name, uid) instead of creating it",
+  explainDeleteRefusal: (error) => {
+    const held = error.preconditionViolations.map((v) => v.description).join("; ") || error.serviceMessage;
+    return (
+      `the group still has repos, child groups or identities (${held}). ` +
+      "Delete or move them first (repos are managed outside this program), or keep the group: " +
+      "set `retainOnDelete: true` on it, or drop it from the state with `pulumi state delete <urn>`"
+    );
+  },
+};
+
+export = defineProvider(group);

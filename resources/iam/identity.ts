@@ -1,0 +1,79 @@
+/**
+ * An identity matched to external OIDC tokens by their claims, managed by Pulumi. Its id is
+ * the identity's uid.
+ *
+ *     const ci = new platform.iam.Identity("ci", { parentUid: org.uid, name: "ci", claimMatch: {
+ *         issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/app:ref:refs/heads/main" } });
+ */
+import * as pulumi from "@pulumi/pulumi";
+import provider = require("./identityProvider");
+
+/** How a token is matched: exactly one of each value and its pattern (audience optional). */
+export interface ClaimMatchArgs {
+  /** The token issuer's https URL. */
+  issuer?: pulumi.Input<string>;
+  /** A regular expression the issuer must match, instead of `issuer`. */
+  issuerPattern?: pulumi.Input<string>;
+  subject?: pulumi.Input<string>;
+  subjectPattern?: pulumi.Input<string>;
+  audience?: pulumi.Input<string>;
+  audiencePattern?: pulumi.Input<string>;
+  /** Further claims that must equal these values. */
+  claims?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** Further claims that must match these regular expressions. */
+  claimPatterns?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+}
+
+export interface ClaimMatch {
+  issuer?: string;
+  issuerPattern?: string;
+  subject?: string;
+  subjectPattern?: string;
+  audience?: string;
+  audiencePattern?: string;
+  claims?: Record<string, string>;
+  claimPatterns?: Record<string, string>;
+}
+
+export interface IdentityArgs {
+  /** The group the identity lives in. Changing it replaces the identity. */
+  parentUid: pulumi.Input<string>;
+  /** Unique among the group's identities. */
+  name: pulumi.Input<string>;
+  description?: pulumi.Input<string>;
+  claimMatch: pulumi.Input<ClaimMatchArgs>;
+}
+
+const TYPE = "pulumi-nodejs:dynamic/iam:Identity";
+
+export class Identity extends pulumi.dynamic.Resource {
+  /** The identity's uid: its group's uid, "/", one more segment. Same as `id`. */
+  declare readonly uid: pulumi.Output<string>;
+  declare readonly parentUid: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string>;
+  /** "" when none was given. */
+  declare readonly description: pulumi.Output<string>;
+  declare readonly claimMatch: pulumi.Output<ClaimMatch>;
+  declare readonly company: pulumi.Output<string | undefined>;
+  declare readonly email: pulumi.Output<string | undefined>;
+  declare readonly lastSeenTime: pulumi.Output<string>;
+  declare readonly createTime: pulumi.Output<string>;
+  declare readonly updateTime: pulumi.Output<string>;
+
+  /** An existing identity, read by uid; not managed (deleting the stack leaves it alone). */
+  static get(name: string, uid: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Identity {
+    return new Identity(name, undefined as unknown as IdentityArgs, { ...opts, id: uid });
+  }
+
+  static isInstance(obj: unknown): obj is Identity {
+    return pulumi.CustomResource.isInstance(obj) && (obj as unknown as { __pulumiType?: string }).__pulumiType === TYPE;
+  }
+
+  constructor(name: string, args: IdentityArgs, opts?: pulumi.CustomResourceOptions) {
+    const outputs = {
+      uid: undefined, parentUid: undefined, name: undefined, description: undefined, claimMatch: undefined, company: undefined,
+      email: undefined, lastSeenTime: undefined, createTime: undefined, updateTime: undefined,
+    };
+    super(provider, name, { ...outputs, ...args }, opts, "iam", "Identity");
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * The RoleBinding provider. This module's exports ARE the provider object, so when the package
+ * is installed the closure serializer stores `__provider` as a bare
+ * `require("platform-pulumi/dist/resources/iam/roleBindingProvider.js")`: a shim that loads the
+ * package's current code at call time, and captures no config, token or machine path.
+ *
+ * KEEP THIS FILE'S PATH AND NAME STABLE FOREVER: every stack's state names it.
+ */
+import { z } from "zod";
+import { ResourceKind, defineProvider, parentOfUid, uidSchema } from "../../provider/resource";
+
+const uidOf = (value: unknown): string | undefined =>
+  value !== null && typeof value === "object" && typeof (value as { uid?: unknown }).uid === "string" ? (value as { uid: string }).uid : undefined;
+
+const label = (props: Record<string, unknown>) => {
+  const parts = [
+    props.roleUid ? `role "${String(props.roleUid)}"` : "",
+    props.identityUid ? `for identity "${String(props.identityUid)}"` : "",
+    props.groupUid ? `on group "${String(props.groupUid)}"` : "",
+  ].filter(Boolean);
+  return `role binding${props.uid ? ` ${String(props.uid)}` : ""}${parts.length ? ` (${parts.join(" ")})` : ""}`;
+};
+
+const roleBinding: ResourceKind = {
+  typeName: "RoleBinding",
+  noun: "role binding",
+  collection: "roleBindings",
+  inputs: z.strictObject({
+    groupUid: uidSchema("a group", "path"),
+    identityUid: uidSchema("an identity", "path"),
+    roleUid: uidSchema("a role", "segment"),
+  }),
+  parentField: "groupUid",
+  writable: ["identityUid", "roleUid"],
+  replaceOn: ["groupUid"],
+  // The flat uids are what inputs are compared with; a server that only hydrates still yields them.
+  toOutputs: (record) => ({
+    ...record,
+    groupUid: uidOf(record.group) ?? parentOfUid(record.uid),
+    identityUid: (record.identityUid as string | undefined) ?? uidOf(record.identity),
+    roleUid: (record.roleUid as string | undefined) ?? uidOf(record.role),
+  }),
+  label,
+  adoptionQuery: (inputs) => ({ "uidp.children_of": String(inputs.groupUid), identity: String(inputs.identityUid), role: String(inputs.roleUid) }),
+  alreadyExistsHint:
+    "the identity already holds this role on the group through another binding; remove this RoleBinding from the program, " +
+    "or delete the other binding, or refer to it with platform.iam.RoleBinding.get(name, uid)",
+};
+
+export = defineProvider(roleBinding);
