@@ -1,0 +1,243 @@
+/**
+ * `npm run demo`: the whole life of a stack, on a local emulator of the Platform API.
+ *
+ *   1. preview and up      the example organization (examples/org-hierarchy) is created
+ *   2. someone edits it    a description is changed and an identity deleted, behind Pulumi's back
+ *   3. drift check         `preview --refresh --expect-no-changes` fails and names both
+ *   4. repair              `up --refresh` puts them back
+ *   5. destroy             the organization is as it was before the demo
+ *
+ * With the `pulumi` CLI on PATH it uses the CLI (local file backend in a temporary folder);
+ * without it, the project's local engine (tests/engine), which runs the same program with the
+ * SDK's runtime and the real dynamic-provider host.
+ */
+import { spawnSync, spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { isDeepStrictEqual } from "node:util";
+import { startEmulator } from "../emulator";
+import type { RunningEmulator } from "../emulator";
+import { call, renderTree, snapshot } from "../tests/engine/orgApi";
+import { exampleDir, withoutPlatformEnv } from "../tests/engine/orgProject";
+import { runEngine } from "../tests/engine/run";
+import { repoRoot } from "../tests/support/stage";
+
+interface Runner {
+  describe: string;
+  run(args: string[]): Promise<{ code: number; output: string }>;
+  /** The stack outputs, as `pulumi stack output --json` shows them. */
+  outputs(): Promise<any>;
+  close(): void;
+}
+
+let lastLineBlank = true;
+/** Prints a line; never two blank lines in a row. */
+const say = (text = "") => {
+  if (text === "" && lastLineBlank) return;
+  process.stdout.write(text + "\n");
+  lastLineBlank = text === "";
+};
+const rule = (title: string) => {
+  say();
+  say(`${"━".repeat(4)} ${title} ${"━".repeat(Math.max(4, 90 - title.length))}`);
+  say();
+};
+const indent = (text: string) => text.replace(/\s+$/, "").split("\n").map((l) => "  │ " + l).join("\n");
+
+async function main(): Promise<number> {
+  say("platform-pulumi demo");
+  say("");
+  say("platform-pulumi lets a Pulumi program declare an organization on Platform API v2: groups,");
+  say("identities (who may log in, e.g. a CI pipeline with its OIDC token) and role bindings (which");
+  say("identity holds which role on which group). This demo runs the example program");
+  say("examples/org-hierarchy/index.ts against a local emulator of the API and walks through a stack's");
+  say("life: create it, let someone change it by hand, detect that drift, repair it, destroy it.");
+  say("");
+  const emu = await startEmulator({ quiet: true });
+  const api = { url: emu.url, token: emu.token };
+  const runner = hasPulumiCli() ? await cliRunner(emu) : engineRunner(emu);
+  say(runner.describe);
+  say(`Platform API emulator: ${emu.url}, organization "${ROOT_LABEL}" (uid ${emu.rootUid}).`);
+
+  const showTree = async (title: string) => {
+    const org = await snapshot(api, emu.rootUid);
+    say(`${title}:`);
+    say(indent(renderTree(org, emu.rootUid, ROOT_LABEL).join("\n")));
+    say();
+    return org;
+  };
+  const step = async (args: string[], expectFailure = false) => {
+    say(`$ pulumi ${args.join(" ")}`);
+    const { code, output } = await runner.run(args);
+    say(indent(withoutOutputs(output)));
+    say();
+    if (expectFailure ? code === 0 : code !== 0) {
+      throw new Error(`"pulumi ${args.join(" ")}" exited with ${code}, expected ${expectFailure ? "a failure" : "success"}`);
+    }
+    return code;
+  };
+
+  try {
+    rule("0. The organization before");
+    say(`The emulator starts with one organization, ${ROOT_LABEL}, and its owner dev-owner, whose API token the demo uses.`);
+    const before = await showTree("Groups, identities and role bindings in the organization");
+
+    rule("1. Create: preview the plan, then apply it");
+    await step(["preview"]);
+    await step(["up", "--yes"]);
+    const outputs = await runner.outputs();
+    say("The stack's outputs (pulumi stack output), in short:");
+    say(indent(outputSummary(outputs).join("\n")));
+    say();
+    await showTree("The organization now");
+
+    rule("2. Someone changes things in the console (direct API calls, not Pulumi)");
+    const platformUid = outputs.tree.teams.platform as string;
+    const gitlabUid = outputs.tree.identities["gitlab-ci"] as string;
+    await call(api, "PATCH", `/iam/v2beta1/groups/${platformUid}?updateMask=description`, { description: "temporary: ask Bob" });
+    say(`PATCH  group "platform": description = "temporary: ask Bob"`);
+    await call(api, "DELETE", `/iam/v2beta1/identities/${gitlabUid}`);
+    say(`DELETE identity "gitlab-ci"  (the service deletes its role binding with it)`);
+
+    rule("3. Drift check, as CI runs it on every pull request");
+    const code = await step(["preview", "--refresh", "--expect-no-changes"], true);
+    say(`→ exit code ${code}: the check fails and names what differs (the description, the missing identity`);
+    say("  and its binding), so the pull request shows the drift before anyone merges.");
+
+    rule("4. Repair: up with refresh puts back what the program declares");
+    await step(["up", "--refresh", "--yes"]);
+    await step(["preview", "--refresh", "--expect-no-changes"]);
+    say("→ exit code 0: the service matches the program again.");
+    await showTree("The organization after the repair");
+
+    rule("5. Destroy");
+    await step(["destroy", "--yes"]);
+    const after = await showTree("The organization after destroy");
+    if (!isDeepStrictEqual(after, before)) throw new Error("the organization after destroy differs from the one before the demo");
+    say("→ exactly as in step 0: everything the stack created is gone, nothing else was touched.");
+    say();
+    say("Done. The program: examples/org-hierarchy/index.ts. Everything else: README.md.");
+    return 0;
+  } finally {
+    runner.close();
+    await emu.close();
+  }
+}
+
+const ROOT_LABEL = "demo-org";
+
+/** The CLI's Outputs block is long JSON; the demo shows a summary of it instead. */
+function withoutOutputs(output: string): string {
+  const lines = output.split("\n");
+  const at = lines.findIndex((line) => line.trim() === "Outputs:");
+  if (at < 0) return output;
+  let end = at + 1;
+  while (end < lines.length && (lines[end].startsWith(" ") || lines[end] === "")) end++;
+  return [...lines.slice(0, at), "Outputs: advisoriesPerRepo, images, roleBindings, tree (summarised below)", "", ...lines.slice(end)].join("\n");
+}
+
+/** The example's outputs in a few lines: the look-ups' results and what the uids map to. */
+function outputSummary(outputs: any): string[] {
+  const tree = outputs.tree ?? {};
+  const groups = Object.keys(tree.teams ?? {}).length + Object.keys(tree.nested ?? {}).length + 1;
+  const bindings = (outputs.roleBindings ?? []).map((b: { identity: string; role: string; group: string }) => `${b.identity} is ${b.role} on ${b.group}`);
+  const teams = Object.keys(outputs.images ?? {}).sort((a, b) => TEAM_ORDER.indexOf(a) - TEAM_ORDER.indexOf(b));
+  const width = Math.max(...teams.map((team) => team.length)) + 1;
+  const images = teams.map((team) => {
+    const list = outputs.images[team] as { repo: string; tags: string[] }[];
+    return `${`${team}:`.padEnd(width)} ${list.map((i) => `${i.repo} [${i.tags.join(", ")}]`).join(", ")}`;
+  });
+  const advisories = Object.entries(outputs.advisoriesPerRepo ?? {}).map(([repo, n]) => `${repo} ${n}`);
+  const label = (text: string) => text.padEnd(22);
+  return [
+    `${label("tree")}uids of the ${groups} groups and ${Object.keys(tree.identities ?? {}).length} identities`,
+    `${label("roleBindings")}${bindings.join(" · ")}`,
+    ...images.map((line, n) => `${label(n === 0 ? "images (look-ups)" : "")}${line}`),
+    `${label("advisoriesPerRepo")}${advisories.join(" · ")}`,
+  ];
+}
+
+const TEAM_ORDER = ["platform", "payments", "data"];
+
+function hasPulumiCli(): boolean {
+  return spawnSync("pulumi", ["version"], { stdio: "ignore" }).status === 0;
+}
+
+/** The local engine on the root Pulumi.yaml (which runs examples/org-hierarchy). */
+function engineRunner(emu: RunningEmulator): Runner {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "platform-demo-"));
+  const state = path.join(dir, "dev.json");
+  const config = [
+    "--config", `platform:apiUrl=${emu.url}`,
+    "--secret-config", `platform:token=${emu.token}`,
+    "--config", `rootUid=${emu.rootUid}`,
+  ];
+  return {
+    describe:
+      "The pulumi CLI is not on PATH: using the project's local engine (tests/engine: the Pulumi SDK runtime + the real dynamic-provider host).",
+    async run(args) {
+      const result = await runEngine([...args.filter((a) => a !== "--yes"), ...config], { cwd: repoRoot, state, env: withoutPlatformEnv() });
+      return { code: result.code, output: result.stdout + result.stderr };
+    },
+    outputs: async () => (fs.existsSync(state) ? JSON.parse(fs.readFileSync(state, "utf8")).outputs : {}),
+    close: () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * The real CLI: a copy of the example with the package installed from this checkout, a local
+ * file backend and a passphrase-encrypted stack in a temporary folder.
+ */
+async function cliRunner(emu: RunningEmulator): Promise<Runner> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "platform-demo-"));
+  const project = path.join(dir, "org-hierarchy");
+  fs.cpSync(exampleDir, project, { recursive: true, filter: (src) => !src.includes("node_modules") });
+  const pkg = JSON.parse(fs.readFileSync(path.join(project, "package.json"), "utf8"));
+  pkg.dependencies["platform-pulumi"] = `file:${repoRoot}`;
+  fs.writeFileSync(path.join(project, "package.json"), JSON.stringify(pkg, null, 2));
+  const env = {
+    ...process.env,
+    PULUMI_BACKEND_URL: `file://${path.join(dir, "backend")}`,
+    PULUMI_CONFIG_PASSPHRASE: "demo",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+  };
+  fs.mkdirSync(path.join(dir, "backend"));
+  const sync = (cmd: string, args: string[]) => {
+    const r = spawnSync(cmd, args, { cwd: project, env, encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed: ${r.stdout}${r.stderr}`);
+  };
+  sync("npm", ["install", "--no-audit", "--no-fund"]);
+  sync("pulumi", ["stack", "init", "dev"]);
+  sync("pulumi", ["config", "set", "platform:apiUrl", emu.url]);
+  sync("pulumi", ["config", "set", "--secret", "platform:token", emu.token]);
+  sync("pulumi", ["config", "set", "rootUid", emu.rootUid]);
+  return {
+    describe: `Using the pulumi CLI with a local file backend in ${dir}.`,
+    run: (args) =>
+      new Promise((resolve) => {
+        const child = spawn("pulumi", [...args, "--non-interactive", "--stack", "dev"], { cwd: project, env });
+        let output = "";
+        child.stdout.on("data", (c) => (output += c));
+        child.stderr.on("data", (c) => (output += c));
+        child.once("close", (code) => resolve({ code: code ?? -1, output }));
+      }),
+    outputs: async () => {
+      const r = spawnSync("pulumi", ["stack", "output", "--json", "--stack", "dev"], { cwd: project, env, encoding: "utf8" });
+      if (r.status !== 0) throw new Error(`pulumi stack output failed: ${r.stdout}${r.stderr}`);
+      return JSON.parse(r.stdout);
+    },
+    close: () => {
+      spawnSync("pulumi", ["stack", "rm", "--yes", "--force", "dev"], { cwd: project, env, stdio: "ignore" });
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    process.stderr.write(`demo failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

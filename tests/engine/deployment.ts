@@ -1,0 +1,274 @@
+import type { ProviderHost } from "../support/host";
+import { changeSummary, isChange, Step, stepLines, summaryLines, tableHeader } from "./display";
+import { deleteInReverseDependencyOrder } from "./graph";
+import type { Registration, RegistrationResult } from "./program";
+import { ResourceState, saveState, StackState } from "./state";
+import { deepEqual, displayChanges, forProvider, Props, secretKeys } from "./wire";
+
+export interface DeploymentOptions {
+  state: StackState;
+  /** Where to save after every step; undefined keeps changes in memory (preview). */
+  stateFile?: string;
+  host: ProviderHost;
+  preview: boolean;
+  print: (line: string) => void;
+}
+
+/** A failure already reported; registrations that are skipped after it are not reported again. */
+export class SkippedAfterError extends Error {
+  constructor() {
+    super("skipped: an earlier step failed");
+  }
+}
+
+/**
+ * The engine's step logic for one run: each registration from the program is checked, diffed
+ * against the stored state and turned into a create / update / replace / nothing; when the
+ * program is done, what it no longer declares is deleted in reverse dependency order.
+ */
+export class Deployment {
+  readonly steps: Step[] = [];
+  readonly errors: string[] = [];
+  private readonly registered = new Set<string>();
+  /** The state when the run started: what each registration is compared with. */
+  private readonly previous: Map<string, ResourceState>;
+
+  constructor(private readonly options: DeploymentOptions) {
+    this.previous = new Map(options.state.resources.filter((r) => !r.pendingDelete).map((r) => [r.urn, r]));
+  }
+
+  get failed(): boolean {
+    return this.errors.length > 0;
+  }
+
+  async register(reg: Registration): Promise<RegistrationResult> {
+    if (this.failed) throw new SkippedAfterError();
+    if (this.registered.has(reg.urn)) return this.fail(reg, `duplicate resource URN ${reg.urn}: resource names must be unique per type`);
+    this.registered.add(reg.urn);
+    const dependencies = [...new Set([...reg.dependencies, ...(reg.parent ? [reg.parent] : [])])];
+    const old = this.previous.get(reg.urn);
+    try {
+      if (!reg.custom) return this.component(reg, old, dependencies);
+      if (reg.readId !== undefined) return await this.read(reg, dependencies);
+      return await this.custom(reg, old, dependencies);
+    } catch (error) {
+      if (error instanceof SkippedAfterError) throw error;
+      return this.fail(reg, messageOf(error));
+    }
+  }
+
+  private fail(reg: Registration, message: string): never {
+    this.errors.push(`${reg.type} "${reg.name}": ${message}`);
+    throw new Error(message);
+  }
+
+  private component(reg: Registration, old: ResourceState | undefined, dependencies: string[]): RegistrationResult {
+    this.record({ kind: old ? "same" : "create", reg, changes: [], replaces: [] });
+    if (!old && !this.options.preview) this.done("create", reg);
+    this.put({ urn: reg.urn, type: reg.type, id: "", custom: false, inputs: {}, outputs: old?.outputs ?? {}, dependencies, parent: reg.parent || undefined });
+    return { id: "", outputs: reg.inputs };
+  }
+
+  private async read(reg: Registration, dependencies: string[]): Promise<RegistrationResult> {
+    const props = forProvider(reg.inputs);
+    const result = await this.options.host.read(reg.readId!, reg.urn, props, props);
+    if (!result.id) throw new Error(`cannot read ${reg.type} with id "${reg.readId}": it does not exist`);
+    this.record({ kind: "read", reg, changes: [], replaces: [] });
+    const entry: ResourceState = {
+      urn: reg.urn, type: reg.type, id: result.id, custom: true, inputs: result.inputs ?? props, outputs: result.props,
+      dependencies, parent: reg.parent || undefined, external: true,
+    };
+    if (!this.options.preview) this.put(entry);
+    return { id: result.id, outputs: result.props };
+  }
+
+  private async custom(reg: Registration, old: ResourceState | undefined, dependencies: string[]): Promise<RegistrationResult> {
+    const { host, preview } = this.options;
+    const news = keepIgnoredChanges(forProvider(reg.inputs), old?.inputs, reg.ignoreChanges);
+    const check = await host.check(reg.urn, old?.inputs ?? {}, news);
+    if (check.failures.length > 0) {
+      const reasons = check.failures.map((f) => (f.reason.startsWith(f.property) ? f.reason : `${f.property}: ${f.reason}`));
+      throw new Error(`invalid inputs: ${reasons.join("; ")}`);
+    }
+    const inputs = check.inputs;
+    const base = {
+      urn: reg.urn, type: reg.type, custom: true, inputs, dependencies, parent: reg.parent || undefined,
+      protect: reg.protect || undefined, retainOnDelete: reg.retainOnDelete || undefined,
+      secretProperties: secretKeys(reg.inputs).length ? secretKeys(reg.inputs) : undefined,
+    };
+
+    if (!old) {
+      this.record({ kind: "create", reg, changes: [], replaces: [] });
+      if (preview) return { id: "", outputs: inputs };
+      const created = await host.create(reg.urn, inputs);
+      this.put({ ...base, id: created.id, outputs: created.props });
+      this.done("create", reg);
+      return { id: created.id, outputs: created.props };
+    }
+
+    const diff = await host.diff(old.id, reg.urn, old.outputs, inputs);
+    // Without a provider diff the engine compares inputs itself (its "legacy" diff).
+    const changed = diff.changes === "unknown" ? !deepEqual(old.inputs, inputs) : diff.changes === "some";
+    const changes = displayChanges(old, inputs);
+    if (!changed) {
+      this.record({ kind: "same", reg, changes: [], replaces: [] });
+      // A step with no change keeps the old outputs and records the new inputs, as the engine does.
+      this.put({ ...base, id: old.id, outputs: old.outputs });
+      return { id: old.id, outputs: old.outputs };
+    }
+    const replaces = diff.changes === "unknown" ? [] : diff.replaces;
+    if (replaces.length === 0) {
+      this.record({ kind: "update", reg, changes, replaces });
+      if (preview) return { id: old.id, outputs: { ...old.outputs, ...inputs } };
+      const outputs = await host.update(old.id, reg.urn, old.outputs, inputs);
+      this.put({ ...base, id: old.id, outputs });
+      this.done("update", reg, changes, replaces);
+      return { id: old.id, outputs };
+    }
+    this.record({ kind: "replace", reg, changes, replaces });
+    // Only the inputs are known for the replacement: every other output reads as unknown in the program.
+    if (preview) return { id: "", outputs: inputs };
+    if (diff.deleteBeforeReplace || reg.deleteBeforeReplace) {
+      await this.deleteOne(old);
+      this.remove(old);
+    } else {
+      // Create the replacement first; the original is deleted at the end of the run, after
+      // everything that depended on it has moved to the replacement.
+      this.markPendingDelete(old);
+    }
+    const created = await host.create(reg.urn, inputs);
+    this.put({ ...base, id: created.id, outputs: created.props });
+    this.done("replace", reg, changes, replaces);
+    return { id: created.id, outputs: created.props };
+  }
+
+  /** After the program: delete what it no longer declares and the originals of replacements. */
+  async finish(): Promise<void> {
+    if (this.failed) return;
+    const doomed = this.options.state.resources.filter((r) => r.pendingDelete || !this.registered.has(r.urn));
+    for (const entry of doomed) {
+      if (!entry.pendingDelete) this.steps.push(stepOf("delete", entry));
+    }
+    if (this.options.preview) return;
+    await this.deleteAll(doomed);
+  }
+
+  /** `destroy`: everything in the state, in reverse dependency order. */
+  async destroy(): Promise<void> {
+    const all = [...this.options.state.resources];
+    for (const entry of all) if (!entry.pendingDelete && !entry.external) this.steps.push(stepOf("delete", entry));
+    if (this.options.preview) return;
+    await this.deleteAll(all);
+    if (!this.failed) {
+      this.options.state.outputs = {};
+      this.save();
+    }
+  }
+
+  private async deleteAll(entries: ResourceState[]): Promise<void> {
+    const outcome = await deleteInReverseDependencyOrder(entries, async (entry) => {
+      if (entry.protect && !entry.pendingDelete) {
+        throw new Error(`it is protected; remove the protect option first`);
+      }
+      if (entry.custom && !entry.external && !entry.retainOnDelete) await this.deleteOne(entry);
+      this.remove(entry);
+      if (!entry.external) {
+        this.print(stepLines(stepOf(entry.pendingDelete ? "delete-replaced" : "delete", entry), true));
+      }
+    });
+    for (const { entry, error } of outcome.failed) {
+      this.errors.push(`${entry.type} "${nameOf(entry.urn)}": delete failed: ${messageOf(error)}`);
+    }
+  }
+
+  private async deleteOne(entry: ResourceState): Promise<void> {
+    await this.options.host.delete(entry.id, entry.urn, entry.outputs);
+  }
+
+  setStackOutputs(outputs: Props): void {
+    if (this.failed || this.options.preview) return;
+    this.options.state.outputs = outputs;
+    this.save();
+  }
+
+  /** The plan (preview) or the summary (up), then the closing counts. */
+  printPlan(): void {
+    const shown = this.steps.filter(isChange);
+    if (this.options.preview) {
+      this.print([tableHeader()]);
+      for (const step of shown) this.print(stepLines(step, false));
+      if (shown.length === 0) this.print(["     (no changes)"]);
+    }
+    this.print(["", ...summaryLines(this.steps, !this.options.preview)]);
+  }
+
+  changeSummaries(): string[] {
+    return this.steps.filter(isChange).map(changeSummary);
+  }
+
+  private record(step: { kind: Step["kind"]; reg: Registration; changes: Step["changes"]; replaces: string[] }): void {
+    this.steps.push({
+      kind: step.kind, urn: step.reg.urn, type: step.reg.type, name: step.reg.name,
+      changes: step.changes, replaces: step.replaces, secretProperties: secretKeys(step.reg.inputs),
+    });
+  }
+
+  private done(kind: Step["kind"], reg: Registration, changes: Step["changes"] = [], replaces: string[] = []): void {
+    this.print(stepLines({ kind, urn: reg.urn, type: reg.type, name: reg.name, changes, replaces, secretProperties: secretKeys(reg.inputs) }, true));
+  }
+
+  private print(lines: string[]): void {
+    for (const line of lines) this.options.print(line);
+  }
+
+  /** Puts the new entry where the live (not pending-delete) entry with its URN was, or appends it. */
+  private put(entry: ResourceState): void {
+    const resources = this.options.state.resources;
+    const at = resources.findIndex((r) => r.urn === entry.urn && !r.pendingDelete);
+    if (at >= 0) resources[at] = entry;
+    else resources.push(entry);
+    this.save();
+  }
+
+  private markPendingDelete(entry: ResourceState): void {
+    entry.pendingDelete = true;
+    this.save();
+  }
+
+  private remove(entry: ResourceState): void {
+    const resources = this.options.state.resources;
+    const at = resources.indexOf(entry);
+    if (at >= 0) resources.splice(at, 1);
+    this.save();
+  }
+
+  private save(): void {
+    if (this.options.stateFile && !this.options.preview) saveState(this.options.stateFile, this.options.state);
+  }
+}
+
+/** `ignoreChanges`: those top-level properties keep their stored values, as the engine does before Check. */
+function keepIgnoredChanges(news: Props, olds: Props | undefined, ignore: string[]): Props {
+  if (!olds || ignore.length === 0) return news;
+  const result = { ...news };
+  for (const key of ignore) {
+    if (key in olds) result[key] = olds[key];
+    else delete result[key];
+  }
+  return result;
+}
+
+function stepOf(kind: Step["kind"], entry: ResourceState): Step {
+  return {
+    kind, urn: entry.urn, type: entry.type, name: nameOf(entry.urn), changes: [], replaces: [],
+    secretProperties: entry.secretProperties ?? [],
+  };
+}
+
+export function nameOf(urn: string): string {
+  return urn.split("::").slice(3).join("::");
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

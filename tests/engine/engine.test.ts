@@ -1,0 +1,116 @@
+/**
+ * The local engine's step logic, driven through its command line with a test-only dynamic
+ * provider (records-fake: records in a JSON file, every operation logged) through the real
+ * dynamic-provider host. The stories on the real package and the emulator are in tests/e2e.test.ts.
+ */
+import { makeRecordsProject, RecordSpec, RecordsProject } from "./fixtures/records";
+
+jest.setTimeout(120_000);
+
+const org: RecordSpec[] = [
+  { key: "org", name: "org" },
+  { key: "a", name: "a", parent: "org", note: "first" },
+  { key: "b", name: "b", parent: "org" },
+  { key: "sub", name: "sub", parent: "a" },
+];
+const copy = (specs: RecordSpec[]) => specs.map((s) => ({ ...s }));
+const names = (p: RecordsProject) => Object.values(p.store().records).map((r) => r.name).sort();
+
+describe("local engine (records-fake provider)", () => {
+  const projects: RecordsProject[] = [];
+  const project = (label: string) => {
+    const p = makeRecordsProject(label);
+    projects.push(p);
+    return p;
+  };
+  afterAll(() => projects.forEach((p) => p.remove()));
+
+  test("preview plans without touching anything; up creates parents before children and saves state", async () => {
+    const p = project("create");
+    const preview = await p.run(["preview"], org);
+    expect(preview.code).toBe(0);
+    expect(preview.stdout).toMatch(/\+\s+pulumi-nodejs:dynamic\/records:Record\s+sub\s+create/);
+    expect(preview.stdout).toContain("+ 5 to create");
+    expect(p.store().log).toEqual([]);
+    expect(preview.state).toBeUndefined();
+
+    const up = await p.run(["up"], org);
+    expect(up.code).toBe(0);
+    const log = p.store().log;
+    expect(log.indexOf("create org")).toBeLessThan(log.indexOf("create a"));
+    expect(log.indexOf("create a")).toBeLessThan(log.indexOf("create sub"));
+    expect(names(p)).toEqual(["a", "b", "org", "sub"]);
+    // a and b both wait only for org: the engine creates them at the same time.
+    expect(p.store().maxInFlight).toBeGreaterThanOrEqual(2);
+    const sub = up.state!.resources.find((r) => r.urn.endsWith("::sub"))!;
+    const a = up.state!.resources.find((r) => r.urn.endsWith("::a"))!;
+    expect(sub.urn).toBe("urn:pulumi:dev::records::pulumi:pulumi:Stack$pulumi-nodejs:dynamic/records:Record::sub");
+    expect(sub.dependencies).toContain(a.urn);
+    expect(sub.inputs.parent).toBe(a.id);
+    expect(up.state!.outputs.uids.sub).toBe(sub.id);
+    expect(up.stdout).toContain("Outputs:");
+  });
+
+  test("an unchanged program changes nothing; a changed property is one update", async () => {
+    const p = project("update");
+    expect((await p.run(["up"], org)).code).toBe(0);
+    p.clearLog();
+    const same = await p.run(["preview", "--expect-no-changes"], org);
+    expect(same.code).toBe(0);
+    expect(same.stdout).toContain("5 unchanged");
+
+    const changed = copy(org);
+    changed[1].note = "second";
+    const preview = await p.run(["preview", "--expect-no-changes"], changed);
+    expect(preview.code).not.toBe(0);
+    expect(preview.stdout).toContain(`~ note: "first" => "second"`);
+    expect(preview.stdout).toContain(`~ pulumi-nodejs:dynamic/records:Record "a": note`);
+    const up = await p.run(["up"], changed);
+    expect(up.code).toBe(0);
+    expect(p.store().log).toEqual(["update a"]);
+  });
+
+  test("a replacement creates the new resource first and deletes the original at the end", async () => {
+    const p = project("replace");
+    expect((await p.run(["up"], org)).code).toBe(0);
+    p.clearLog();
+    const moved = copy(org);
+    moved[3].parent = "b";
+    const preview = await p.run(["preview"], moved);
+    expect(preview.stdout).toMatch(/\+-\s+pulumi-nodejs:dynamic\/records:Record\s+sub\s+replace/);
+    expect(preview.stdout).toContain("(forces replacement)");
+    const up = await p.run(["up"], moved);
+    expect(up.code).toBe(0);
+    expect(p.store().log).toEqual(["create sub", "delete sub"]);
+    const subs = up.state!.resources.filter((r) => r.urn.endsWith("::sub"));
+    expect(subs).toHaveLength(1);
+    expect(subs[0].pendingDelete).toBeUndefined();
+    expect(subs[0].inputs.parent).toBe(up.state!.resources.find((r) => r.urn.endsWith("::b"))!.id);
+  });
+
+  test("resources that leave the program are deleted children first", async () => {
+    const p = project("remove");
+    expect((await p.run(["up"], org)).code).toBe(0);
+    p.clearLog();
+    const up = await p.run(["up"], org.filter((s) => s.key === "org" || s.key === "b"));
+    expect(up.code).toBe(0);
+    expect(p.store().log).toEqual(["delete sub", "delete a"]);
+    expect(up.stdout).toContain("- 2 deleted");
+  });
+
+  test("destroy deletes everything in reverse dependency order and empties the state (ES module program)", async () => {
+    const p = project("destroy");
+    expect((await p.run(["up", "--esm"], org)).code).toBe(0);
+    expect((await p.run(["preview", "--esm", "--expect-no-changes"], org)).code).toBe(0);
+    p.clearLog();
+    const destroy = await p.run(["destroy"]);
+    expect(destroy.code).toBe(0);
+    const log = p.store().log;
+    expect(log.indexOf("delete sub")).toBeLessThan(log.indexOf("delete a"));
+    expect(log.indexOf("delete a")).toBeLessThan(log.indexOf("delete org"));
+    expect(log.indexOf("delete b")).toBeLessThan(log.indexOf("delete org"));
+    expect(names(p)).toEqual([]);
+    expect(p.store().maxInFlight).toBeGreaterThanOrEqual(2);
+    expect(destroy.state!.resources).toEqual([]);
+  });
+});

@@ -1,0 +1,188 @@
+/**
+ * The user stories on the example organization (examples/org-hierarchy), end to end: the local
+ * engine, the REAL dynamic-provider host, the built package and the emulator. Shared by
+ * tests/e2e.test.ts (CommonJS) and tests/e2e-esm.test.ts (ES module).
+ */
+import * as fs from "node:fs";
+import { startEmulator } from "../../emulator";
+import type { RunningEmulator } from "../../emulator";
+import { call, listAll, OrgRecord, OrgSnapshot, snapshot } from "./orgApi";
+import { orgStack, OrgStack } from "./orgProject";
+
+const writes = (emu: RunningEmulator) => emu.requests().filter((r) => r.method !== "GET");
+const named = (records: OrgRecord[], name: string) => records.filter((r) => r.name === name);
+const parentOf = (uid: string) => uid.slice(0, uid.lastIndexOf("/"));
+
+export interface StoryVariant {
+  /** What the describe block is called. */
+  title: string;
+  /** The Pulumi project folder to run (the repository root runs the example through its Pulumi.yaml). */
+  cwd: string;
+  esm: boolean;
+  /** Names the stack's scratch folder. */
+  label: string;
+}
+
+/**
+ * The user stories of the example organization, one test each, every test continuing the story
+ * of the one before as a team's stack would live: one emulator and one stack per variant.
+ */
+export function describeOrgStories(variant: StoryVariant): void {
+  describe(variant.title, () => {
+    let emu: RunningEmulator;
+    let stack: OrgStack;
+    let before: OrgSnapshot;
+    const settings: Record<string, string> = {};
+    const api = () => ({ url: emu.url, token: emu.token });
+
+    beforeAll(async () => {
+      emu = await startEmulator({ quiet: true });
+      stack = orgStack({ url: emu.url, token: emu.token, rootUid: emu.rootUid, cwd: variant.cwd, label: variant.label, esm: variant.esm });
+      before = await snapshot(api(), emu.rootUid);
+    });
+    afterAll(async () => {
+      await emu?.close();
+      stack?.remove();
+    });
+
+    test("up creates the hierarchy: groups, CI identities, role bindings and the outputs", async () => {
+      const up = await stack.run(["up"], settings);
+      expect(up.stdout).not.toContain("error");
+      expect(up.code).toBe(0);
+      expect(up.stdout).toContain(variant.esm ? "ES module" : "CommonJS");
+      const org = await snapshot(api(), emu.rootUid);
+      const [engineering] = named(org.groups, "engineering");
+      expect(parentOf(engineering.uid)).toBe(emu.rootUid);
+      for (const team of ["platform", "payments", "data"]) expect(parentOf(named(org.groups, team)[0].uid)).toBe(engineering.uid);
+      expect(parentOf(named(org.groups, "oncall")[0].uid)).toBe(named(org.groups, "platform")[0].uid);
+      expect(parentOf(named(org.groups, "ledger")[0].uid)).toBe(named(org.groups, "payments")[0].uid);
+      const [github] = named(org.identities, "github-deploy");
+      expect(github.claimMatch).toMatchObject({
+        issuer: "https://token.actions.githubusercontent.com",
+        subject: "repo:acme/app:ref:refs/heads/main",
+      });
+      expect(named(org.identities, "gitlab-ci")[0].claimMatch).toMatchObject({ issuer: "https://gitlab.com" });
+      const created = org.roleBindings.filter((b) => !before.roleBindings.some((o) => o.uid === b.uid));
+      expect(created).toHaveLength(3);
+      for (const binding of created) expect((binding.role as OrgRecord).name).toBe("viewer");
+      // Every resource is exactly one POST.
+      expect(writes(emu).filter((r) => r.method === "POST" && r.path.startsWith("/iam/"))).toHaveLength(7 + 2 + 3);
+
+      const outputs = up.state!.outputs;
+      expect(outputs.tree.teams.payments).toBe(named(org.groups, "payments")[0].uid);
+      expect(outputs.tree.identities["gitlab-ci"]).toBe(named(org.identities, "gitlab-ci")[0].uid);
+      expect(outputs.roleBindings.map((b: { uid: string }) => b.uid).sort()).toEqual(created.map((b) => b.uid).sort());
+      // The look-ups' results, against the same records read directly from the service.
+      const catalog = await registryCatalog();
+      const platformImages = outputs.images.platform as { repo: string; uid: string; tags: string[] }[];
+      expect(platformImages.map((i) => i.repo).sort()).toEqual(["nginx", "node"]);
+      for (const image of platformImages) expect(image.tags).toEqual(catalog.tagsOf(image.uid));
+      expect(outputs.images.data.map((i: { repo: string }) => i.repo)).toEqual(["python"]);
+      expect(outputs.advisoriesPerRepo).toEqual(catalog.advisoriesPerRepo(["nginx", "node", "python"]));
+      expect(Object.values(outputs.advisoriesPerRepo).every((n) => Number(n) > 0)).toBe(true);
+    });
+
+    test("re-running the unchanged program plans nothing and sends no write", async () => {
+      emu.clearRequests();
+      const preview = await stack.run(["preview", "--expect-no-changes"], settings);
+      expect(preview.code).toBe(0);
+      expect(preview.stdout).toContain("(no changes)");
+      const up = await stack.run(["up"], settings);
+      expect(up.code).toBe(0);
+      expect(writes(emu)).toEqual([]);
+    });
+
+    test("renaming a group in config is exactly one PATCH of its name", async () => {
+      const payments = uidInState("payments");
+      settings.paymentsName = "billing";
+      emu.clearRequests();
+      const preview = await stack.run(["preview"], settings);
+      expect(preview.stdout).toContain(`~ name: "payments" => "billing"`);
+      expect(writes(emu)).toEqual([]);
+      const up = await stack.run(["up"], settings);
+      expect(up.code).toBe(0);
+      const patches = writes(emu);
+      expect(patches).toHaveLength(1);
+      expect(patches[0]).toMatchObject({ method: "PATCH", path: `/iam/v2beta1/groups/${payments}` });
+      expect(patches[0].query.updateMask).toBe("name");
+      const org = await snapshot(api(), emu.rootUid);
+      expect(org.groups.find((g) => g.uid === payments)!.name).toBe("billing");
+    });
+
+    test("moving a group to another parent replaces it: the new one is created, then the old one deleted", async () => {
+      const oldLedger = uidInState("ledger");
+      const data = uidInState("data");
+      settings.ledgerParent = "data";
+      const preview = await stack.run(["preview"], settings);
+      expect(preview.stdout).toMatch(/\+-\s+pulumi-nodejs:dynamic\/iam:Group\s+ledger\s+replace/);
+      expect(preview.stdout).toContain("(forces replacement)");
+      emu.clearRequests();
+      const up = await stack.run(["up"], settings);
+      expect(up.code).toBe(0);
+      expect(up.stdout).toContain("+-1 replaced");
+      const methods = writes(emu).map((r) => `${r.method} ${r.path}`);
+      expect(methods).toEqual([`POST /iam/v2beta1/groups/${data}`, `DELETE /iam/v2beta1/groups/${oldLedger}`]);
+      const org = await snapshot(api(), emu.rootUid);
+      const ledgers = named(org.groups, "ledger");
+      expect(ledgers).toHaveLength(1);
+      expect(parentOf(ledgers[0].uid)).toBe(data);
+    });
+
+    test("drift: a description edited and an identity deleted in the console fail the check, and up repairs both", async () => {
+      const platformUid = uidInState("platform");
+      const gitlabUid = stackState().outputs.tree.identities["gitlab-ci"];
+      await call(api(), "PATCH", `/iam/v2beta1/groups/${platformUid}?updateMask=description`, { description: "edited by hand" });
+      await call(api(), "DELETE", `/iam/v2beta1/identities/${gitlabUid}`);
+
+      const stateBefore = fs.readFileSync(stack.stateFile, "utf8");
+      const check = await stack.run(["preview", "--refresh", "--expect-no-changes"], settings);
+      expect(fs.readFileSync(stack.stateFile, "utf8")).toBe(stateBefore);
+      expect(check.code).not.toBe(0);
+      expect(check.stdout).toContain("no changes were expected");
+      expect(check.stdout).toMatch(/~ pulumi-nodejs:dynamic\/iam:Group "platform": description/);
+      expect(check.stdout).toMatch(/\+ pulumi-nodejs:dynamic\/iam:Identity "gitlab-ci": would be created/);
+
+      const repair = await stack.run(["up", "--refresh"], settings);
+      expect(repair.code).toBe(0);
+      const org = await snapshot(api(), emu.rootUid);
+      expect(org.groups.find((g) => g.uid === platformUid)!.description).toBe("Platform engineering: CI/CD and base images");
+      const [gitlab] = named(org.identities, "gitlab-ci");
+      expect(gitlab).toBeDefined();
+      // The service deleted the identity's binding with it: the repair binds the new identity again.
+      expect(org.roleBindings.filter((b) => b.identityUid === gitlab.uid)).toHaveLength(1);
+      const clean = await stack.run(["preview", "--refresh", "--expect-no-changes"], settings);
+      expect(clean.code).toBe(0);
+    });
+
+    test("destroy leaves the organization exactly as it was", async () => {
+      const destroy = await stack.run(["destroy"], settings);
+      expect(destroy.code).toBe(0);
+      expect(destroy.state!.resources).toEqual([]);
+      expect(await snapshot(api(), emu.rootUid)).toEqual(before);
+    });
+
+    /** Repos, their tags and advisories as the service lists them, for comparing with the program's look-ups. */
+    async function registryCatalog() {
+      const [tags, advisories] = await Promise.all([
+        listAll(api(), "registry", "tags", emu.rootUid),
+        listAll(api(), "vulnerabilities", "advisories", emu.rootUid),
+      ]);
+      return {
+        tagsOf: (repoUid: string) => tags.filter((t) => parentOf(t.uid) === repoUid).map((t) => String(t.name)).sort(),
+        advisoriesPerRepo: (repos: string[]) =>
+          Object.fromEntries(repos.map((repo) => [repo, advisories.filter((a) => a.artifactName === repo).length])),
+      };
+    }
+
+    function stackState() {
+      return JSON.parse(fs.readFileSync(stack.stateFile, "utf8"));
+    }
+
+    /** A group's uid from the state, by its resource name. */
+    function uidInState(resourceName: string): string {
+      const entry = stackState().resources.find((r: { urn: string }) => r.urn.endsWith(`::${resourceName}`));
+      if (!entry) throw new Error(`no resource ${resourceName} in the state`);
+      return entry.id;
+    }
+  });
+}

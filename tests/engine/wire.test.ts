@@ -1,0 +1,44 @@
+import { displayChanges, displayValue, forProvider, makeSecret, propertyChanges, secretKeys, UNKNOWN } from "./wire";
+
+describe("propertyChanges", () => {
+  test("lists changed leaves by dotted path and ignores __provider", () => {
+    const olds = { name: "a", claimMatch: { issuer: "https://x", subject: "s1" }, __provider: "old code" };
+    const news = { name: "a", claimMatch: { issuer: "https://x", subject: "s2" }, description: "d", __provider: "new code" };
+    expect(propertyChanges(olds, news)).toEqual([
+      { path: "claimMatch.subject", old: "s1", new: "s2" },
+      { path: "description", old: undefined, new: "d" },
+    ]);
+  });
+
+  test("finds nothing between equal bags in a different key order", () => {
+    expect(propertyChanges({ a: 1, b: { c: [1, 2] } }, { b: { c: [1, 2] }, a: 1 })).toEqual([]);
+  });
+});
+
+describe("displayChanges", () => {
+  test("shows input changes, else the declared properties whose stored outputs differ", () => {
+    const stored = { inputs: { name: "a", description: "d" }, outputs: { name: "a", description: "edited", uid: "g/1" } };
+    expect(displayChanges(stored, { name: "b", description: "d" })).toEqual([{ path: "name", old: "a", new: "b" }]);
+    expect(displayChanges(stored, { name: "a", description: "d" })).toEqual([{ path: "description", old: "edited", new: "d" }]);
+  });
+});
+
+describe("forProvider", () => {
+  test("unwraps secrets, downgrades resource references to ids and drops undefined", () => {
+    const ref = { "4dabf18193072939515e22adb298388d": "5cf8f73096256a8f31e491e813e4eb8e", urn: "urn:x", id: "g/1" };
+    expect(forProvider({ token: makeSecret("t"), group: ref, gone: undefined, list: [1, undefined] })).toEqual({
+      token: "t",
+      group: "g/1",
+      list: [1],
+    });
+  });
+});
+
+describe("display", () => {
+  test("never prints a secret, and shows unknowns as the CLI does", () => {
+    expect(displayValue(makeSecret("hunter2"))).toBe("[secret]");
+    expect(displayValue({ nested: makeSecret("hunter2") })).toBe("[secret]");
+    expect(displayValue(UNKNOWN)).toBe("output<unknown>");
+    expect(secretKeys({ a: 1, b: { c: makeSecret(2) } })).toEqual(["b"]);
+  });
+});
