@@ -4,27 +4,14 @@
  * dynamic-provider host. This file: drift, refresh and failures; engine.test.ts: plans, order and state.
  */
 import * as fs from "node:fs";
-import { makeRecordsProject, RecordSpec, RecordsProject } from "./fixtures/records";
+import { copySpecs as copy, recordNames as names, recordsProjects, sampleOrg as org } from "./fixtures/records";
 
 jest.setTimeout(120_000);
 
-const org: RecordSpec[] = [
-  { key: "org", name: "org" },
-  { key: "a", name: "a", parent: "org", note: "first" },
-  { key: "b", name: "b", parent: "org" },
-  { key: "sub", name: "sub", parent: "a" },
-];
-const copy = (specs: RecordSpec[]) => specs.map((s) => ({ ...s }));
-const names = (p: RecordsProject) => Object.values(p.store().records).map((r) => r.name).sort();
-
 describe("local engine: drift and failures (records-fake provider)", () => {
-  const projects: RecordsProject[] = [];
-  const project = (label: string) => {
-    const p = makeRecordsProject(label);
-    projects.push(p);
-    return p;
-  };
-  afterAll(() => projects.forEach((p) => p.remove()));
+  const projects = recordsProjects();
+  const project = projects.project;
+  afterAll(() => projects.removeAll());
 
   test("drift: preview --refresh --expect-no-changes fails naming each change without saving; up --refresh repairs", async () => {
     const p = project("drift");

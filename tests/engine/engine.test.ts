@@ -3,27 +3,14 @@
  * provider (records-fake: records in a JSON file, every operation logged) through the real
  * dynamic-provider host. The stories on the real package and the emulator are in tests/e2e.test.ts.
  */
-import { makeRecordsProject, RecordSpec, RecordsProject } from "./fixtures/records";
+import { copySpecs as copy, recordNames as names, recordsProjects, sampleOrg as org } from "./fixtures/records";
 
 jest.setTimeout(120_000);
 
-const org: RecordSpec[] = [
-  { key: "org", name: "org" },
-  { key: "a", name: "a", parent: "org", note: "first" },
-  { key: "b", name: "b", parent: "org" },
-  { key: "sub", name: "sub", parent: "a" },
-];
-const copy = (specs: RecordSpec[]) => specs.map((s) => ({ ...s }));
-const names = (p: RecordsProject) => Object.values(p.store().records).map((r) => r.name).sort();
-
 describe("local engine (records-fake provider)", () => {
-  const projects: RecordsProject[] = [];
-  const project = (label: string) => {
-    const p = makeRecordsProject(label);
-    projects.push(p);
-    return p;
-  };
-  afterAll(() => projects.forEach((p) => p.remove()));
+  const projects = recordsProjects();
+  const project = projects.project;
+  afterAll(() => projects.removeAll());
 
   test("preview plans without touching anything; up creates parents before children and saves state", async () => {
     const p = project("create");
