@@ -37,6 +37,7 @@ const USER_AGENT = `platform-pulumi/${require("../../package.json").version as s
 
 /** Spaces as %20 (the spec's order_by rule) and list values as repeated keys. */
 export function encodeQuery(query: Query | undefined): string {
+  if (!query) return "";
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value === undefined) continue;
@@ -46,8 +47,12 @@ export function encodeQuery(query: Query | undefined): string {
   return text ? `?${text}` : "";
 }
 
+// Characters encodeURIComponent leaves alone, plus the segment separator: the usual uid.
+const PLAIN_PATH = /^[A-Za-z0-9._~\/-]*$/;
+
 /** Uids contain `/` between segments; each segment is escaped on its own. */
 export function encodePath(path: string): string {
+  if (PLAIN_PATH.test(path)) return path;
   return path.split("/").map(encodeURIComponent).join("/");
 }
 
@@ -134,19 +139,24 @@ export function createClient(settings: Settings, options: ClientOptions = {}): A
 // One client per distinct settings, for the whole process: the provider host serves every
 // resource of a deployment from one process, so they share the pool and the exchanged token.
 const clients = new Map<string, ReturnType<typeof createClient>>();
+// resolveSettings answers the same object while nothing changed: the common case skips the key.
+let last: { settings: Settings; client: ReturnType<typeof createClient> } | undefined;
 
 /** The process-wide client for the settings in effect now (configure > program config > env). */
 export function sharedClient(): ApiClient {
   return {
     async request<T>(req: ApiRequest): Promise<T> {
       const settings = resolveSettings();
-      const key = JSON.stringify(settings);
-      let client = clients.get(key);
-      if (!client) {
-        client = createClient(settings);
-        clients.set(key, client);
+      if (last?.settings !== settings) {
+        const key = JSON.stringify(settings);
+        let client = clients.get(key);
+        if (!client) {
+          client = createClient(settings);
+          clients.set(key, client);
+        }
+        last = { settings, client };
       }
-      return client.request<T>(req);
+      return last.client.request<T>(req);
     },
   };
 }

@@ -255,11 +255,13 @@ export interface DynamicProvider {
 export function defineProvider(kind: ResourceKind, client: () => ApiClient = sharedClient): DynamicProvider {
   const compared = [kind.parentField, ...kind.writable];
 
+  // Runs for every record read or written (a refresh of N resources, N times): a plain uid check
+  // instead of a schema.
   const outputsOf = (record: unknown, inputs: Props = {}): Props => {
-    const parsed = recordSchema.safeParse(record);
-    if (!parsed.success) throw new ResourceError(`the API answered a ${kind.noun} without a uid: ${JSON.stringify(record)?.slice(0, 200)}`);
+    const uid = record !== null && typeof record === "object" ? (record as Props).uid : undefined;
+    if (typeof uid !== "string" || uid === "") throw new ResourceError(`the API answered a ${kind.noun} without a uid: ${JSON.stringify(record)?.slice(0, 200)}`);
     // The server's values win; inputs fill in only what it leaves out.
-    return stripUndefined({ ...pick(inputs, compared), ...kind.toOutputs(parsed.data as ApiRecord) });
+    return stripUndefined({ ...pick(inputs, compared), ...kind.toOutputs(record as ApiRecord) });
   };
 
   const itemPath = (uid: string) => `${kind.collection}/${uid}`;

@@ -95,8 +95,25 @@ function baseUrl(value: string, from: string): string {
 
 const UID_PATTERN = /^[^/\s]+(\/[^/\s]+)*$/;
 
-/** Resolves every setting now; throws a SettingsError naming the config key and environment variable. */
+let resolved: { sources: string; settings: Settings } | undefined;
+
+/**
+ * Resolves every setting now; throws a SettingsError naming the config key and environment variable.
+ * Every API request asks, so the answer is reused (the same object) while the raw values are
+ * unchanged: parsing and checking the URLs on each request was a measurable part of a refresh.
+ */
 export function resolveSettings(): Settings {
+  const sources = KEYS.map((key) => {
+    const value = raw(key);
+    return value ? `${value.from}=${value.value}` : "";
+  }).join("\n");
+  if (resolved?.sources === sources) return resolved.settings;
+  const settings = resolveFresh();
+  resolved = { sources, settings };
+  return settings;
+}
+
+function resolveFresh(): Settings {
   const api = raw("apiUrl");
   if (!api) {
     const { config, env } = SETTING_SOURCES.apiUrl;

@@ -1,0 +1,240 @@
+/**
+ * `npm run bench`: the provider's cost against the floor, measured in one run on one emulator
+ * and one dynamic-provider host. Each figure is printed with the command that reproduces it and
+ * written to bench/results.json (medians of several runs with their spread). What each figure
+ * means and its target: bench/README.md.
+ *
+ *   node dist/bench/run.js [--quick] [--only requests,size,refresh,preview,emulator,require]
+ *                          [--runs N] [--resources N] [--concurrency N] [--cpu-prof]
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { parseArgs } from "node:util";
+import { benchEmulator, EmulatorBenchResult } from "./emulator";
+import { benchPreview } from "./preview";
+import { measureProviderSize } from "./providerSize";
+import { adoptGroups, benchRefresh } from "./refresh";
+import { aboveFloor, CountedOperation, isAboveFloor, countExchangesOverHours, countExchangesThroughHost, countLookupRequests, countResourceRequests } from "./requests";
+import { benchRequireTime } from "./requireTime";
+import { describe, fmt, spread } from "./stats";
+import { startWorld, World } from "./world";
+
+const FIGURES = ["requests", "size", "refresh", "preview", "emulator", "require"] as const;
+type Figure = (typeof FIGURES)[number];
+
+const repoRoot = path.resolve(__dirname, "..", "..");
+const resultsPath = path.join(repoRoot, "bench", "results.json");
+
+const TARGETS = {
+  refreshOverFloor: 1.1,
+  previewOverFloor: 1.2,
+  emulatorListRatio: 2,
+  requireMs: 100,
+};
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: "boolean", default: false },
+      only: { type: "string", multiple: true },
+      runs: { type: "string" },
+      resources: { type: "string" },
+      concurrency: { type: "string" },
+      "cpu-prof": { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(`usage: node dist/bench/run.js [--quick] [--only ${FIGURES.join(",")}] [--runs N] [--resources N] [--concurrency N] [--cpu-prof]`);
+    process.exit(0);
+  }
+  const count = (name: string, value: string | undefined, fallback: number, min: number) => {
+    if (value === undefined) return fallback;
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer >= ${min}, got "${value}"`);
+    return n;
+  };
+  const only = (values.only ?? []).flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
+  for (const name of only) if (!FIGURES.includes(name as Figure)) throw new Error(`--only: "${name}" is not a figure; choose from ${FIGURES.join(", ")}`);
+  const quick = values.quick!;
+  return {
+    quick,
+    figures: new Set<Figure>(only.length ? (only as Figure[]) : FIGURES),
+    runs: count("runs", values.runs, quick ? 3 : 5, 1),
+    resources: count("resources", values.resources, quick ? 200 : 1000, 1),
+    concurrency: count("concurrency", values.concurrency, 32, 1),
+    requireRuns: quick ? 5 : 11,
+    breakdownRuns: quick ? 1 : 3,
+    emulatorRuns: quick ? 1 : 3,
+    repos: quick ? 250 : 450,
+    groupLimits: [1, 200, 201, 1000],
+    longRunHours: 4,
+    longRunBurst: quick ? 4 : 8,
+    cpuProf: values["cpu-prof"]!,
+  };
+}
+
+type Options = ReturnType<typeof options>;
+
+/** The command that reproduces one figure with the same sizes. */
+function command(o: Options, figure: Figure): string {
+  const flags = [`--only ${figure}`];
+  if (o.quick) flags.push("--quick");
+  if (["refresh", "preview"].includes(figure)) flags.push(`--runs ${o.runs}`, `--resources ${o.resources}`, `--concurrency ${o.concurrency}`);
+  if (figure === "requests") flags.push(`--resources ${o.resources}`, `--concurrency ${o.concurrency}`);
+  return `npm run build && node dist/bench/run.js ${flags.join(" ")}`;
+}
+
+const results: Record<string, unknown> = {};
+const misses: string[] = [];
+
+function heading(o: Options, figure: Figure, title: string): void {
+  console.log(`\n${title}\n  $ ${command(o, figure)}`);
+}
+
+function record(o: Options, figure: Figure, value: object): void {
+  results[figure] = { command: command(o, figure), measuredAt: new Date().toISOString(), quick: o.quick, ...value };
+}
+
+function printCounts(ops: CountedOperation[]): void {
+  for (const op of ops) {
+    const verdict = isAboveFloor(op) ? "ABOVE FLOOR" : "ok";
+    console.log(`  ${`${op.subject} ${op.operation}`.padEnd(64)} ${String(op.measured).padStart(4)}  floor ${String(op.floor).padStart(3)}  ${verdict}`);
+    if (isAboveFloor(op)) console.log(`      logged: ${op.calls.slice(0, 12).join(" | ")}${op.calls.length > 12 ? " | …" : ""}`);
+  }
+}
+
+async function figureRequests(o: Options, world: World): Promise<void> {
+  heading(o, "requests", "[1] Requests per operation (emulator request log; measured vs floor)");
+  const resources = await countResourceRequests(world.h);
+  const lookups = await countLookupRequests(world.h, o.groupLimits);
+  const exchanges = [
+    await countExchangesThroughHost(world.h, world.groupUids, o.concurrency),
+    await countExchangesOverHours(world.h.staged, o.longRunHours, o.longRunBurst),
+  ];
+  const all = [...resources, ...lookups, ...exchanges];
+  printCounts(all);
+  for (const op of aboveFloor(all)) misses.push(`[1] ${op.subject} ${op.operation}: measured ${op.measured}, floor ${op.floor}`);
+  record(o, "requests", {
+    operations: all,
+    exchangesPerHour: exchanges[1].measured,
+    aboveFloor: aboveFloor(all).map((op) => `${op.subject} ${op.operation}`),
+  });
+}
+
+function figureSize(o: Options, world: World): void {
+  heading(o, "size", "[2] Bytes of __provider per resource (stored in inputs and outputs, sent with every host call)");
+  const size = measureProviderSize(world);
+  console.log(`  floor (smallest provider object, a module's exports):  ${size.floorBytes} bytes`);
+  for (const [type, r] of Object.entries(size.resources)) {
+    console.log(`  ${type.padEnd(12)} ${String(r.bytes).padStart(5)} bytes  (+${r.overFloor} over the floor; requires ${r.requires.join(", ")})`);
+  }
+  record(o, "size", size);
+}
+
+async function figureRefreshAndPreview(o: Options, world: World): Promise<void> {
+  const states = await adoptGroups(world, o.concurrency);
+  if (o.figures.has("refresh")) {
+    heading(o, "refresh", `[3] Refresh of ${o.resources} groups through the host, concurrency ${o.concurrency}`);
+    const r = await benchRefresh(world, states, { runs: o.runs, concurrency: o.concurrency });
+    const cpu = (v: keyof typeof r.hostCpuMs) => (r.hostCpuMs[v] ? `   host CPU ${fmt(r.hostCpuMs[v]!.median, 0)} ms` : "");
+    console.log(`  ours:                                 ${describe(r.wallMs.ours, "ms", 0)}${cpu("ours")}`);
+    console.log(`  (b) floor provider, bare GET:         ${describe(r.wallMs.floor, "ms", 0)}${cpu("floor")}`);
+    console.log(`  (b+) bare GET answering inputs too:   ${describe(r.wallMs.floorWithInputs, "ms", 0)}${cpu("floorWithInputs")}`);
+    console.log(`  (a) plain undici GETs:                ${describe(r.wallMs.plain, "ms", 0)}`);
+    console.log(`  ours / (b):  ${describe(r.oursOverFloor)}  target ≤ ${TARGETS.refreshOverFloor}  ${r.oursOverFloor.median <= TARGETS.refreshOverFloor ? "ok" : "MISSED"}`);
+    console.log(`  ours / (b+): ${describe(r.oursOverFloorWithInputs)}   ((b+) / (b): ${fmt(r.floorWithInputsOverFloor.median)})`);
+    if (r.hostCpuOursOverFloor) console.log(`  host CPU ours / (b): ${describe(r.hostCpuOursOverFloor)}   ours / (b+): ${fmt(r.hostCpuOursOverFloorWithInputs!.median)}`);
+    console.log(`  ours / (a):  ${describe(r.oursOverPlain)}`);
+    console.log(`  requests per resource during a refresh: ${fmt(r.requestsPerResource)} (floor 1)`);
+    if (r.oursOverFloor.median > TARGETS.refreshOverFloor) misses.push(`[3] refresh ours/(b) ${fmt(r.oursOverFloor.median)} > ${TARGETS.refreshOverFloor}`);
+    if (r.requestsPerResource > 1) misses.push(`[3] refresh sent ${fmt(r.requestsPerResource)} requests per resource, floor 1`);
+    record(o, "refresh", { ...r, target: { oursOverFloor: TARGETS.refreshOverFloor } });
+  }
+  if (o.figures.has("preview")) {
+    heading(o, "preview", `[4] Preview (Check + Diff) of ${o.resources} unchanged groups through the host, concurrency ${o.concurrency}`);
+    const p = await benchPreview(world, states, { runs: o.runs, concurrency: o.concurrency });
+    console.log(`  ours:   ${describe(p.oursPerResourceMs, "ms per resource", 3)}`);
+    console.log(`  floor:  ${describe(p.floorPerResourceMs, "ms per resource", 3)}  (check and diff answer at once)`);
+    console.log(`  ours / floor: ${describe(p.oursOverFloor)}  target ≤ ${TARGETS.previewOverFloor}  ${p.oursOverFloor.median <= TARGETS.previewOverFloor ? "ok" : "MISSED"}`);
+    if (p.hostCpuOursOverFloor) console.log(`  host CPU ours / floor: ${describe(p.hostCpuOursOverFloor)}   (${fmt(p.hostCpuMs!.ours.median, 0)} vs ${fmt(p.hostCpuMs!.floor.median, 0)} ms per preview)`);
+    console.log(`  requests during the previews: ${p.requests} (floor 0)`);
+    if (p.oursOverFloor.median > TARGETS.previewOverFloor) misses.push(`[4] preview ours/floor ${fmt(p.oursOverFloor.median)} > ${TARGETS.previewOverFloor}`);
+    if (p.requests > 0) misses.push(`[4] preview sent ${p.requests} requests, floor 0`);
+    record(o, "preview", { ...p, target: { oursOverFloor: TARGETS.previewOverFloor } });
+  }
+}
+
+async function figureEmulator(o: Options): Promise<void> {
+  heading(o, "emulator", "[5] Emulator: a List page of 200 at 1,000 vs 100,000 groups; creates/s with 16 concurrent clients");
+  const runs: EmulatorBenchResult[] = [];
+  for (let i = 0; i < o.emulatorRuns; i++) runs.push(await benchEmulator());
+  const of = (pick: (r: EmulatorBenchResult) => number) => spread(runs.map(pick));
+  const e = {
+    listPageMsAt1k: of((r) => r.listPageMedianMsAt1k),
+    listPageMsAt100k: of((r) => r.listPageMedianMsAt100k),
+    listPageRatio: of((r) => r.listPageRatio),
+    createsPerSecond: of((r) => r.createsPerSecond),
+    createClients: runs[0].createClients,
+  };
+  console.log(`  list page at 1,000:    ${describe(e.listPageMsAt1k, "ms")}  (each run: median of 200 pages)`);
+  console.log(`  list page at 100,000:  ${describe(e.listPageMsAt100k, "ms")}`);
+  console.log(`  ratio: ${describe(e.listPageRatio)}  target < ${TARGETS.emulatorListRatio}  ${e.listPageRatio.median < TARGETS.emulatorListRatio ? "ok" : "MISSED"}`);
+  console.log(`  creates: ${describe(e.createsPerSecond, "/s", 0)} with ${e.createClients} concurrent clients`);
+  if (e.listPageRatio.median >= TARGETS.emulatorListRatio) misses.push(`[5] emulator list page ratio ${fmt(e.listPageRatio.median)} ≥ ${TARGETS.emulatorListRatio}`);
+  record(o, "emulator", { ...e, target: { listPageRatio: TARGETS.emulatorListRatio } });
+}
+
+function figureRequire(o: Options, programDir: string): void {
+  heading(o, "require", `[6] require("platform-pulumi") beyond require("@pulumi/pulumi"), fresh processes`);
+  const profileDir = o.cpuProf ? path.join(repoRoot, ".work", "bench-profiles") : undefined;
+  if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
+  const r = benchRequireTime(programDir, { runs: o.requireRuns, breakdownRuns: o.breakdownRuns, cpuProfileDir: profileDir });
+  console.log(`  @pulumi/pulumi alone:        ${describe(r.pulumiMs, "ms", 1)}`);
+  console.log(`  platform-pulumi beyond it:   ${describe(r.oursMs, "ms", 1)}  target < ${TARGETS.requireMs}  ${r.oursMs.median < TARGETS.requireMs ? "ok" : "MISSED"}`);
+  console.log(`  where it goes (self time, median; modules first loaded by this require):`);
+  for (const b of r.breakdown.filter((b) => b.ms >= 1).slice(0, 12)) console.log(`    ${b.module.padEnd(56)} ${fmt(b.ms, 1).padStart(6)} ms  ${b.files} files`);
+  if (profileDir) console.log(`  CPU profile: ${profileDir} (open in Chrome DevTools)`);
+  if (r.oursMs.median >= TARGETS.requireMs) misses.push(`[6] require time ${fmt(r.oursMs.median, 1)} ms ≥ ${TARGETS.requireMs} ms`);
+  record(o, "require", { ...r, target: { oursMs: TARGETS.requireMs } });
+}
+
+function writeResults(): void {
+  // Figures measured alone replace their own entry; the others keep theirs (each says when).
+  let previous: Record<string, unknown> = {};
+  try {
+    previous = JSON.parse(fs.readFileSync(resultsPath, "utf8"));
+  } catch {
+    previous = {};
+  }
+  const merged = { ...previous, ...results, machine: { node: process.version, cpus: require("node:os").cpus().length } };
+  const rounded = (_key: string, value: unknown) => (typeof value === "number" && !Number.isInteger(value) ? Math.round(value * 1000) / 1000 : value);
+  fs.writeFileSync(`${resultsPath}.tmp`, JSON.stringify(merged, rounded, 2) + "\n");
+  fs.renameSync(`${resultsPath}.tmp`, resultsPath);
+}
+
+async function main(): Promise<void> {
+  const o = options();
+  const needsWorld = ["requests", "size", "refresh", "preview", "require"].some((f) => o.figures.has(f as Figure));
+  console.log(`platform-pulumi benchmarks${o.quick ? " (quick)" : ""}: ${[...o.figures].join(", ")}`);
+  const world = needsWorld ? await startWorld({ resources: o.resources, repos: o.repos }) : undefined;
+  try {
+    if (world && o.figures.has("requests")) await figureRequests(o, world);
+    if (world && o.figures.has("size")) figureSize(o, world);
+    if (world && (o.figures.has("refresh") || o.figures.has("preview"))) await figureRefreshAndPreview(o, world);
+    // The emulator figure starts emulators of its own; the world's host and emulator sit idle meanwhile.
+    if (o.figures.has("emulator")) await figureEmulator(o);
+    if (world && o.figures.has("require")) figureRequire(o, world.h.staged.dir);
+  } finally {
+    await world?.close();
+  }
+  writeResults();
+  console.log(`\nWritten: ${path.relative(process.cwd(), resultsPath) || resultsPath}`);
+  console.log(misses.length ? `Above a floor or over a target:\n  ${misses.join("\n  ")}` : "Every floor met and every target reached.");
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.stack : error);
+  process.exit(1);
+});

@@ -1,0 +1,59 @@
+/**
+ * The request-count figure of the benchmarks (bench/requests.ts) at a small size, so a request
+ * above a floor fails `npm test`: check 0, diff 0, create / read / update / delete 1 each for
+ * every managed resource through the real host, ceil(N/200) for a look-up of N results, one
+ * token exchange per token lifetime. Counts only; timings belong to `npm run bench`.
+ */
+import { countExchangesOverHours, countExchangesThroughHost, countLookupRequests, countResourceRequests } from "../bench/requests";
+import { startWorld, World } from "../bench/world";
+
+jest.setTimeout(120_000);
+
+let world: World;
+
+beforeAll(async () => {
+  world = await startWorld({ resources: 230, repos: 0 });
+});
+afterAll(() => world?.close());
+
+test("every managed resource: check 0, diff 0, create 1, read 1, update 1, delete 1 request", async () => {
+  const ops = await countResourceRequests(world.h);
+  const expected = (type: string) => [
+    [type, "check", 0],
+    [type, "create", 1],
+    [type, "read", 1],
+    [type, "diff (unchanged)", 0],
+    [type, "check (changed)", 0],
+    [type, "diff (changed)", 0],
+    [type, "update", 1],
+    [type, "delete", 1],
+  ];
+  expect(ops.map((op) => [op.subject, op.operation, op.measured])).toEqual([...expected("Group"), ...expected("Identity"), ...expected("RoleBinding")]);
+  for (const op of ops) expect(op.floor).toBe(op.measured);
+});
+
+test("a look-up of N results sends ceil(N/200) requests", async () => {
+  const ops = await countLookupRequests(world.h, [1, 200, 201]);
+  const bySubject = Object.fromEntries(ops.map((op) => [op.subject, op.measured]));
+  expect(bySubject).toMatchObject({
+    "getGroups limit 1: 1 results": 1,
+    "getGroups limit 200: 200 results": 1,
+    "getGroups limit 201: 201 results": 2,
+    "getGroups (all): 230 results": 2,
+    "getRoles (all): 3 results": 1,
+  });
+  for (const op of ops) expect(op.measured).toBe(op.floor);
+});
+
+test("one token exchange serves a whole workload within the token's life, through the host", async () => {
+  const op = await countExchangesThroughHost(world.h, world.groupUids.slice(0, 64), 16);
+  expect(op.measured).toBe(1);
+});
+
+test("hours of work exchange once per token lifetime, never per call", async () => {
+  const hours = 10;
+  const op = await countExchangesOverHours(world.h.staged, hours, 2);
+  // Each token serves nearly its hour: renewing at 80% of its life would take 13 exchanges here.
+  expect(op.exchanges).toBeGreaterThanOrEqual(hours);
+  expect(op.exchanges).toBeLessThanOrEqual(hours + 1);
+});
