@@ -9,11 +9,8 @@ import * as path from "node:path";
 import type * as Pulumi from "@pulumi/pulumi";
 import type { StagedPackage } from "../tests/support/stage";
 
-const FLOORS = {
-  /** The smallest provider object there is: bytes of `__provider` can go no lower. */
-  "bench-floor-min": `module.exports = { async create() { return { id: "x" }; } };\n`,
-  /** Refresh floor: read is one bare undici GET of the record, returned as it came. */
-  "bench-floor-read": `const { request } = require("undici");
+// What both refresh floors share: configure from the stack config, a bare undici GET.
+const BARE_GET_PROVIDER_HEAD = `const { request } = require("undici");
 let base = "";
 let authorization = "";
 module.exports = {
@@ -22,7 +19,13 @@ module.exports = {
     authorization = "Bearer " + req.config.get("platform:token");
   },
   async create() { return { id: "x" }; },
-  async read(id) {
+`;
+
+const FLOORS = {
+  /** The smallest provider object there is: bytes of `__provider` can go no lower. */
+  "bench-floor-min": `module.exports = { async create() { return { id: "x" }; } };\n`,
+  /** Refresh floor: read is one bare undici GET of the record, returned as it came. */
+  "bench-floor-read": `${BARE_GET_PROVIDER_HEAD}  async read(id) {
     const answer = await request(base + "groups/" + id, { headers: { authorization } });
     return { id, props: await answer.body.json() };
   },
@@ -33,16 +36,7 @@ module.exports = {
    * (parent, name, description when set), so a refresh shows drift. Separates the cost of that
    * larger answer from the cost of our code.
    */
-  "bench-floor-read-inputs": `const { request } = require("undici");
-let base = "";
-let authorization = "";
-module.exports = {
-  async configure(req) {
-    base = req.config.get("platform:apiUrl") + "/iam/v2beta1/";
-    authorization = "Bearer " + req.config.get("platform:token");
-  },
-  async create() { return { id: "x" }; },
-  async read(id) {
+  "bench-floor-read-inputs": `${BARE_GET_PROVIDER_HEAD}  async read(id) {
     const answer = await request(base + "groups/" + id, { headers: { authorization } });
     const props = await answer.body.json();
     const inputs = { parentUid: id.slice(0, id.lastIndexOf("/")), name: props.name };

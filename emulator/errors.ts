@@ -3,38 +3,15 @@
  * HTTP layer has one way to turn it into a body and never leaks a stack trace.
  */
 
+import { Code, HTTP_STATUS_OF_CODE, StatusName } from "../provider/statusCodes";
+
 export const ERROR_DOMAIN = "iam.platform.emulator";
 
-export const CODES = {
-  OK: 0,
-  INVALID_ARGUMENT: 3,
-  DEADLINE_EXCEEDED: 4,
-  NOT_FOUND: 5,
-  ALREADY_EXISTS: 6,
-  PERMISSION_DENIED: 7,
-  RESOURCE_EXHAUSTED: 8,
-  FAILED_PRECONDITION: 9,
-  UNIMPLEMENTED: 12,
-  INTERNAL: 13,
-  UNAVAILABLE: 14,
-  UNAUTHENTICATED: 16,
-} as const;
+export const CODES = Code;
 
-export type CodeName = keyof typeof CODES;
+export type CodeName = StatusName;
 
-const HTTP_STATUS: Record<number, number> = {
-  3: 400,
-  4: 504,
-  5: 404,
-  6: 409,
-  7: 403,
-  8: 429,
-  9: 400,
-  12: 501,
-  13: 500,
-  14: 503,
-  16: 401,
-};
+const HTTP_STATUS = HTTP_STATUS_OF_CODE;
 
 export interface FieldViolation {
   field: string;

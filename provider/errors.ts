@@ -4,25 +4,9 @@
  * provider error as its message alone, so every message says what failed and what to do.
  */
 import { z } from "zod";
+import { Code, STATUS_NAMES } from "./statusCodes";
 
-const STATUS_NAMES = [
-  "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS",
-  "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE",
-  "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED",
-] as const;
-
-export const Code = {
-  INVALID_ARGUMENT: 3,
-  DEADLINE_EXCEEDED: 4,
-  NOT_FOUND: 5,
-  ALREADY_EXISTS: 6,
-  PERMISSION_DENIED: 7,
-  RESOURCE_EXHAUSTED: 8,
-  FAILED_PRECONDITION: 9,
-  INTERNAL: 13,
-  UNAVAILABLE: 14,
-  UNAUTHENTICATED: 16,
-} as const;
+export { Code };
 
 /** Only used when the body is not a Status (a proxy's page, an empty answer): the facts file's mapping read backwards. */
 const CODE_OF_HTTP_STATUS: Record<number, number> = {
