@@ -76,23 +76,31 @@ export async function runProgram(options: ProgramOptions): Promise<ProgramResult
       super(mocks);
     }
 
+    /** Hands one registration (a new resource, or a read of an existing one) to the engine and remembers the answer. */
+    private async registerWith(req: any, registration: Omit<Registration, "urn" | "type" | "name" | "parent" | "dependencies">) {
+      const urn = this.newUrn(req.getParent(), req.getType(), req.getName());
+      const result = await options.hooks.register({
+        urn,
+        type: req.getType(),
+        name: req.getName(),
+        parent: req.getParent(),
+        dependencies: req.getDependenciesList(),
+        ...registration,
+      });
+      this.resources.set(urn, { urn, id: result.id || null, state: result.outputs });
+      return { urn, result };
+    }
+
     async registerResource(req: any, callback: (err: unknown, res?: unknown) => void) {
       try {
-        const urn = this.newUrn(req.getParent(), req.getType(), req.getName());
-        const result = await options.hooks.register({
-          urn,
-          type: req.getType(),
-          name: req.getName(),
+        const { urn, result } = await this.registerWith(req, {
           custom: req.getCustom(),
-          parent: req.getParent(),
           inputs: req.getObject()?.toJavaScript() ?? {},
-          dependencies: req.getDependenciesList(),
           deleteBeforeReplace: req.getDeletebeforereplace(),
           ignoreChanges: req.getIgnorechangesList(),
           protect: req.getProtect() === true,
           retainOnDelete: req.getRetainondelete() === true,
         });
-        this.resources.set(urn, { urn, id: result.id || null, state: result.outputs });
         const response = new resproto.RegisterResourceResponse();
         response.setUrn(urn);
         response.setId(result.id);
@@ -105,22 +113,15 @@ export async function runProgram(options: ProgramOptions): Promise<ProgramResult
 
     async readResource(req: any, callback: (err: unknown, res?: unknown) => void) {
       try {
-        const urn = this.newUrn(req.getParent(), req.getType(), req.getName());
-        const result = await options.hooks.register({
-          urn,
-          type: req.getType(),
-          name: req.getName(),
+        const { urn, result } = await this.registerWith(req, {
           custom: true,
-          parent: req.getParent(),
           inputs: req.getProperties()?.toJavaScript() ?? {},
-          dependencies: req.getDependenciesList(),
           deleteBeforeReplace: false,
           ignoreChanges: [],
           protect: false,
           retainOnDelete: false,
           readId: req.getId(),
         });
-        this.resources.set(urn, { urn, id: result.id || null, state: result.outputs });
         const response = new resproto.ReadResourceResponse();
         response.setUrn(urn);
         response.setProperties(structproto.Struct.fromJavaScript(result.outputs));
