@@ -18,7 +18,10 @@ import type { Dispatcher, RetryHandler } from "undici";
 import { UnknownOutcomeError, UnreachableError } from "./errors";
 
 export interface TransportOptions {
-  /** Retries after the first attempt. */
+  /**
+   * Retries after the first attempt; default 8, so a request through a network failing one time in
+   * five gives up once in two million (at most ~14 s of backoff).
+   */
   maxRetries?: number;
   /** First backoff; doubles each retry, with jitter, up to maxDelayMs. */
   minDelayMs?: number;
@@ -41,6 +44,7 @@ const LOST_AFTER_SENDING = new Set([
 ]);
 const REPEATABLE = new Set(["GET", "HEAD", "PATCH", "DELETE", "PUT"]);
 const MAX_UNREACHABLE_RETRIES = 2;
+const MAX_SEND_ROUNDS = 3;
 // The service's own Retry-After is obeyed, up to a minute, whatever the backoff settings.
 const MAX_RETRY_AFTER_MS = 60_000;
 
@@ -90,7 +94,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
   const agent = new Agent({ keepAliveTimeout: 10_000, connections: 64, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   const dispatcher = new RetryAgent(agent, {
     throwOnError: false,
-    retry: retryPolicy({ maxRetries: options.maxRetries ?? 6, minDelayMs: options.minDelayMs ?? 100, maxDelayMs: options.maxDelayMs ?? 4_000 }),
+    retry: retryPolicy({ maxRetries: options.maxRetries ?? 8, minDelayMs: options.minDelayMs ?? 100, maxDelayMs: options.maxDelayMs ?? 4_000 }),
     // The policy decides; these lists only let every candidate reach it.
     methods: ["GET", "HEAD", "POST", "PATCH", "DELETE", "PUT"],
     statusCodes: [...ANSWERED_NOTHING_DONE, ...ANSWERED_MAYBE_DONE],
@@ -98,20 +102,25 @@ export function createTransport(options: TransportOptions = {}): Transport {
   });
   return {
     async send({ method, url, headers, body }) {
-      try {
-        const answer = await request(url, { method, headers, body, dispatcher });
-        const text = await answer.body.text();
-        const contentType = answer.headers["content-type"];
-        return { status: answer.statusCode, contentType: Array.isArray(contentType) ? contentType[0] : contentType ?? "", text };
-      } catch (error) {
-        const code = (error as { code?: string }).code ?? "";
-        const target = new URL(url);
-        if (NOTHING_SENT.has(code)) throw new UnreachableError(target.origin, code);
-        if (LOST_AFTER_SENDING.has(code)) {
+      for (let round = 1; ; round++) {
+        try {
+          const answer = await request(url, { method, headers, body, dispatcher });
+          const text = await answer.body.text();
+          const contentType = answer.headers["content-type"];
+          return { status: answer.statusCode, contentType: Array.isArray(contentType) ? contentType[0] : contentType ?? "", text };
+        } catch (error) {
+          const code = (error as { code?: string }).code ?? "";
+          const target = new URL(url);
+          if (NOTHING_SENT.has(code)) throw new UnreachableError(target.origin, code);
+          if (!LOST_AFTER_SENDING.has(code)) throw error;
           if (method === "POST") throw new UnknownOutcomeError(method, target.pathname, code);
-          throw new Error(`${method} ${target.pathname}: the connection kept failing (${code}) through every retry; run again later`);
+          // RetryHandler hands some socket errors straight through without asking the policy
+          // (a connection it already counts as aborted, a body cut after its headers), so a
+          // repeatable request gets a few more rounds here, each with the policy's full budget.
+          if (round >= MAX_SEND_ROUNDS) {
+            throw new Error(`${method} ${target.pathname}: the connection kept failing (${code}) through every retry; run again later`);
+          }
         }
-        throw error;
       }
     },
     close: () => dispatcher.close(),

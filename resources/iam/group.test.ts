@@ -206,8 +206,8 @@ test("a create whose requests never arrive gives up after a bounded number of tr
   h.emu.setFaults([{ path: "^/iam/v2beta1/groups/", methods: ["POST"], dropRate: 1 }]);
   try {
     const error: HostError = await h.host.create(urn, props({ parentUid: h.emu.rootUid, name: "never-arrives" })).then(() => undefined as never, (e) => e);
-    expect(error.message).toMatch(/^creating group "never-arrives" under "[^"]+" failed: the answer was lost 3 times/);
-    expect(h.calls().filter((c) => c.startsWith("POST"))).toHaveLength(3);
+    expect(error.message).toMatch(/^creating group "never-arrives" under "[^"]+" failed: the answer was lost 6 times/);
+    expect(h.calls().filter((c) => c.startsWith("POST"))).toHaveLength(6);
   } finally {
     h.emu.setFaults([]);
   }
