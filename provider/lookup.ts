@@ -7,7 +7,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ApiClient, Query, sharedClient } from "./client";
+import { ApiClient, Domain, Query, sharedClient } from "./client";
+import { listAll } from "./pagination";
 import { formatIssues } from "./zodIssues";
 
 export interface LookupOptions {
@@ -150,4 +151,30 @@ export function parseResource<T>(what: string, schema: z.ZodType<T>, body: unkno
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw new Error(`the service returned an unexpected ${what}: ${formatIssues(parsed.error, what)}`);
   return parsed.data;
+}
+
+/** A collection as its look-ups read it. */
+export interface Collection<T extends { uid: string }> {
+  domain: Domain;
+  /** Path after the version segment, and the envelope's key. */
+  collection: string;
+  /** How messages name one record: "repo". */
+  noun: string;
+  schema: z.ZodType<T>;
+}
+
+/** Every record a List with these validated arguments returns; `extra` maps further arguments to wire names. */
+export function listRecords<T extends { uid: string }>(client: ApiClient, from: Collection<T>, args: Record<string, unknown> & { skip?: number; limit?: number }, extra?: Record<string, string>): Promise<T[]> {
+  return listAll(client, { domain: from.domain, collection: from.collection, query: listQuery(args, extra), skip: args.skip, limit: args.limit, schema: from.schema });
+}
+
+/** The one record a getX names: by uid with one Get, or by exact name in an optional scope with a List. */
+export async function findOne<T extends { uid: string; name?: string }>(
+  client: ApiClient,
+  from: Collection<T>,
+  args: { uid?: string; name?: string; childrenOf?: string; descendantsOf?: string },
+): Promise<T> {
+  if (args.uid !== undefined) return parseResource(from.noun, from.schema, await client.request({ method: "GET", domain: from.domain, path: `${from.collection}/${args.uid}` }));
+  const matches = await listRecords(client, from, args);
+  return exactlyOne(from.noun, matches.filter((record) => record.name === args.name), `name "${args.name}"${scopeText(args)}`);
 }

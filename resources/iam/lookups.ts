@@ -4,8 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { defineLookup, exactlyOne, InputArgs, listArgs, listQuery, LookupOptions, oneByUidOrName, OneByUidOrNameArgs, parseResource, scopeText } from "../../provider/lookup";
-import { listAll } from "../../provider/pagination";
+import { Collection, defineLookup, findOne, InputArgs, listArgs, listRecords, LookupOptions, oneByUidOrName, OneByUidOrNameArgs } from "../../provider/lookup";
 
 // Group and Identity are the names of the managed resource classes; what a look-up
 // returns is a plain record of the service's fields, hence GroupRecord / IdentityRecord.
@@ -21,6 +20,7 @@ export const groupRecordSchema = z.looseObject({
   updateTime: z.string().optional(),
 });
 export type GroupRecord = z.infer<typeof groupRecordSchema>;
+const groups: Collection<GroupRecord> = { domain: "iam", collection: "groups", noun: "group", schema: groupRecordSchema };
 
 export const identityRecordSchema = z.looseObject({
   uid: z.string(),
@@ -45,6 +45,7 @@ export const identityRecordSchema = z.looseObject({
   updateTime: z.string().optional(),
 });
 export type IdentityRecord = z.infer<typeof identityRecordSchema>;
+const identities: Collection<IdentityRecord> = { domain: "iam", collection: "identities", noun: "identity", schema: identityRecordSchema };
 
 // ---- groups
 
@@ -56,7 +57,7 @@ export interface GetGroupsResult {
 }
 
 const groupsLookup = defineLookup("getGroups", getGroupsArgs, async (args, client): Promise<GetGroupsResult> => ({
-  groups: await listAll(client, { domain: "iam", collection: "groups", query: listQuery(args), skip: args.skip, limit: args.limit, schema: groupRecordSchema }),
+  groups: await listRecords(client, groups, args),
 }));
 
 export function getGroups(args: GetGroupsArgs = {}, options?: LookupOptions): Promise<GetGroupsResult> {
@@ -70,11 +71,7 @@ export function getGroupsOutput(args: GetGroupsOutputArgs = {}, options?: Lookup
 export type GetGroupArgs = OneByUidOrNameArgs;
 export type GetGroupOutputArgs = InputArgs<GetGroupArgs>;
 
-const groupLookup = defineLookup("getGroup", oneByUidOrName, async (args, client): Promise<GroupRecord> => {
-  if (args.uid !== undefined) return parseResource("group", groupRecordSchema, await client.request({ method: "GET", domain: "iam", path: `groups/${args.uid}` }));
-  const matches = await listAll(client, { domain: "iam", collection: "groups", query: listQuery(args), schema: groupRecordSchema });
-  return exactlyOne("group", matches.filter((g) => g.name === args.name), `name "${args.name}"${scopeText(args)}`);
-});
+const groupLookup = defineLookup("getGroup", oneByUidOrName, (args, client): Promise<GroupRecord> => findOne(client, groups, args));
 
 export function getGroup(args: GetGroupArgs, options?: LookupOptions): Promise<GroupRecord> {
   return groupLookup.get(args, options);
@@ -94,14 +91,7 @@ export interface GetIdentitiesResult {
 }
 
 const identitiesLookup = defineLookup("getIdentities", getIdentitiesArgs, async (args, client): Promise<GetIdentitiesResult> => ({
-  identities: await listAll(client, {
-    domain: "iam",
-    collection: "identities",
-    query: listQuery(args, { relationshipType: "relationship_type" }),
-    skip: args.skip,
-    limit: args.limit,
-    schema: identityRecordSchema,
-  }),
+  identities: await listRecords(client, identities, args, { relationshipType: "relationship_type" }),
 }));
 
 export function getIdentities(args: GetIdentitiesArgs = {}, options?: LookupOptions): Promise<GetIdentitiesResult> {

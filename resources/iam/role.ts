@@ -4,8 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { defineLookup, exactlyOne, InputArgs, listArgs, listQuery, LookupOptions } from "../../provider/lookup";
-import { listAll } from "../../provider/pagination";
+import { Collection, defineLookup, findOne, InputArgs, listArgs, listRecords, LookupOptions } from "../../provider/lookup";
 
 export const roleSchema = z.looseObject({
   uid: z.string(),
@@ -16,6 +15,7 @@ export const roleSchema = z.looseObject({
   updateTime: z.string().optional(),
 });
 export type Role = z.infer<typeof roleSchema>;
+const roles: Collection<Role> = { domain: "iam", collection: "roles", noun: "role", schema: roleSchema };
 
 const getRolesArgs = z.strictObject({ ...listArgs });
 export type GetRolesArgs = z.input<typeof getRolesArgs>;
@@ -25,7 +25,7 @@ export interface GetRolesResult {
 }
 
 const rolesLookup = defineLookup("getRoles", getRolesArgs, async (args, client): Promise<GetRolesResult> => ({
-  roles: await listAll(client, { domain: "iam", collection: "roles", query: listQuery(args), skip: args.skip, limit: args.limit, schema: roleSchema }),
+  roles: await listRecords(client, roles, args),
 }));
 
 /** Every role matching the filters (all visible roles without any). */
@@ -47,11 +47,7 @@ const getRoleArgs = z.strictObject({
 export type GetRoleArgs = z.input<typeof getRoleArgs>;
 export type GetRoleOutputArgs = InputArgs<GetRoleArgs>;
 
-const roleLookup = defineLookup("getRole", getRoleArgs, async (args, client): Promise<Role> => {
-  const matches = await listAll(client, { domain: "iam", collection: "roles", query: listQuery(args), schema: roleSchema });
-  const scope = args.descendantsOf ? ` below "${args.descendantsOf}"` : args.childrenOf ? ` in "${args.childrenOf}"` : "";
-  return exactlyOne("role", matches.filter((role) => role.name === args.name), `name "${args.name}"${scope}`);
-});
+const roleLookup = defineLookup("getRole", getRoleArgs, (args, client): Promise<Role> => findOne(client, roles, args));
 
 /** Exactly one role by name, optionally within a group; an error on none or several. */
 export function getRole(args: GetRoleArgs, options?: LookupOptions): Promise<Role> {

@@ -1,8 +1,7 @@
 /** Repos are read-only here: `getRepo({ uid })` or by name, `getRepos({ descendantsOf })`. */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { defineLookup, exactlyOne, InputArgs, listArgs, listQuery, LookupOptions, oneByUidOrName, OneByUidOrNameArgs, parseResource, scopeText } from "../../provider/lookup";
-import { listAll } from "../../provider/pagination";
+import { Collection, defineLookup, findOne, InputArgs, listArgs, listRecords, LookupOptions, oneByUidOrName, OneByUidOrNameArgs } from "../../provider/lookup";
 
 export const repoSchema = z.looseObject({
   uid: z.string(),
@@ -18,6 +17,7 @@ export const repoSchema = z.looseObject({
   updateTime: z.string().optional(),
 });
 export type Repo = z.infer<typeof repoSchema>;
+const repos: Collection<Repo> = { domain: "registry", collection: "repos", noun: "repo", schema: repoSchema };
 
 const getReposArgs = z.strictObject({ ...listArgs });
 export type GetReposArgs = z.input<typeof getReposArgs>;
@@ -27,7 +27,7 @@ export interface GetReposResult {
 }
 
 const reposLookup = defineLookup("getRepos", getReposArgs, async (args, client): Promise<GetReposResult> => ({
-  repos: await listAll(client, { domain: "registry", collection: "repos", query: listQuery(args), skip: args.skip, limit: args.limit, schema: repoSchema }),
+  repos: await listRecords(client, repos, args),
 }));
 
 export function getRepos(args: GetReposArgs = {}, options?: LookupOptions): Promise<GetReposResult> {
@@ -41,11 +41,7 @@ export function getReposOutput(args: GetReposOutputArgs = {}, options?: LookupOp
 export type GetRepoArgs = OneByUidOrNameArgs;
 export type GetRepoOutputArgs = InputArgs<GetRepoArgs>;
 
-const repoLookup = defineLookup("getRepo", oneByUidOrName, async (args, client): Promise<Repo> => {
-  if (args.uid !== undefined) return parseResource("repo", repoSchema, await client.request({ method: "GET", domain: "registry", path: `repos/${args.uid}` }));
-  const matches = await listAll(client, { domain: "registry", collection: "repos", query: listQuery(args), schema: repoSchema });
-  return exactlyOne("repo", matches.filter((r) => r.name === args.name), `name "${args.name}"${scopeText(args)}`);
-});
+const repoLookup = defineLookup("getRepo", oneByUidOrName, (args, client): Promise<Repo> => findOne(client, repos, args));
 
 /** One repo by uid, or by exact name within an optional scope; an error on none or several. */
 export function getRepo(args: GetRepoArgs, options?: LookupOptions): Promise<Repo> {

@@ -1,8 +1,7 @@
 /** Tags of repos: `getTags({ repoUid })`, narrowed by name, digest or update time. */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { defineLookup, InputArgs, listArgs, listQuery, LookupOptions } from "../../provider/lookup";
-import { listAll } from "../../provider/pagination";
+import { Collection, defineLookup, InputArgs, listArgs, listRecords, LookupOptions } from "../../provider/lookup";
 
 export const tagSchema = z.looseObject({
   uid: z.string(),
@@ -13,6 +12,7 @@ export const tagSchema = z.looseObject({
   updateTime: z.string().optional(),
 });
 export type Tag = z.infer<typeof tagSchema>;
+const tags: Collection<Tag> = { domain: "registry", collection: "tags", noun: "tag", schema: tagSchema };
 
 const { childrenOf: _tagsUseRepoUid, ...sharedArgs } = listArgs;
 
@@ -46,7 +46,7 @@ const TAG_FILTERS = {
 };
 
 const tagsLookup = defineLookup<typeof getTagsArgs, GetTagsResult, GetTagsArgs>("getTags", getTagsArgs, async (args, client): Promise<GetTagsResult> => ({
-  tags: await listAll(client, { domain: "registry", collection: "tags", query: listQuery(args, TAG_FILTERS), skip: args.skip, limit: args.limit, schema: tagSchema }),
+  tags: await listRecords(client, tags, args, TAG_FILTERS),
 }));
 
 export function getTags(args: GetTagsArgs = {}, options?: LookupOptions): Promise<GetTagsResult> {

@@ -1,8 +1,7 @@
 /** Security advisories: `getAdvisories({ descendantsOf: orgUid, artifactNames: ["nginx"] })`. */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { defineLookup, InputArgs, listArgs, listQuery, LookupOptions } from "../../provider/lookup";
-import { listAll } from "../../provider/pagination";
+import { Collection, defineLookup, InputArgs, listArgs, listRecords, LookupOptions } from "../../provider/lookup";
 
 export const advisorySchema = z.looseObject({
   uid: z.string(),
@@ -22,6 +21,7 @@ export const advisorySchema = z.looseObject({
   deleteTime: z.string().optional(),
 });
 export type Advisory = z.infer<typeof advisorySchema>;
+const advisories: Collection<Advisory> = { domain: "vulnerabilities", collection: "advisories", noun: "advisory", schema: advisorySchema };
 
 const names = z.array(z.string().min(1, "must not be empty")).optional();
 
@@ -65,14 +65,7 @@ export interface GetAdvisoriesResult {
 }
 
 const advisoriesLookup = defineLookup("getAdvisories", getAdvisoriesArgs, async (args, client): Promise<GetAdvisoriesResult> => ({
-  advisories: await listAll(client, {
-    domain: "vulnerabilities",
-    collection: "advisories",
-    query: listQuery(args, ADVISORY_FILTERS),
-    skip: args.skip,
-    limit: args.limit,
-    schema: advisorySchema,
-  }),
+  advisories: await listRecords(client, advisories, args, ADVISORY_FILTERS),
 }));
 
 export function getAdvisories(args: GetAdvisoriesArgs = {}, options?: LookupOptions): Promise<GetAdvisoriesResult> {
