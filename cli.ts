@@ -60,7 +60,11 @@ async function runEmulator(args: string[]): Promise<void> {
     });
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
-    fail(e.code === "EADDRINUSE" ? `port ${port} is already in use; pick another with --port, or --port 0 for any free port` : e.message);
+    fail(
+      e.code === "EADDRINUSE"
+        ? `port ${port} is already in use; pick another with --port, or --port 0 for any free port`
+        : e.message,
+    );
   }
   console.log(`Platform API emulator listening on ${emulator.url}`);
   console.log(`PLATFORM_API_URL=${emulator.url}`);

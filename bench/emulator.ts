@@ -38,7 +38,8 @@ async function listPageMedian(groups: number, samples: number): Promise<number> 
       const response = await fetch(`${emulator.url}/iam/v2beta1/groups?${query}`, { headers });
       const body = (await response.json()) as { groups: unknown[]; nextPageToken?: string };
       const elapsed = performance.now() - started;
-      if (response.status !== 200 || body.groups.length === 0) throw new Error(`list failed with HTTP ${response.status}`);
+      if (response.status !== 200 || body.groups.length === 0)
+        throw new Error(`list failed with HTTP ${response.status}`);
       if (i >= 20) times.push(elapsed);
       token = body.nextPageToken;
     }
@@ -56,7 +57,11 @@ async function createsPerSecond(clients: number, perClient: number): Promise<num
     await Promise.all(
       Array.from({ length: clients }, async (_, c) => {
         for (let i = 0; i < perClient; i++) {
-          const response = await fetch(`${emulator.url}/iam/v2beta1/groups/${emulator.rootUid}`, { method: "POST", headers, body: JSON.stringify({ name: `bench-${c}-${i}` }) });
+          const response = await fetch(`${emulator.url}/iam/v2beta1/groups/${emulator.rootUid}`, {
+            method: "POST",
+            headers,
+            body: JSON.stringify({ name: `bench-${c}-${i}` }),
+          });
           await response.arrayBuffer();
           if (response.status !== 200) throw new Error(`create failed with HTTP ${response.status}`);
         }
@@ -86,7 +91,9 @@ export async function benchEmulator(): Promise<EmulatorBenchResult> {
 if (require.main === module) {
   benchEmulator().then(
     (r) => {
-      console.log(`List page of 200, median: ${r.listPageMedianMsAt1k.toFixed(2)} ms at 1,000 groups, ${r.listPageMedianMsAt100k.toFixed(2)} ms at 100,000 groups (ratio ${r.listPageRatio.toFixed(2)})`);
+      console.log(
+        `List page of 200, median: ${r.listPageMedianMsAt1k.toFixed(2)} ms at 1,000 groups, ${r.listPageMedianMsAt100k.toFixed(2)} ms at 100,000 groups (ratio ${r.listPageRatio.toFixed(2)})`,
+      );
       console.log(`Creates: ${r.createsPerSecond.toFixed(0)}/s with ${r.createClients} concurrent clients`);
     },
     (error) => {

@@ -61,7 +61,10 @@ export function installFloors(staged: StagedPackage): void {
   for (const [name, source] of Object.entries(FLOORS)) {
     const dir = path.join(staged.dir, "node_modules", name);
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name, version: "1.0.0", main: "index.js" }) + "\n");
+    fs.writeFileSync(
+      path.join(dir, "package.json"),
+      JSON.stringify({ name, version: "1.0.0", main: "index.js" }) + "\n",
+    );
     fs.writeFileSync(path.join(dir, "index.js"), source);
   }
 }
@@ -70,7 +73,10 @@ export function installFloors(staged: StagedPackage): void {
  * The `__provider` text of each floor, as `new dynamic.Resource(provider, …)` writes it.
  * Needs `setMocks` in effect; `captured(name)` returns what the mocked engine received.
  */
-export async function serializeFloors(staged: StagedPackage, captured: (name: string) => Record<string, any> | undefined): Promise<Record<FloorName, string>> {
+export async function serializeFloors(
+  staged: StagedPackage,
+  captured: (name: string) => Record<string, any> | undefined,
+): Promise<Record<FloorName, string>> {
   const pulumi = staged.require<typeof Pulumi>("@pulumi/pulumi");
   const texts = {} as Record<FloorName, string>;
   // dynamic.Resource is abstract in the SDK's types only.
@@ -80,7 +86,8 @@ export async function serializeFloors(staged: StagedPackage, captured: (name: st
     await new Promise((resolve) => resource.urn.apply(resolve));
     const text = captured(name)?.__provider;
     if (typeof text !== "string") throw new Error(`the mocked engine received no __provider for ${name}`);
-    if (!text.includes(`require("${name}/index.js")`)) throw new Error(`${name} did not serialize as a bare require: ${text}`);
+    if (!text.includes(`require("${name}/index.js")`))
+      throw new Error(`${name} did not serialize as a bare require: ${text}`);
     texts[name] = text;
   }
   return texts;

@@ -39,7 +39,10 @@ export function cpuMs(pid: number): number {
 }
 
 /** Measures `work`'s wall time and the host's CPU time during it. */
-export async function withHostCpu(pid: number | undefined, work: () => Promise<unknown>): Promise<{ wallMs: number; hostCpuMs: number }> {
+export async function withHostCpu(
+  pid: number | undefined,
+  work: () => Promise<unknown>,
+): Promise<{ wallMs: number; hostCpuMs: number }> {
   const cpuBefore = pid === undefined ? 0 : cpuMs(pid);
   const started = performance.now();
   await work();

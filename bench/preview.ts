@@ -24,7 +24,11 @@ export interface PreviewResult {
   requests: number;
 }
 
-export async function benchPreview(world: World, states: GroupState[], options: { runs: number; concurrency: number }): Promise<PreviewResult> {
+export async function benchPreview(
+  world: World,
+  states: GroupState[],
+  options: { runs: number; concurrency: number },
+): Promise<PreviewResult> {
   const { h, floors } = world;
   const floorStates = restate(states, floors["bench-floor-preview"]);
 

@@ -19,7 +19,11 @@ export function measureProviderSize(world: World): ProviderSizeResult {
   const resources: ProviderSizeResult["resources"] = {};
   for (const [type, text] of Object.entries(world.h.providers)) {
     const bytes = Buffer.byteLength(text);
-    resources[type] = { bytes, overFloor: bytes - floorBytes, requires: [...text.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]) };
+    resources[type] = {
+      bytes,
+      overFloor: bytes - floorBytes,
+      requires: [...text.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]),
+    };
   }
   return { floorBytes, resources, floorText };
 }

@@ -52,7 +52,8 @@ export async function adoptGroups(world: World, concurrency: number): Promise<Gr
   await pool(groupUids.length, concurrency, async (i) => {
     const urn = h.urn("Group", `bulk-${i}`);
     const read = await h.host.read(groupUids[i], urn, { __provider: h.providers.Group });
-    if (read.id !== groupUids[i] || !read.inputs) throw new Error(`reading ${groupUids[i]} through the host answered ${JSON.stringify(read).slice(0, 300)}`);
+    if (read.id !== groupUids[i] || !read.inputs)
+      throw new Error(`reading ${groupUids[i]} through the host answered ${JSON.stringify(read).slice(0, 300)}`);
     states[i] = { id: read.id, urn, props: read.props, inputs: read.inputs };
   });
   h.emu.clearRequests();
@@ -64,7 +65,11 @@ export const withProvider = (props: Props, provider: string): Props => ({ ...pro
 export const restate = (states: GroupState[], provider: string): GroupState[] =>
   states.map((s) => ({ ...s, props: withProvider(s.props, provider), inputs: withProvider(s.inputs, provider) }));
 
-export async function benchRefresh(world: World, states: GroupState[], options: { runs: number; concurrency: number }): Promise<RefreshResult> {
+export async function benchRefresh(
+  world: World,
+  states: GroupState[],
+  options: { runs: number; concurrency: number },
+): Promise<RefreshResult> {
   const { h, floors } = world;
   const { concurrency } = options;
   const agent = new Agent({ keepAliveTimeout: 10_000 });
@@ -78,9 +83,13 @@ export async function benchRefresh(world: World, states: GroupState[], options: 
     });
   const plain = () =>
     pool(states.length, concurrency, async (i) => {
-      const answer = await request(`${h.emu.url}/iam/v2beta1/groups/${states[i].id}`, { headers: { authorization }, dispatcher: agent });
+      const answer = await request(`${h.emu.url}/iam/v2beta1/groups/${states[i].id}`, {
+        headers: { authorization },
+        dispatcher: agent,
+      });
       const body = (await answer.body.json()) as { uid?: string };
-      if (answer.statusCode !== 200 || body.uid !== states[i].id) throw new Error(`GET ${states[i].id}: HTTP ${answer.statusCode}`);
+      if (answer.statusCode !== 200 || body.uid !== states[i].id)
+        throw new Error(`GET ${states[i].id}: HTTP ${answer.statusCode}`);
     });
   const work: Record<Variant, () => Promise<void>> = {
     ours: throughHost(states),
@@ -110,8 +119,15 @@ export async function benchRefresh(world: World, states: GroupState[], options: 
     return {
       resources: states.length,
       concurrency,
-      wallMs: { ours: spread(wall.ours), floor: spread(wall.floor), floorWithInputs: spread(wall.floorWithInputs), plain: spread(wall.plain) },
-      hostCpuMs: hasCpu ? { ours: spread(cpu.ours), floor: spread(cpu.floor), floorWithInputs: spread(cpu.floorWithInputs) } : {},
+      wallMs: {
+        ours: spread(wall.ours),
+        floor: spread(wall.floor),
+        floorWithInputs: spread(wall.floorWithInputs),
+        plain: spread(wall.plain),
+      },
+      hostCpuMs: hasCpu
+        ? { ours: spread(cpu.ours), floor: spread(cpu.floor), floorWithInputs: spread(cpu.floorWithInputs) }
+        : {},
       oursOverFloor: spread(ratios(wall.ours, wall.floor)),
       oursOverFloorWithInputs: spread(ratios(wall.ours, wall.floorWithInputs)),
       floorWithInputsOverFloor: spread(ratios(wall.floorWithInputs, wall.floor)),

@@ -30,7 +30,14 @@ export const aboveFloor = (ops: CountedOperation[]) => ops.filter(isAboveFloor);
 
 type Props = Record<string, any>;
 
-async function counted<T>(h: Harness, into: CountedOperation[], subject: string, operation: string, floor: number, work: () => Promise<T>): Promise<T> {
+async function counted<T>(
+  h: Harness,
+  into: CountedOperation[],
+  subject: string,
+  operation: string,
+  floor: number,
+  work: () => Promise<T>,
+): Promise<T> {
   h.emu.clearRequests();
   const result = await work();
   const calls = h.calls();
@@ -40,21 +47,38 @@ async function counted<T>(h: Harness, into: CountedOperation[], subject: string,
 }
 
 /** check → create → read → diff (unchanged and changed) → check → update → delete, each counted. */
-async function lifecycle(h: Harness, into: CountedOperation[], type: "Group" | "Identity" | "RoleBinding", inputs: Props, changed: Props): Promise<void> {
+async function lifecycle(
+  h: Harness,
+  into: CountedOperation[],
+  type: "Group" | "Identity" | "RoleBinding",
+  inputs: Props,
+  changed: Props,
+): Promise<void> {
   const provider = h.providers[type];
   const urn = h.urn(type, `bench-${type.toLowerCase()}`);
   const news = { ...inputs, __provider: provider };
   const checked = await counted(h, into, type, "check", 0, () => h.host.check(urn, {}, news));
   if (checked.failures.length) throw new Error(`${type} check failed: ${JSON.stringify(checked.failures)}`);
   const created = await counted(h, into, type, "create", 1, () => h.host.create(urn, checked.inputs));
-  const read = await counted(h, into, type, "read", 1, () => h.host.read(created.id, urn, created.props, checked.inputs));
-  const same = await counted(h, into, type, "diff (unchanged)", 0, () => h.host.diff(created.id, urn, read.props, checked.inputs));
+  const read = await counted(h, into, type, "read", 1, () =>
+    h.host.read(created.id, urn, created.props, checked.inputs),
+  );
+  const same = await counted(h, into, type, "diff (unchanged)", 0, () =>
+    h.host.diff(created.id, urn, read.props, checked.inputs),
+  );
   if (same.changes !== "none") throw new Error(`${type} diff of unchanged inputs reported ${same.changes}`);
   const next = { ...news, ...changed };
-  const rechecked = await counted(h, into, type, "check (changed)", 0, () => h.host.check(urn, read.inputs ?? {}, next));
-  const diff = await counted(h, into, type, "diff (changed)", 0, () => h.host.diff(created.id, urn, read.props, rechecked.inputs));
-  if (diff.changes !== "some" || diff.replaces.length) throw new Error(`${type} diff of an in-place change reported ${JSON.stringify(diff)}`);
-  const updated = await counted(h, into, type, "update", 1, () => h.host.update(created.id, urn, read.props, rechecked.inputs));
+  const rechecked = await counted(h, into, type, "check (changed)", 0, () =>
+    h.host.check(urn, read.inputs ?? {}, next),
+  );
+  const diff = await counted(h, into, type, "diff (changed)", 0, () =>
+    h.host.diff(created.id, urn, read.props, rechecked.inputs),
+  );
+  if (diff.changes !== "some" || diff.replaces.length)
+    throw new Error(`${type} diff of an in-place change reported ${JSON.stringify(diff)}`);
+  const updated = await counted(h, into, type, "update", 1, () =>
+    h.host.update(created.id, urn, read.props, rechecked.inputs),
+  );
   await counted(h, into, type, "delete", 1, () => h.host.delete(created.id, urn, updated));
 }
 
@@ -64,19 +88,39 @@ const GITHUB = "https://token.actions.githubusercontent.com";
 export async function countResourceRequests(h: Harness): Promise<CountedOperation[]> {
   const root = h.emu.rootUid;
   const ops: CountedOperation[] = [];
-  await lifecycle(h, ops, "Group", { parentUid: root, name: "bench-group", description: "measured" }, { name: "bench-group-renamed" });
+  await lifecycle(
+    h,
+    ops,
+    "Group",
+    { parentUid: root, name: "bench-group", description: "measured" },
+    { name: "bench-group-renamed" },
+  );
   await lifecycle(
     h,
     ops,
     "Identity",
-    { parentUid: root, name: "bench-identity", claimMatch: { issuer: GITHUB, subject: "repo:acme/app:ref:refs/heads/main" } },
+    {
+      parentUid: root,
+      name: "bench-identity",
+      claimMatch: { issuer: GITHUB, subject: "repo:acme/app:ref:refs/heads/main" },
+    },
     { description: "measured" },
   );
   // The binding's group, identity and roles exist already (made directly, not counted).
   const group = await h.api("POST", `/iam/v2beta1/groups/${root}`, { name: "bench-binding-group" });
-  const identity = await h.api("POST", `/iam/v2beta1/identities/${root}`, { name: "bench-binding-identity", claimMatch: { issuer: GITHUB, subject: "repo:acme/binding" } });
-  const role = async (name: string) => (await h.api<{ roles: { uid: string }[] }>("GET", `/iam/v2beta1/roles?name=${name}`)).body.roles[0].uid;
-  await lifecycle(h, ops, "RoleBinding", { groupUid: group.body.uid, identityUid: identity.body.uid, roleUid: await role("viewer") }, { roleUid: await role("editor") });
+  const identity = await h.api("POST", `/iam/v2beta1/identities/${root}`, {
+    name: "bench-binding-identity",
+    claimMatch: { issuer: GITHUB, subject: "repo:acme/binding" },
+  });
+  const role = async (name: string) =>
+    (await h.api<{ roles: { uid: string }[] }>("GET", `/iam/v2beta1/roles?name=${name}`)).body.roles[0].uid;
+  await lifecycle(
+    h,
+    ops,
+    "RoleBinding",
+    { groupUid: group.body.uid, identityUid: identity.body.uid, roleUid: await role("viewer") },
+    { roleUid: await role("editor") },
+  );
   await h.api("DELETE", `/iam/v2beta1/groups/${group.body.uid}`);
   await h.api("DELETE", `/iam/v2beta1/identities/${identity.body.uid}`);
   h.emu.clearRequests();
@@ -95,13 +139,22 @@ export async function countLookupRequests(h: Harness, groupLimits: number[]): Pr
     h.emu.clearRequests();
     const results = await run();
     const calls = h.calls();
-    ops.push({ subject: `${subject}: ${results.length} results`, operation: "look-up", floor: Math.max(1, Math.ceil(results.length / 200)), measured: calls.length, calls });
+    ops.push({
+      subject: `${subject}: ${results.length} results`,
+      operation: "look-up",
+      floor: Math.max(1, Math.ceil(results.length / 200)),
+      measured: calls.length,
+      calls,
+    });
   };
   try {
     const { iam, registry } = h.platform;
     const descendantsOf = h.emu.rootUid;
     for (const limit of groupLimits) {
-      await lookup(`getGroups limit ${limit}`, async () => (await iam.getGroups({ descendantsOf, limit }, { client })).groups);
+      await lookup(
+        `getGroups limit ${limit}`,
+        async () => (await iam.getGroups({ descendantsOf, limit }, { client })).groups,
+      );
     }
     await lookup("getGroups (all)", async () => (await iam.getGroups({ descendantsOf }, { client })).groups);
     await lookup("getRepos (all)", async () => (await registry.getRepos({ descendantsOf }, { client })).repos);
@@ -114,17 +167,28 @@ export async function countLookupRequests(h: Harness, groupLimits: number[]): Pr
 }
 
 /** An identity of `emu` that OIDC tokens for `subject` from the emulator's issuer exchange into, as owner. */
-export async function assumedIdentity(emu: RunningEmulator, subject: string, dir: string, expiresInSeconds: number): Promise<{ uid: string; file: string }> {
+export async function assumedIdentity(
+  emu: RunningEmulator,
+  subject: string,
+  dir: string,
+  expiresInSeconds: number,
+): Promise<{ uid: string; file: string }> {
   const call = async (method: string, url: string, body?: unknown) => {
     const response = await fetch(`${emu.url}${url}`, {
       method,
-      headers: { authorization: `Bearer ${emu.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      headers: {
+        authorization: `Bearer ${emu.token}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     if (!response.ok) throw new Error(`${method} ${url}: HTTP ${response.status} ${await response.text()}`);
     return response.json() as Promise<any>;
   };
-  const identity = await call("POST", `/iam/v2beta1/identities/${emu.rootUid}`, { name: subject, claimMatch: { issuer: emu.issuer, subject } });
+  const identity = await call("POST", `/iam/v2beta1/identities/${emu.rootUid}`, {
+    name: subject,
+    claimMatch: { issuer: emu.issuer, subject },
+  });
   const owner = (await call("GET", "/iam/v2beta1/roles?name=owner")).roles[0].uid;
   await call("POST", `/iam/v2beta1/roleBindings/${emu.rootUid}`, { identityUid: identity.uid, roleUid: owner });
   const file = path.join(dir, `${subject}.jwt`);
@@ -139,13 +203,21 @@ const exchangesIn = (emu: RunningEmulator) => emu.requests().filter((r) => r.pat
  * (configured as a user would: platform:identity + platform:identityTokenFile): a refresh and a
  * preview of every resource, `concurrency` at a time. Floor: one exchange.
  */
-export async function countExchangesThroughHost(h: Harness, groupUids: string[], concurrency: number): Promise<CountedOperation> {
+export async function countExchangesThroughHost(
+  h: Harness,
+  groupUids: string[],
+  concurrency: number,
+): Promise<CountedOperation> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-oidc-"));
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("PLATFORM_")));
   const host = await startHost({ cwd: h.staged.dir, env });
   try {
     const ci = await assumedIdentity(h.emu, "bench-ci", dir, 3600);
-    await host.configure({ "platform:apiUrl": h.emu.url, "platform:identity": ci.uid, "platform:identityTokenFile": ci.file });
+    await host.configure({
+      "platform:apiUrl": h.emu.url,
+      "platform:identity": ci.uid,
+      "platform:identityTokenFile": ci.file,
+    });
     h.emu.clearRequests();
     const urn = h.urn("Group", "bench-exchange");
     await pool(groupUids.length, concurrency, async (i) => {
@@ -155,7 +227,8 @@ export async function countExchangesThroughHost(h: Harness, groupUids: string[],
     });
     const calls = h.calls();
     const reads = calls.filter((c) => c.startsWith("GET /iam/")).length;
-    if (reads !== groupUids.length) throw new Error(`expected ${groupUids.length} reads with the exchanged token, the emulator logged ${reads}`);
+    if (reads !== groupUids.length)
+      throw new Error(`expected ${groupUids.length} reads with the exchanged token, the emulator logged ${reads}`);
     return {
       subject: `assumed identity, ${groupUids.length} reads + checks + diffs at concurrency ${concurrency} (one token lifetime)`,
       operation: "token exchange",
@@ -178,7 +251,11 @@ export async function countExchangesThroughHost(h: Harness, groupUids: string[],
  * Floor: 1 (a token used for its whole hour), with a slack of 0.05 for a renewal a few minutes
  * before expiry.
  */
-export async function countExchangesOverHours(staged: Harness["staged"], hours: number, burst: number): Promise<CountedOperation & { exchanges: number }> {
+export async function countExchangesOverHours(
+  staged: Harness["staged"],
+  hours: number,
+  burst: number,
+): Promise<CountedOperation & { exchanges: number }> {
   const emu = await startEmulator({ quiet: true });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-oidc-"));
   const realNow = Date.now;
@@ -190,18 +267,31 @@ export async function countExchangesOverHours(staged: Harness["staged"], hours: 
     let offset = 0;
     Date.now = () => realNow() + offset;
     const { createClient } = staged.require("platform-pulumi/dist/provider/client");
-    client = createClient({ apiUrl: emu.url, authUrl: emu.url, apiVersion: "v2beta1", identity: ci.uid, identityTokenFile: ci.file });
+    client = createClient({
+      apiUrl: emu.url,
+      authUrl: emu.url,
+      apiVersion: "v2beta1",
+      identity: ci.uid,
+      identityTokenFile: ci.file,
+    });
     emu.clearRequests();
     const minutes = hours * 60;
     for (let minute = 0; minute < minutes; minute++) {
       offset = minute * 60_000 - (realNow() - started);
-      await Promise.all(Array.from({ length: burst }, () => client!.request({ method: "GET", domain: "iam", path: `groups/${emu.rootUid}` })));
+      await Promise.all(
+        Array.from({ length: burst }, () =>
+          client!.request({ method: "GET", domain: "iam", path: `groups/${emu.rootUid}` }),
+        ),
+      );
     }
     const rejected = emu.requests().filter((r) => r.status === 401).length;
     if (rejected) throw new Error(`${rejected} requests were rejected as unauthenticated during the simulated run`);
     const exchanges = emu.requests().filter((r) => r.path === "/sts/exchange");
     const times = exchanges.map((r) => Date.parse(r.time));
-    const gaps = times.slice(1).map((t, i) => (t - times[i]) / 60_000).sort((a, b) => a - b);
+    const gaps = times
+      .slice(1)
+      .map((t, i) => (t - times[i]) / 60_000)
+      .sort((a, b) => a - b);
     const medianGap = gaps.length ? gaps[gaps.length >> 1] : Infinity;
     return {
       subject: `assumed identity, ${hours} simulated hours, ${burst} concurrent calls a minute (${minutes * burst} calls, ${exchanges.length} exchanges, every ${medianGap.toFixed(0)} min)`,

@@ -64,12 +64,19 @@ process.stdout.write(JSON.stringify({ self, files }));
 `;
 
 function child<T>(cwd: string, script: string, nodeArgs: string[] = []): T {
-  const out = execFileSync(process.execPath, [...nodeArgs, "-e", script], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const out = execFileSync(process.execPath, [...nodeArgs, "-e", script], {
+    cwd,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   return JSON.parse(out) as T;
 }
 
 /** `programDir` resolves platform-pulumi and @pulumi/pulumi as a user's program does. */
-export function benchRequireTime(programDir: string, options: { runs: number; breakdownRuns: number; cpuProfileDir?: string }): RequireTimeResult {
+export function benchRequireTime(
+  programDir: string,
+  options: { runs: number; breakdownRuns: number; cpuProfileDir?: string },
+): RequireTimeResult {
   const pulumi: number[] = [];
   const ours: number[] = [];
   for (let i = 0; i < options.runs; i++) {
@@ -79,7 +86,10 @@ export function benchRequireTime(programDir: string, options: { runs: number; br
   }
   const perModule = new Map<string, { ms: number[]; files: number }>();
   for (let i = 0; i < options.breakdownRuns; i++) {
-    const { self, files } = child<{ self: Record<string, number>; files: Record<string, number> }>(programDir, BREAKDOWN);
+    const { self, files } = child<{ self: Record<string, number>; files: Record<string, number> }>(
+      programDir,
+      BREAKDOWN,
+    );
     for (const [module, ms] of Object.entries(self)) {
       const entry = perModule.get(module) ?? { ms: [], files: files[module] ?? 0 };
       entry.ms.push(ms);

@@ -14,7 +14,15 @@ import { benchEmulator, EmulatorBenchResult } from "./emulator";
 import { benchPreview } from "./preview";
 import { measureProviderSize } from "./providerSize";
 import { adoptGroups, benchRefresh } from "./refresh";
-import { aboveFloor, CountedOperation, isAboveFloor, countExchangesOverHours, countExchangesThroughHost, countLookupRequests, countResourceRequests } from "./requests";
+import {
+  aboveFloor,
+  CountedOperation,
+  isAboveFloor,
+  countExchangesOverHours,
+  countExchangesThroughHost,
+  countLookupRequests,
+  countResourceRequests,
+} from "./requests";
 import { benchRequireTime } from "./requireTime";
 import { describe, fmt, spread } from "./stats";
 import { startWorld, World } from "./world";
@@ -46,7 +54,9 @@ function options() {
     strict: true,
   });
   if (values.help) {
-    console.log(`usage: node dist/bench/run.js [--quick] [--only ${FIGURES.join(",")}] [--runs N] [--resources N] [--concurrency N] [--cpu-prof]`);
+    console.log(
+      `usage: node dist/bench/run.js [--quick] [--only ${FIGURES.join(",")}] [--runs N] [--resources N] [--concurrency N] [--cpu-prof]`,
+    );
     process.exit(0);
   }
   const count = (name: string, value: string | undefined, fallback: number, min: number) => {
@@ -55,8 +65,13 @@ function options() {
     if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer >= ${min}, got "${value}"`);
     return n;
   };
-  const only = (values.only ?? []).flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
-  for (const name of only) if (!FIGURES.includes(name as Figure)) throw new Error(`--only: "${name}" is not a figure; choose from ${FIGURES.join(", ")}`);
+  const only = (values.only ?? [])
+    .flatMap((v) => v.split(","))
+    .map((v) => v.trim())
+    .filter(Boolean);
+  for (const name of only)
+    if (!FIGURES.includes(name as Figure))
+      throw new Error(`--only: "${name}" is not a figure; choose from ${FIGURES.join(", ")}`);
   const quick = values.quick!;
   return {
     quick,
@@ -81,7 +96,8 @@ type Options = ReturnType<typeof options>;
 function command(o: Options, figure: Figure): string {
   const flags = [`--only ${figure}`];
   if (o.quick) flags.push("--quick");
-  if (["refresh", "preview"].includes(figure)) flags.push(`--runs ${o.runs}`, `--resources ${o.resources}`, `--concurrency ${o.concurrency}`);
+  if (["refresh", "preview"].includes(figure))
+    flags.push(`--runs ${o.runs}`, `--resources ${o.resources}`, `--concurrency ${o.concurrency}`);
   if (figure === "requests") flags.push(`--resources ${o.resources}`, `--concurrency ${o.concurrency}`);
   return `npm run build && node dist/bench/run.js ${flags.join(" ")}`;
 }
@@ -100,8 +116,11 @@ function record(o: Options, figure: Figure, value: object): void {
 function printCounts(ops: CountedOperation[]): void {
   for (const op of ops) {
     const verdict = isAboveFloor(op) ? "ABOVE FLOOR" : "ok";
-    console.log(`  ${`${op.subject} ${op.operation}`.padEnd(64)} ${String(op.measured).padStart(4)}  floor ${String(op.floor).padStart(3)}  ${verdict}`);
-    if (isAboveFloor(op)) console.log(`      logged: ${op.calls.slice(0, 12).join(" | ")}${op.calls.length > 12 ? " | …" : ""}`);
+    console.log(
+      `  ${`${op.subject} ${op.operation}`.padEnd(64)} ${String(op.measured).padStart(4)}  floor ${String(op.floor).padStart(3)}  ${verdict}`,
+    );
+    if (isAboveFloor(op))
+      console.log(`      logged: ${op.calls.slice(0, 12).join(" | ")}${op.calls.length > 12 ? " | …" : ""}`);
   }
 }
 
@@ -115,7 +134,8 @@ async function figureRequests(o: Options, world: World): Promise<void> {
   ];
   const all = [...resources, ...lookups, ...exchanges];
   printCounts(all);
-  for (const op of aboveFloor(all)) misses.push(`[1] ${op.subject} ${op.operation}: measured ${op.measured}, floor ${op.floor}`);
+  for (const op of aboveFloor(all))
+    misses.push(`[1] ${op.subject} ${op.operation}: measured ${op.measured}, floor ${op.floor}`);
   record(o, "requests", {
     operations: all,
     exchangesPerHour: exchanges[1].measured,
@@ -128,7 +148,9 @@ function figureSize(o: Options, world: World): void {
   const size = measureProviderSize(world);
   console.log(`  floor (smallest provider object, a module's exports):  ${size.floorBytes} bytes`);
   for (const [type, r] of Object.entries(size.resources)) {
-    console.log(`  ${type.padEnd(12)} ${String(r.bytes).padStart(5)} bytes  (+${r.overFloor} over the floor; requires ${r.requires.join(", ")})`);
+    console.log(
+      `  ${type.padEnd(12)} ${String(r.bytes).padStart(5)} bytes  (+${r.overFloor} over the floor; requires ${r.requires.join(", ")})`,
+    );
   }
   record(o, "size", size);
 }
@@ -138,36 +160,62 @@ async function figureRefreshAndPreview(o: Options, world: World): Promise<void> 
   if (o.figures.has("refresh")) {
     heading(o, "refresh", `[3] Refresh of ${o.resources} groups through the host, concurrency ${o.concurrency}`);
     const r = await benchRefresh(world, states, { runs: o.runs, concurrency: o.concurrency });
-    const cpu = (v: keyof typeof r.hostCpuMs) => (r.hostCpuMs[v] ? `   host CPU ${fmt(r.hostCpuMs[v]!.median, 0)} ms` : "");
+    const cpu = (v: keyof typeof r.hostCpuMs) =>
+      r.hostCpuMs[v] ? `   host CPU ${fmt(r.hostCpuMs[v]!.median, 0)} ms` : "";
     console.log(`  ours:                                 ${describe(r.wallMs.ours, "ms", 0)}${cpu("ours")}`);
     console.log(`  (b) floor provider, bare GET:         ${describe(r.wallMs.floor, "ms", 0)}${cpu("floor")}`);
-    console.log(`  (b+) bare GET answering inputs too:   ${describe(r.wallMs.floorWithInputs, "ms", 0)}${cpu("floorWithInputs")}`);
+    console.log(
+      `  (b+) bare GET answering inputs too:   ${describe(r.wallMs.floorWithInputs, "ms", 0)}${cpu("floorWithInputs")}`,
+    );
     console.log(`  (a) plain undici GETs:                ${describe(r.wallMs.plain, "ms", 0)}`);
-    console.log(`  ours / (b):  ${describe(r.oursOverFloor)}  target ≤ ${TARGETS.refreshOverFloor}  ${r.oursOverFloor.median <= TARGETS.refreshOverFloor ? "ok" : "MISSED"}`);
-    console.log(`  ours / (b+): ${describe(r.oursOverFloorWithInputs)}   ((b+) / (b): ${fmt(r.floorWithInputsOverFloor.median)})`);
-    if (r.hostCpuOursOverFloor) console.log(`  host CPU ours / (b): ${describe(r.hostCpuOursOverFloor)}   ours / (b+): ${fmt(r.hostCpuOursOverFloorWithInputs!.median)}`);
+    console.log(
+      `  ours / (b):  ${describe(r.oursOverFloor)}  target ≤ ${TARGETS.refreshOverFloor}  ${r.oursOverFloor.median <= TARGETS.refreshOverFloor ? "ok" : "MISSED"}`,
+    );
+    console.log(
+      `  ours / (b+): ${describe(r.oursOverFloorWithInputs)}   ((b+) / (b): ${fmt(r.floorWithInputsOverFloor.median)})`,
+    );
+    if (r.hostCpuOursOverFloor)
+      console.log(
+        `  host CPU ours / (b): ${describe(r.hostCpuOursOverFloor)}   ours / (b+): ${fmt(r.hostCpuOursOverFloorWithInputs!.median)}`,
+      );
     console.log(`  ours / (a):  ${describe(r.oursOverPlain)}`);
     console.log(`  requests per resource during a refresh: ${fmt(r.requestsPerResource)} (floor 1)`);
-    if (r.oursOverFloor.median > TARGETS.refreshOverFloor) misses.push(`[3] refresh ours/(b) ${fmt(r.oursOverFloor.median)} > ${TARGETS.refreshOverFloor}`);
-    if (r.requestsPerResource > 1) misses.push(`[3] refresh sent ${fmt(r.requestsPerResource)} requests per resource, floor 1`);
+    if (r.oursOverFloor.median > TARGETS.refreshOverFloor)
+      misses.push(`[3] refresh ours/(b) ${fmt(r.oursOverFloor.median)} > ${TARGETS.refreshOverFloor}`);
+    if (r.requestsPerResource > 1)
+      misses.push(`[3] refresh sent ${fmt(r.requestsPerResource)} requests per resource, floor 1`);
     record(o, "refresh", { ...r, target: { oursOverFloor: TARGETS.refreshOverFloor } });
   }
   if (o.figures.has("preview")) {
-    heading(o, "preview", `[4] Preview (Check + Diff) of ${o.resources} unchanged groups through the host, concurrency ${o.concurrency}`);
+    heading(
+      o,
+      "preview",
+      `[4] Preview (Check + Diff) of ${o.resources} unchanged groups through the host, concurrency ${o.concurrency}`,
+    );
     const p = await benchPreview(world, states, { runs: o.runs, concurrency: o.concurrency });
     console.log(`  ours:   ${describe(p.oursPerResourceMs, "ms per resource", 3)}`);
     console.log(`  floor:  ${describe(p.floorPerResourceMs, "ms per resource", 3)}  (check and diff answer at once)`);
-    console.log(`  ours / floor: ${describe(p.oursOverFloor)}  target ≤ ${TARGETS.previewOverFloor}  ${p.oursOverFloor.median <= TARGETS.previewOverFloor ? "ok" : "MISSED"}`);
-    if (p.hostCpuOursOverFloor) console.log(`  host CPU ours / floor: ${describe(p.hostCpuOursOverFloor)}   (${fmt(p.hostCpuMs!.ours.median, 0)} vs ${fmt(p.hostCpuMs!.floor.median, 0)} ms per preview)`);
+    console.log(
+      `  ours / floor: ${describe(p.oursOverFloor)}  target ≤ ${TARGETS.previewOverFloor}  ${p.oursOverFloor.median <= TARGETS.previewOverFloor ? "ok" : "MISSED"}`,
+    );
+    if (p.hostCpuOursOverFloor)
+      console.log(
+        `  host CPU ours / floor: ${describe(p.hostCpuOursOverFloor)}   (${fmt(p.hostCpuMs!.ours.median, 0)} vs ${fmt(p.hostCpuMs!.floor.median, 0)} ms per preview)`,
+      );
     console.log(`  requests during the previews: ${p.requests} (floor 0)`);
-    if (p.oursOverFloor.median > TARGETS.previewOverFloor) misses.push(`[4] preview ours/floor ${fmt(p.oursOverFloor.median)} > ${TARGETS.previewOverFloor}`);
+    if (p.oursOverFloor.median > TARGETS.previewOverFloor)
+      misses.push(`[4] preview ours/floor ${fmt(p.oursOverFloor.median)} > ${TARGETS.previewOverFloor}`);
     if (p.requests > 0) misses.push(`[4] preview sent ${p.requests} requests, floor 0`);
     record(o, "preview", { ...p, target: { oursOverFloor: TARGETS.previewOverFloor } });
   }
 }
 
 async function figureEmulator(o: Options): Promise<void> {
-  heading(o, "emulator", "[5] Emulator: a List page of 200 at 1,000 vs 100,000 groups; creates/s with 16 concurrent clients");
+  heading(
+    o,
+    "emulator",
+    "[5] Emulator: a List page of 200 at 1,000 vs 100,000 groups; creates/s with 16 concurrent clients",
+  );
   const runs: EmulatorBenchResult[] = [];
   for (let i = 0; i < o.emulatorRuns; i++) runs.push(await benchEmulator());
   const of = (pick: (r: EmulatorBenchResult) => number) => spread(runs.map(pick));
@@ -180,9 +228,12 @@ async function figureEmulator(o: Options): Promise<void> {
   };
   console.log(`  list page at 1,000:    ${describe(e.listPageMsAt1k, "ms")}  (each run: median of 200 pages)`);
   console.log(`  list page at 100,000:  ${describe(e.listPageMsAt100k, "ms")}`);
-  console.log(`  ratio: ${describe(e.listPageRatio)}  target < ${TARGETS.emulatorListRatio}  ${e.listPageRatio.median < TARGETS.emulatorListRatio ? "ok" : "MISSED"}`);
+  console.log(
+    `  ratio: ${describe(e.listPageRatio)}  target < ${TARGETS.emulatorListRatio}  ${e.listPageRatio.median < TARGETS.emulatorListRatio ? "ok" : "MISSED"}`,
+  );
   console.log(`  creates: ${describe(e.createsPerSecond, "/s", 0)} with ${e.createClients} concurrent clients`);
-  if (e.listPageRatio.median >= TARGETS.emulatorListRatio) misses.push(`[5] emulator list page ratio ${fmt(e.listPageRatio.median)} ≥ ${TARGETS.emulatorListRatio}`);
+  if (e.listPageRatio.median >= TARGETS.emulatorListRatio)
+    misses.push(`[5] emulator list page ratio ${fmt(e.listPageRatio.median)} ≥ ${TARGETS.emulatorListRatio}`);
   record(o, "emulator", { ...e, target: { listPageRatio: TARGETS.emulatorListRatio } });
 }
 
@@ -190,13 +241,21 @@ function figureRequire(o: Options, programDir: string): void {
   heading(o, "require", `[6] require("platform-pulumi") beyond require("@pulumi/pulumi"), fresh processes`);
   const profileDir = o.cpuProf ? path.join(repoRoot, ".work", "bench-profiles") : undefined;
   if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
-  const r = benchRequireTime(programDir, { runs: o.requireRuns, breakdownRuns: o.breakdownRuns, cpuProfileDir: profileDir });
+  const r = benchRequireTime(programDir, {
+    runs: o.requireRuns,
+    breakdownRuns: o.breakdownRuns,
+    cpuProfileDir: profileDir,
+  });
   console.log(`  @pulumi/pulumi alone:        ${describe(r.pulumiMs, "ms", 1)}`);
-  console.log(`  platform-pulumi beyond it:   ${describe(r.oursMs, "ms", 1)}  target < ${TARGETS.requireMs}  ${r.oursMs.median < TARGETS.requireMs ? "ok" : "MISSED"}`);
+  console.log(
+    `  platform-pulumi beyond it:   ${describe(r.oursMs, "ms", 1)}  target < ${TARGETS.requireMs}  ${r.oursMs.median < TARGETS.requireMs ? "ok" : "MISSED"}`,
+  );
   console.log(`  where it goes (self time, median; modules first loaded by this require):`);
-  for (const b of r.breakdown.filter((b) => b.ms >= 1).slice(0, 12)) console.log(`    ${b.module.padEnd(56)} ${fmt(b.ms, 1).padStart(6)} ms  ${b.files} files`);
+  for (const b of r.breakdown.filter((b) => b.ms >= 1).slice(0, 12))
+    console.log(`    ${b.module.padEnd(56)} ${fmt(b.ms, 1).padStart(6)} ms  ${b.files} files`);
   if (profileDir) console.log(`  CPU profile: ${profileDir} (open in Chrome DevTools)`);
-  if (r.oursMs.median >= TARGETS.requireMs) misses.push(`[6] require time ${fmt(r.oursMs.median, 1)} ms ≥ ${TARGETS.requireMs} ms`);
+  if (r.oursMs.median >= TARGETS.requireMs)
+    misses.push(`[6] require time ${fmt(r.oursMs.median, 1)} ms ≥ ${TARGETS.requireMs} ms`);
   record(o, "require", { ...r, target: { oursMs: TARGETS.requireMs } });
 }
 
@@ -208,8 +267,13 @@ function writeResults(): void {
   } catch {
     previous = {};
   }
-  const merged = { ...previous, ...results, machine: { node: process.version, cpus: require("node:os").cpus().length } };
-  const rounded = (_key: string, value: unknown) => (typeof value === "number" && !Number.isInteger(value) ? Math.round(value * 1000) / 1000 : value);
+  const merged = {
+    ...previous,
+    ...results,
+    machine: { node: process.version, cpus: require("node:os").cpus().length },
+  };
+  const rounded = (_key: string, value: unknown) =>
+    typeof value === "number" && !Number.isInteger(value) ? Math.round(value * 1000) / 1000 : value;
   fs.writeFileSync(`${resultsPath}.tmp`, JSON.stringify(merged, rounded, 2) + "\n");
   fs.renameSync(`${resultsPath}.tmp`, resultsPath);
 }
@@ -231,7 +295,11 @@ async function main(): Promise<void> {
   }
   writeResults();
   console.log(`\nWritten: ${path.relative(process.cwd(), resultsPath) || resultsPath}`);
-  console.log(misses.length ? `Above a floor or over a target:\n  ${misses.join("\n  ")}` : "Every floor met and every target reached.");
+  console.log(
+    misses.length
+      ? `Above a floor or over a target:\n  ${misses.join("\n  ")}`
+      : "Every floor met and every target reached.",
+  );
 }
 
 main().catch((error) => {

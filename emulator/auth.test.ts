@@ -15,10 +15,19 @@ async function ok(method: string, path: string, body?: unknown) {
 
 /** An identity under `group` bound with `role` on `bindAt`, and an API token for it. */
 async function principal(group: string, subject: string, role: string, bindAt: string = group) {
-  const identity = await ok("POST", `/iam/v2beta1/identities/${group}`, { name: subject, claimMatch: { issuer: emu.issuer, subject } });
-  await ok("POST", `/iam/v2beta1/roleBindings/${bindAt}`, { identityUid: identity.uid, roleUid: builtinRole(role).uid });
+  const identity = await ok("POST", `/iam/v2beta1/identities/${group}`, {
+    name: subject,
+    claimMatch: { issuer: emu.issuer, subject },
+  });
+  await ok("POST", `/iam/v2beta1/roleBindings/${bindAt}`, {
+    identityUid: identity.uid,
+    roleUid: builtinRole(role).uid,
+  });
   const jwt = await emu.mintOidcToken({ subject });
-  const exchanged = await call(emu, "GET", "/sts/exchange", { token: jwt, query: { aud: emu.url, identity: identity.uid } });
+  const exchanged = await call(emu, "GET", "/sts/exchange", {
+    token: jwt,
+    query: { aud: emu.url, identity: identity.uid },
+  });
   expect(exchanged.status).toBe(200);
   return { identity, token: exchanged.body.token as string };
 }
@@ -61,7 +70,10 @@ describe("authentication", () => {
     try {
       const identities = await call(short, "GET", "/iam/v2beta1/identities", { query: { name: "dev-owner" } });
       const jwt = await short.mintOidcToken({ subject: "dev-owner" });
-      const exchanged = await call(short, "GET", "/sts/exchange", { token: jwt, query: { aud: short.url, identity: identities.body.identities[0].uid } });
+      const exchanged = await call(short, "GET", "/sts/exchange", {
+        token: jwt,
+        query: { aud: short.url, identity: identities.body.identities[0].uid },
+      });
       const token = exchanged.body.token;
       expect(Date.parse(exchanged.body.expiry) - Date.now()).toBeLessThanOrEqual(61_000);
       expect((await call(short, "GET", G, { token })).status).toBe(200);
@@ -95,7 +107,11 @@ describe("access follows role bindings on subtrees", () => {
   test("outside the caller's subtrees, Get/PATCH/DELETE are PERMISSION_DENIED whether or not the uid exists", async () => {
     const { token } = await principal(teamA.uid, "editor-a", "editor");
     for (const uid of [teamB.uid, `${teamB.uid}/0000000000000000`, emu.rootUid]) {
-      for (const [method, body] of [["GET", undefined], ["PATCH", { description: "x" }], ["DELETE", undefined]] as const) {
+      for (const [method, body] of [
+        ["GET", undefined],
+        ["PATCH", { description: "x" }],
+        ["DELETE", undefined],
+      ] as const) {
         const reply = await call(emu, method, `${G}/${uid}`, { token, body });
         expect([method, uid, reply.status]).toEqual([method, uid, 403]);
         expect(reply.body.code).toBe(7);
@@ -110,7 +126,9 @@ describe("access follows role bindings on subtrees", () => {
     const { token } = await principal(teamA.uid, "editor-a2", "editor");
     const created = await call(emu, "POST", `${G}/${subA.uid}`, { token, body: { name: "made-by-editor" } });
     expect(created.status).toBe(200);
-    expect((await call(emu, "PATCH", `${G}/${created.body.uid}`, { token, body: { description: "d" } })).status).toBe(200);
+    expect((await call(emu, "PATCH", `${G}/${created.body.uid}`, { token, body: { description: "d" } })).status).toBe(
+      200,
+    );
     expect((await call(emu, "DELETE", `${G}/${created.body.uid}`, { token })).status).toBe(200);
     expect((await call(emu, "GET", `${G}/${subA.uid}/0000000000000000`, { token })).status).toBe(404);
   });
@@ -126,7 +144,9 @@ describe("access follows role bindings on subtrees", () => {
     const { token: editor } = await principal(teamA.uid, "editor-a3", "editor");
     const { identity, token: owner } = await principal(teamA.uid, "owner-a", "owner");
     const body = { identityUid: identity.uid, roleUid: builtinRole("viewer").uid };
-    expect((await call(emu, "POST", `/iam/v2beta1/roleBindings/${subA.uid}`, { token: editor, body })).status).toBe(403);
+    expect((await call(emu, "POST", `/iam/v2beta1/roleBindings/${subA.uid}`, { token: editor, body })).status).toBe(
+      403,
+    );
     expect((await call(emu, "POST", `/iam/v2beta1/roleBindings/${subA.uid}`, { token: owner, body })).status).toBe(200);
   });
 
@@ -137,9 +157,15 @@ describe("access follows role bindings on subtrees", () => {
   });
 
   test("an identity without bindings is denied everything and lists nothing", async () => {
-    const identity = await ok("POST", `/iam/v2beta1/identities/${teamA.uid}`, { name: "unbound", claimMatch: { issuer: emu.issuer, subject: "unbound" } });
+    const identity = await ok("POST", `/iam/v2beta1/identities/${teamA.uid}`, {
+      name: "unbound",
+      claimMatch: { issuer: emu.issuer, subject: "unbound" },
+    });
     const jwt = await emu.mintOidcToken({ subject: "unbound" });
-    const { body } = await call(emu, "GET", "/sts/exchange", { token: jwt, query: { aud: emu.url, identity: identity.uid } });
+    const { body } = await call(emu, "GET", "/sts/exchange", {
+      token: jwt,
+      query: { aud: emu.url, identity: identity.uid },
+    });
     expect((await call(emu, "GET", `${G}/${teamA.uid}`, { token: body.token })).status).toBe(403);
     const list = await call(emu, "GET", G, { token: body.token });
     expect(list.body.groups).toEqual([]);
@@ -176,10 +202,17 @@ describe("access follows role bindings on subtrees", () => {
 describe("token exchange", () => {
   let identity: any;
   beforeAll(async () => {
-    identity = await ok("POST", `/iam/v2beta1/identities/${teamA.uid}`, { name: "ci", claimMatch: { issuer: emu.issuer, subject: "repo:acme/app:ref:refs/heads/main" } });
-    await ok("POST", `/iam/v2beta1/roleBindings/${teamA.uid}`, { identityUid: identity.uid, roleUid: builtinRole("viewer").uid });
+    identity = await ok("POST", `/iam/v2beta1/identities/${teamA.uid}`, {
+      name: "ci",
+      claimMatch: { issuer: emu.issuer, subject: "repo:acme/app:ref:refs/heads/main" },
+    });
+    await ok("POST", `/iam/v2beta1/roleBindings/${teamA.uid}`, {
+      identityUid: identity.uid,
+      roleUid: builtinRole("viewer").uid,
+    });
   });
-  const exchange = (jwt: string, query: Record<string, string> = {}, method = "GET") => call(emu, method, "/sts/exchange", { token: jwt, query: { aud: emu.url, identity: identity.uid, ...query } });
+  const exchange = (jwt: string, query: Record<string, string> = {}, method = "GET") =>
+    call(emu, method, "/sts/exchange", { token: jwt, query: { aud: emu.url, identity: identity.uid, ...query } });
 
   test("a valid token for the identity's issuer and subject gives {token, expiry, refreshToken} valid for an hour", async () => {
     const reply = await exchange(await emu.mintOidcToken({ subject: "repo:acme/app:ref:refs/heads/main" }));
@@ -198,9 +231,17 @@ describe("token exchange", () => {
   });
 
   test.each([
-    ["an expired token", async () => emu.mintOidcToken({ subject: "repo:acme/app:ref:refs/heads/main", expiresInSeconds: -10 }), /expired/],
+    [
+      "an expired token",
+      async () => emu.mintOidcToken({ subject: "repo:acme/app:ref:refs/heads/main", expiresInSeconds: -10 }),
+      /expired/,
+    ],
     ["a subject mismatch", async () => emu.mintOidcToken({ subject: "repo:acme/evil:ref:refs/heads/main" }), /subject/],
-    ["a wrong issuer", async () => emu.mintOidcToken({ subject: "repo:acme/app:ref:refs/heads/main", issuer: "https://other.example" }), /issuer/],
+    [
+      "a wrong issuer",
+      async () => emu.mintOidcToken({ subject: "repo:acme/app:ref:refs/heads/main", issuer: "https://other.example" }),
+      /issuer/,
+    ],
     ["not a JWT", async () => "not-a-jwt", /not a JWT/],
   ])("%s is UNAUTHENTICATED saying why", async (_, mint, why) => {
     const reply = await exchange(await mint());
@@ -233,7 +274,14 @@ describe("token exchange", () => {
   test("another issuer is accepted once trusted with its JWKS", async () => {
     const external = await startEmulator({ quiet: true, seed: false });
     try {
-      const ext = await ok("POST", `/iam/v2beta1/identities/${teamA.uid}`, { name: "external", claimMatch: { issuerPattern: "http://127\\.0\\.0\\.1:\\d+/oidc", subjectPattern: "deploy-.*", audience: "platform" } });
+      const ext = await ok("POST", `/iam/v2beta1/identities/${teamA.uid}`, {
+        name: "external",
+        claimMatch: {
+          issuerPattern: "http://127\\.0\\.0\\.1:\\d+/oidc",
+          subjectPattern: "deploy-.*",
+          audience: "platform",
+        },
+      });
       const jwt = await external.mintOidcToken({ subject: "deploy-42", audience: "platform" });
       const query = { aud: emu.url, identity: ext.uid };
       const untrusted = await call(emu, "GET", "/sts/exchange", { token: jwt, query });
@@ -254,7 +302,9 @@ describe("token exchange", () => {
   });
 
   test("aud must be the base URL: INVALID_ARGUMENT naming aud", async () => {
-    const reply = await exchange(await emu.mintOidcToken({ subject: "repo:acme/app:ref:refs/heads/main" }), { aud: "https://elsewhere" });
+    const reply = await exchange(await emu.mintOidcToken({ subject: "repo:acme/app:ref:refs/heads/main" }), {
+      aud: "https://elsewhere",
+    });
     expect(reply.status).toBe(400);
     expect(detail(reply.body, "BadRequest")?.fieldViolations[0].field).toBe("aud");
   });
@@ -269,7 +319,10 @@ describe("token exchange", () => {
   });
 
   test("no bearer OIDC token is UNAUTHENTICATED", async () => {
-    const reply = await call(emu, "GET", "/sts/exchange", { token: null, query: { aud: emu.url, identity: identity.uid } });
+    const reply = await call(emu, "GET", "/sts/exchange", {
+      token: null,
+      query: { aud: emu.url, identity: identity.uid },
+    });
     expect(reply.status).toBe(401);
   });
 

@@ -52,7 +52,11 @@ export class Auth {
     const token = `emu_${randomBytes(24).toString("base64url")}`;
     const expiresAt = this.clock.now() + ttlSeconds * 1000;
     this.tokens.set(token, { identityUid, expiresAt });
-    return { token, expiry: new Date(expiresAt).toISOString(), refreshToken: `emur_${randomBytes(24).toString("base64url")}` };
+    return {
+      token,
+      expiry: new Date(expiresAt).toISOString(),
+      refreshToken: `emur_${randomBytes(24).toString("base64url")}`,
+    };
   }
 
   authenticate(header: string | undefined): Principal {
@@ -60,9 +64,14 @@ export class Auth {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) throw unauthenticated("the Authorization header must be Bearer <token>");
     const record = this.tokens.get(match[1]);
-    if (!record) throw unauthenticated("the bearer token is not recognized; obtain one from /sts/exchange or use the emulator's dev token");
+    if (!record)
+      throw unauthenticated(
+        "the bearer token is not recognized; obtain one from /sts/exchange or use the emulator's dev token",
+      );
     if (record.expiresAt !== null && this.clock.now() >= record.expiresAt) {
-      throw unauthenticated(`the bearer token expired at ${new Date(record.expiresAt).toISOString()}; exchange a fresh one`);
+      throw unauthenticated(
+        `the bearer token expired at ${new Date(record.expiresAt).toISOString()}; exchange a fresh one`,
+      );
     }
     return new Principal(record.identityUid, this.grantsOf(record.identityUid));
   }
@@ -74,7 +83,10 @@ export class Auth {
       .referencing("identityUid", identityUid)
       .map((binding) => {
         const role = roles.get(String(binding.data.roleUid));
-        return { groupUid: binding.parentUid as string, capabilities: new Set((role?.data.capabilities as string[] | undefined) ?? []) };
+        return {
+          groupUid: binding.parentUid as string,
+          capabilities: new Set((role?.data.capabilities as string[] | undefined) ?? []),
+        };
       });
   }
 }

@@ -23,7 +23,9 @@ export function capability(kind: Kind, verb: Verb): string {
   return `${PREFIX[kind]}_${verb}`;
 }
 
-export const ALL_CAPABILITIES: string[] = Object.values(PREFIX).flatMap((prefix) => VERBS.map((verb) => `${prefix}_${verb}`));
+export const ALL_CAPABILITIES: string[] = Object.values(PREFIX).flatMap((prefix) =>
+  VERBS.map((verb) => `${prefix}_${verb}`),
+);
 
 const READS = (Object.keys(PREFIX) as Kind[]).map((kind) => capability(kind, "LIST"));
 const EDITABLE: Kind[] = ["groups", "identities", "repos", "tags"];
@@ -40,7 +42,10 @@ export const BUILTIN_ROLES: BuiltinRole[] = [
   {
     name: "editor",
     description: "Editor Role (built-in)",
-    capabilities: [...READS, ...EDITABLE.flatMap((kind) => (["CREATE", "UPDATE", "DELETE"] as Verb[]).map((verb) => capability(kind, verb)))],
+    capabilities: [
+      ...READS,
+      ...EDITABLE.flatMap((kind) => (["CREATE", "UPDATE", "DELETE"] as Verb[]).map((verb) => capability(kind, verb))),
+    ],
   },
   { name: "owner", description: "Owner Role (built-in)", capabilities: ALL_CAPABILITIES },
 ].map((role) => ({ ...role, uid: builtinRoleUid(role.name), capabilities: [...new Set(role.capabilities)].sort() }));

@@ -15,7 +15,9 @@ function startCli(args: string[]): Promise<{ child: ChildProcess; lines: string[
       lines.push(...parts);
       if (lines.some((l) => l.startsWith("PLATFORM_TOKEN="))) resolve({ child, lines });
     });
-    child.on("exit", (code) => reject(new Error(`cli exited with ${code} before printing the URL: ${lines.join("\n")}`)));
+    child.on("exit", (code) =>
+      reject(new Error(`cli exited with ${code} before printing the URL: ${lines.join("\n")}`)),
+    );
     child.on("error", reject);
   });
 }
@@ -49,7 +51,9 @@ describe("platform-pulumi emulator", () => {
     try {
       const url = lines.find((l) => l.startsWith("PLATFORM_API_URL="))?.split("=")[1];
       const token = lines.find((l) => l.startsWith("PLATFORM_TOKEN="))?.split("=")[1];
-      const body = (await (await fetch(`${url}/registry/v2beta1/repos`, { headers: { authorization: `Bearer ${token}` } })).json()) as { repos: unknown[] };
+      const body = (await (
+        await fetch(`${url}/registry/v2beta1/repos`, { headers: { authorization: `Bearer ${token}` } })
+      ).json()) as { repos: unknown[] };
       expect(body.repos).toEqual([]);
     } finally {
       await stop(child);

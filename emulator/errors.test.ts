@@ -33,18 +33,27 @@ describe("malformed requests answer a Status, never a stack trace or HTML", () =
   test("wrong types name the field", async () => {
     const reply = await call(emu, "POST", `${G}/${emu.rootUid}`, { body: { name: 42, verified: "yes" } });
     expectStatus(reply, 400, 3);
-    expect(detail(reply.body, "BadRequest")?.fieldViolations.map((v: any) => v.field).sort()).toEqual(["name", "verified"]);
+    expect(
+      detail(reply.body, "BadRequest")
+        ?.fieldViolations.map((v: any) => v.field)
+        .sort(),
+    ).toEqual(["name", "verified"]);
   });
 
   test("an oversize body is INVALID_ARGUMENT", async () => {
-    const reply = await call(emu, "POST", `${G}/${emu.rootUid}`, { rawBody: JSON.stringify({ name: "x", description: "y".repeat(1_100_000) }) });
+    const reply = await call(emu, "POST", `${G}/${emu.rootUid}`, {
+      rawBody: JSON.stringify({ name: "x", description: "y".repeat(1_100_000) }),
+    });
     expectStatus(reply, 400, 3);
     expect(reply.body.message).toMatch(/exceeds/);
   });
 
-  test.each([["/iam/v2beta1/unknown"], ["/iam/v3/groups"], ["/registry/v2beta1/groups"], ["/"], ["/favicon.ico"]])("unknown path %s is NOT_FOUND", async (path) => {
-    expectStatus(await call(emu, "GET", path), 404, 5);
-  });
+  test.each([["/iam/v2beta1/unknown"], ["/iam/v3/groups"], ["/registry/v2beta1/groups"], ["/"], ["/favicon.ico"]])(
+    "unknown path %s is NOT_FOUND",
+    async (path) => {
+      expectStatus(await call(emu, "GET", path), 404, 5);
+    },
+  );
 
   test("an unsupported method is UNIMPLEMENTED (501)", async () => {
     expectStatus(await call(emu, "PUT", `${G}/${emu.rootUid}`, { body: {} }), 501, 12);
@@ -64,11 +73,20 @@ describe("malformed requests answer a Status, never a stack trace or HTML", () =
   test("a raw request with no body and garbage headers still gets JSON", async () => {
     const url = new URL(emu.url);
     const text = await new Promise<string>((resolve, reject) => {
-      const req = http.request({ host: url.hostname, port: url.port, path: `${G}?page_size=x`, method: "GET", headers: { authorization: `Bearer ${emu.token}`, accept: "text/html" } }, (res) => {
-        let data = "";
-        res.on("data", (c) => (data += c));
-        res.on("end", () => resolve(data));
-      });
+      const req = http.request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: `${G}?page_size=x`,
+          method: "GET",
+          headers: { authorization: `Bearer ${emu.token}`, accept: "text/html" },
+        },
+        (res) => {
+          let data = "";
+          res.on("data", (c) => (data += c));
+          res.on("end", () => resolve(data));
+        },
+      );
       req.on("error", reject);
       req.end();
     });
@@ -82,15 +100,25 @@ describe("Status builders", () => {
     [failedPrecondition([{ type: "RESOURCE_NOT_EMPTY", description: "d" }]), 400, 9, "PreconditionFailure"],
     [notFound("group", "u"), 404, 5, "ResourceInfo"],
     [resourceExhausted(3), 429, 8, "RetryInfo"],
-  ] as Array<[ApiError, number, number, string]>)("%#: HTTP status, code and detail type", (error, httpStatus, code, type) => {
-    expect(error.httpStatus).toBe(httpStatus);
-    expect(error.toBody().code).toBe(code);
-    expect(error.toBody().details.map((d) => d["@type"])).toEqual(["type.googleapis.com/google.rpc.ErrorInfo", `type.googleapis.com/google.rpc.${type}`]);
-  });
+  ] as Array<[ApiError, number, number, string]>)(
+    "%#: HTTP status, code and detail type",
+    (error, httpStatus, code, type) => {
+      expect(error.httpStatus).toBe(httpStatus);
+      expect(error.toBody().code).toBe(code);
+      expect(error.toBody().details.map((d) => d["@type"])).toEqual([
+        "type.googleapis.com/google.rpc.ErrorInfo",
+        `type.googleapis.com/google.rpc.${type}`,
+      ]);
+    },
+  );
 
   test("message forms: 'Invalid argument:' with field and rule, 'Precondition failed:'", () => {
-    expect(invalidArgument([{ field: "name", description: "is required" }]).message).toBe("Invalid argument: name: is required");
-    expect(failedPrecondition([{ type: "RESOURCE_NOT_EMPTY", description: "has repos" }]).message).toBe("Precondition failed: has repos");
+    expect(invalidArgument([{ field: "name", description: "is required" }]).message).toBe(
+      "Invalid argument: name: is required",
+    );
+    expect(failedPrecondition([{ type: "RESOURCE_NOT_EMPTY", description: "has repos" }]).message).toBe(
+      "Precondition failed: has repos",
+    );
     expect(resourceExhausted(3).headers["retry-after"]).toBe("3");
   });
 });

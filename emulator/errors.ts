@@ -29,10 +29,19 @@ export class ApiError extends Error {
   readonly details: Array<Record<string, unknown>>;
   readonly headers: Record<string, string>;
 
-  constructor(codeName: CodeName, message: string, extraDetails: Array<Record<string, unknown>> = [], reason: string = codeName, headers: Record<string, string> = {}) {
+  constructor(
+    codeName: CodeName,
+    message: string,
+    extraDetails: Array<Record<string, unknown>> = [],
+    reason: string = codeName,
+    headers: Record<string, string> = {},
+  ) {
     super(message);
     this.code = CODES[codeName];
-    this.details = [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason, domain: ERROR_DOMAIN }, ...extraDetails];
+    this.details = [
+      { "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason, domain: ERROR_DOMAIN },
+      ...extraDetails,
+    ];
     this.headers = headers;
   }
 
@@ -57,21 +66,37 @@ export function invalidField(field: string, description: string): ApiError {
   return invalidArgument([{ field, description }]);
 }
 
-export function failedPrecondition(violations: Array<{ type: string; subject?: string; description: string }>): ApiError {
-  return new ApiError("FAILED_PRECONDITION", `Precondition failed: ${violations.map((v) => v.description).join("; ")}`, [
-    { "@type": "type.googleapis.com/google.rpc.PreconditionFailure", violations },
-  ]);
+export function failedPrecondition(
+  violations: Array<{ type: string; subject?: string; description: string }>,
+): ApiError {
+  return new ApiError(
+    "FAILED_PRECONDITION",
+    `Precondition failed: ${violations.map((v) => v.description).join("; ")}`,
+    [{ "@type": "type.googleapis.com/google.rpc.PreconditionFailure", violations }],
+  );
 }
 
 export function notFound(resourceType: string, uid: string): ApiError {
   return new ApiError("NOT_FOUND", `Not found: ${resourceType} "${uid}" does not exist`, [
-    { "@type": "type.googleapis.com/google.rpc.ResourceInfo", resourceType, resourceName: uid, owner: "", description: `${resourceType} not found` },
+    {
+      "@type": "type.googleapis.com/google.rpc.ResourceInfo",
+      resourceType,
+      resourceName: uid,
+      owner: "",
+      description: `${resourceType} not found`,
+    },
   ]);
 }
 
 export function alreadyExists(resourceType: string, description: string, existingUid: string): ApiError {
   return new ApiError("ALREADY_EXISTS", `Already exists: ${description}`, [
-    { "@type": "type.googleapis.com/google.rpc.ResourceInfo", resourceType, resourceName: existingUid, owner: "", description },
+    {
+      "@type": "type.googleapis.com/google.rpc.ResourceInfo",
+      resourceType,
+      resourceName: existingUid,
+      owner: "",
+      description,
+    },
   ]);
 }
 
@@ -88,9 +113,13 @@ export function unavailable(description: string): ApiError {
 }
 
 export function resourceExhausted(retryAfterSeconds: number): ApiError {
-  return new ApiError("RESOURCE_EXHAUSTED", `Resource exhausted: rate limit reached, retry after ${retryAfterSeconds}s`, [
-    { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: `${retryAfterSeconds}s` },
-  ], "RATE_LIMITED", { "retry-after": String(retryAfterSeconds) });
+  return new ApiError(
+    "RESOURCE_EXHAUSTED",
+    `Resource exhausted: rate limit reached, retry after ${retryAfterSeconds}s`,
+    [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: `${retryAfterSeconds}s` }],
+    "RATE_LIMITED",
+    { "retry-after": String(retryAfterSeconds) },
+  );
 }
 
 export function unimplemented(description: string): ApiError {

@@ -12,7 +12,10 @@ export interface FaultDecision {
 export class Faults {
   private rules: Array<{ rule: FaultRule; pattern: RegExp }> = [];
 
-  constructor(rules: FaultRule[] = [], private random: () => number = Math.random) {
+  constructor(
+    rules: FaultRule[] = [],
+    private random: () => number = Math.random,
+  ) {
     this.set(rules);
   }
 

@@ -27,7 +27,15 @@ describe("group create", () => {
 
   test("answers the whole group: empty resourceLimits, verified false, ISO timestamps with ms and Z", async () => {
     const group = await createGroup("shape", emu.rootUid, { description: "d" });
-    expect(Object.keys(group).sort()).toEqual(["createTime", "description", "name", "resourceLimits", "uid", "updateTime", "verified"]);
+    expect(Object.keys(group).sort()).toEqual([
+      "createTime",
+      "description",
+      "name",
+      "resourceLimits",
+      "uid",
+      "updateTime",
+      "verified",
+    ]);
     expect(group).toMatchObject({ name: "shape", description: "d", resourceLimits: {}, verified: false });
     expect(group.createTime).toMatch(ISO_MS);
     expect(group.updateTime).toBe(group.createTime);
@@ -39,14 +47,19 @@ describe("group create", () => {
     expect((await createGroup("nodesc")).description).toBe("");
   });
 
-  test.each([["Upper"], ["with/slash"], ["émoji"], [""]])("name %j breaks the pattern: INVALID_ARGUMENT naming name", async (name) => {
-    const reply = await call(emu, "POST", `${G}/${emu.rootUid}`, { body: { name } });
-    expect(reply.status).toBe(400);
-    expect(reply.body.code).toBe(3);
-    expect(reply.body.message).toMatch(/^Invalid argument: name/);
-    expect(detail(reply.body, "BadRequest")?.fieldViolations).toEqual([{ field: "name", description: expect.any(String) }]);
-    expect(detail(reply.body, "ErrorInfo")).toMatchObject({ reason: "INVALID_ARGUMENT", domain: expect.any(String) });
-  });
+  test.each([["Upper"], ["with/slash"], ["émoji"], [""]])(
+    "name %j breaks the pattern: INVALID_ARGUMENT naming name",
+    async (name) => {
+      const reply = await call(emu, "POST", `${G}/${emu.rootUid}`, { body: { name } });
+      expect(reply.status).toBe(400);
+      expect(reply.body.code).toBe(3);
+      expect(reply.body.message).toMatch(/^Invalid argument: name/);
+      expect(detail(reply.body, "BadRequest")?.fieldViolations).toEqual([
+        { field: "name", description: expect.any(String) },
+      ]);
+      expect(detail(reply.body, "ErrorInfo")).toMatchObject({ reason: "INVALID_ARGUMENT", domain: expect.any(String) });
+    },
+  );
 
   test("names with spaces, dots, dashes and underscores are valid", async () => {
     expect((await createGroup("a b.c_d-e 9")).name).toBe("a b.c_d-e 9");
@@ -59,9 +72,13 @@ describe("group create", () => {
   });
 
   test("one field violation per failing field", async () => {
-    const reply = await call(emu, "POST", `${G}/${emu.rootUid}`, { body: { name: "BAD", description: 5, bogus: true } });
+    const reply = await call(emu, "POST", `${G}/${emu.rootUid}`, {
+      body: { name: "BAD", description: 5, bogus: true },
+    });
     expect(reply.status).toBe(400);
-    const fields = detail(reply.body, "BadRequest")?.fieldViolations.map((v: any) => v.field).sort();
+    const fields = detail(reply.body, "BadRequest")
+      ?.fieldViolations.map((v: any) => v.field)
+      .sort();
     expect(fields).toEqual(["bogus", "description", "name"]);
   });
 
@@ -90,7 +107,11 @@ describe("group create", () => {
   });
 
   test("read-only fields sent on create are ignored", async () => {
-    const group = await createGroup("ro-create", emu.rootUid, { uid: "hijack", createTime: "2000-01-01T00:00:00.000Z", resourceLimits: { clusters: 9 } });
+    const group = await createGroup("ro-create", emu.rootUid, {
+      uid: "hijack",
+      createTime: "2000-01-01T00:00:00.000Z",
+      resourceLimits: { clusters: 9 },
+    });
     expect(group.uid).not.toBe("hijack");
     expect(group.createTime).not.toBe("2000-01-01T00:00:00.000Z");
     expect(group.resourceLimits).toEqual({});
@@ -107,7 +128,10 @@ describe("group PATCH", () => {
 
   test("with updateMask only the listed fields change; other body fields are ignored", async () => {
     const group = await createGroup("patch-b", emu.rootUid, { description: "old" });
-    const reply = await call(emu, "PATCH", `${G}/${group.uid}`, { query: { updateMask: "description" }, body: { name: "ignored", description: "new" } });
+    const reply = await call(emu, "PATCH", `${G}/${group.uid}`, {
+      query: { updateMask: "description" },
+      body: { name: "ignored", description: "new" },
+    });
     expect(reply.body).toMatchObject({ name: "patch-b", description: "new" });
     expect((await call(emu, "GET", `${G}/${group.uid}`)).body).toMatchObject({ name: "patch-b", description: "new" });
   });
@@ -120,26 +144,44 @@ describe("group PATCH", () => {
 
   test("updateMask takes several comma-separated fields, in snake_case too (update_mask)", async () => {
     const group = await createGroup("patch-c");
-    const reply = await call(emu, "PATCH", `${G}/${group.uid}`, { query: { update_mask: "name,description" }, body: { name: "patch-c2", description: "x", verified: true } });
+    const reply = await call(emu, "PATCH", `${G}/${group.uid}`, {
+      query: { update_mask: "name,description" },
+      body: { name: "patch-c2", description: "x", verified: true },
+    });
     expect(reply.body).toMatchObject({ name: "patch-c2", description: "x", verified: false });
   });
 
   test("an unknown mask field is INVALID_ARGUMENT naming updateMask", async () => {
     const group = await createGroup("patch-d");
-    const reply = await call(emu, "PATCH", `${G}/${group.uid}`, { query: { updateMask: "name,colour" }, body: { name: "x" } });
+    const reply = await call(emu, "PATCH", `${G}/${group.uid}`, {
+      query: { updateMask: "name,colour" },
+      body: { name: "x" },
+    });
     expect(reply.status).toBe(400);
-    expect(detail(reply.body, "BadRequest")?.fieldViolations).toEqual([{ field: "updateMask", description: expect.stringContaining("colour") }]);
+    expect(detail(reply.body, "BadRequest")?.fieldViolations).toEqual([
+      { field: "updateMask", description: expect.stringContaining("colour") },
+    ]);
     expect((await call(emu, "GET", `${G}/${group.uid}`)).body.name).toBe("patch-d");
   });
 
   test("a read-only field in the mask is rejected; read-only fields in the body are ignored", async () => {
     const group = await createGroup("patch-e");
-    const masked = await call(emu, "PATCH", `${G}/${group.uid}`, { query: { updateMask: "createTime" }, body: { createTime: "2000-01-01T00:00:00.000Z" } });
+    const masked = await call(emu, "PATCH", `${G}/${group.uid}`, {
+      query: { updateMask: "createTime" },
+      body: { createTime: "2000-01-01T00:00:00.000Z" },
+    });
     expect(masked.status).toBe(400);
     expect(detail(masked.body, "BadRequest")?.fieldViolations[0].field).toBe("updateMask");
-    const body = await call(emu, "PATCH", `${G}/${group.uid}`, { body: { uid: "other", createTime: "2000-01-01T00:00:00.000Z", resourceLimits: { x: 1 }, description: "changed" } });
+    const body = await call(emu, "PATCH", `${G}/${group.uid}`, {
+      body: { uid: "other", createTime: "2000-01-01T00:00:00.000Z", resourceLimits: { x: 1 }, description: "changed" },
+    });
     expect(body.status).toBe(200);
-    expect(body.body).toMatchObject({ uid: group.uid, createTime: group.createTime, resourceLimits: {}, description: "changed" });
+    expect(body.body).toMatchObject({
+      uid: group.uid,
+      createTime: group.createTime,
+      resourceLimits: {},
+      description: "changed",
+    });
   });
 
   test("the name pattern applies on PATCH", async () => {
@@ -182,13 +224,17 @@ describe("group delete", () => {
 
   test("a group with child repos fails: FAILED_PRECONDITION, RESOURCE_NOT_EMPTY, 'Precondition failed:'", async () => {
     const group = await createGroup("del-b");
-    expect((await call(emu, "POST", `/registry/v2beta1/repos/${group.uid}`, { body: { name: "app" } })).status).toBe(200);
+    expect((await call(emu, "POST", `/registry/v2beta1/repos/${group.uid}`, { body: { name: "app" } })).status).toBe(
+      200,
+    );
     const reply = await call(emu, "DELETE", `${G}/${group.uid}`);
     expect(reply.status).toBe(400);
     expect(reply.body.code).toBe(9);
     expect(reply.body.message).toMatch(/^Precondition failed:/);
     expect(detail(reply.body, "ErrorInfo")?.reason).toBe("FAILED_PRECONDITION");
-    expect(detail(reply.body, "PreconditionFailure")?.violations).toEqual([expect.objectContaining({ type: "RESOURCE_NOT_EMPTY", description: expect.stringContaining("repos") })]);
+    expect(detail(reply.body, "PreconditionFailure")?.violations).toEqual([
+      expect.objectContaining({ type: "RESOURCE_NOT_EMPTY", description: expect.stringContaining("repos") }),
+    ]);
     expect((await call(emu, "GET", `${G}/${group.uid}`)).status).toBe(200);
   });
 
@@ -196,9 +242,14 @@ describe("group delete", () => {
     const group = await createGroup("del-c");
     await createGroup("child", group.uid);
     const withChild = await call(emu, "DELETE", `${G}/${group.uid}`);
-    expect(detail(withChild.body, "PreconditionFailure")?.violations[0]).toMatchObject({ type: "RESOURCE_NOT_EMPTY", description: expect.stringContaining("child groups") });
+    expect(detail(withChild.body, "PreconditionFailure")?.violations[0]).toMatchObject({
+      type: "RESOURCE_NOT_EMPTY",
+      description: expect.stringContaining("child groups"),
+    });
     const other = await createGroup("del-d");
-    await call(emu, "POST", `/iam/v2beta1/identities/${other.uid}`, { body: { name: "bot", claimMatch: { issuer: "https://x", subject: "s" } } });
+    await call(emu, "POST", `/iam/v2beta1/identities/${other.uid}`, {
+      body: { name: "bot", claimMatch: { issuer: "https://x", subject: "s" } },
+    });
     const withIdentity = await call(emu, "DELETE", `${G}/${other.uid}`);
     expect(withIdentity.status).toBe(400);
     expect(detail(withIdentity.body, "PreconditionFailure")?.violations[0].description).toContain("identities");
@@ -208,7 +259,9 @@ describe("group delete", () => {
     const group = await createGroup("del-e");
     const identities = await call(emu, "GET", "/iam/v2beta1/identities", { query: { name: "dev-owner" } });
     const roles = await call(emu, "GET", "/iam/v2beta1/roles", { query: { name: "viewer" } });
-    const binding = await call(emu, "POST", `/iam/v2beta1/roleBindings/${group.uid}`, { body: { identityUid: identities.body.identities[0].uid, roleUid: roles.body.roles[0].uid } });
+    const binding = await call(emu, "POST", `/iam/v2beta1/roleBindings/${group.uid}`, {
+      body: { identityUid: identities.body.identities[0].uid, roleUid: roles.body.roles[0].uid },
+    });
     expect(binding.status).toBe(200);
     expect((await call(emu, "DELETE", `${G}/${group.uid}`)).status).toBe(200);
     expect((await call(emu, "GET", `/iam/v2beta1/roleBindings/${binding.body.uid}`)).status).toBe(404);
@@ -231,7 +284,15 @@ describe("versions", () => {
     expect(reply.status).toBe(200);
     expect(reply.body.groups).toBeUndefined();
     const item = reply.body.items.find((i: any) => i.id === group.uid);
-    expect(item).toEqual({ id: group.uid, name: "v1-shape", description: "v1", resourceLimits: { clusters: 0, idps: 0, repositories: 0 }, verified: false, createdAt: group.createTime, updatedAt: group.updateTime });
+    expect(item).toEqual({
+      id: group.uid,
+      name: "v1-shape",
+      description: "v1",
+      resourceLimits: { clusters: 0, idps: 0, repositories: 0 },
+      verified: false,
+      createdAt: group.createTime,
+      updatedAt: group.updateTime,
+    });
     const byId = await call(emu, "GET", "/iam/v1/groups", { query: { id: group.uid } });
     expect(byId.body.items.map((i: any) => i.id)).toEqual([group.uid]);
   });
@@ -240,7 +301,11 @@ describe("versions", () => {
     const reply = await call(emu, "GET", "/registry/v1/repos");
     expect(reply.status).toBe(200);
     expect(reply.body.items.length).toBeGreaterThanOrEqual(3);
-    expect(reply.body.items[0]).toMatchObject({ id: expect.any(String), name: expect.any(String), createdAt: expect.stringMatching(ISO_MS) });
+    expect(reply.body.items[0]).toMatchObject({
+      id: expect.any(String),
+      name: expect.any(String),
+      createdAt: expect.stringMatching(ISO_MS),
+    });
     expect(reply.body.items[0].uid).toBeUndefined();
   });
 

@@ -40,7 +40,10 @@ function parseOrder(raw: string | undefined): { order: OrderField; desc: boolean
   const match = /^\s*([A-Za-z_.]+)(?:\s+(asc|desc))?\s*$/i.exec(raw);
   const field = match ? ORDER_FIELDS[match[1].replace(/([a-z])([A-Z])/g, "$1_$2").toLowerCase()] : undefined;
   if (!match || !field) {
-    throw invalidField("order_by", `cannot order by "${raw}"; use one of uid, name, create_time (created_at), update_time, optionally followed by " desc"`);
+    throw invalidField(
+      "order_by",
+      `cannot order by "${raw}"; use one of uid, name, create_time (created_at), update_time, optionally followed by " desc"`,
+    );
   }
   return { order: field, desc: (match[2] ?? "").toLowerCase() === "desc" };
 }
@@ -49,7 +52,9 @@ const isBuiltinRole = (rec: Rec) => rec.data.builtin === true;
 
 /** Parameters that define the result set (everything but paging), in canonical order. */
 function queryOf(params: Params): Array<[string, string[]]> {
-  return [...params.entries()].filter(([k]) => k !== "page_size" && k !== "page_token").sort(([a], [b]) => (a < b ? -1 : 1));
+  return [...params.entries()]
+    .filter(([k]) => k !== "page_size" && k !== "page_token")
+    .sort(([a], [b]) => (a < b ? -1 : 1));
 }
 
 export function listResources(ctx: Context, def: ResourceDef, requestParams: Params): Record<string, unknown> {
@@ -70,9 +75,14 @@ export function listResources(ctx: Context, def: ResourceDef, requestParams: Par
   const { order, desc } = parseOrder(getString(params, "order_by"));
   const coll = ctx.store.of(def.kind);
   const { intervals, residual, nameEq, signature } = filtersOf(ctx, def, params);
-  const page = ctx.engine.page(coll, { intervals, residual, nameEq, order, desc, signature }, { pageSize, skip, after });
+  const page = ctx.engine.page(
+    coll,
+    { intervals, residual, nameEq, order, desc, signature },
+    { pageSize, skip, after },
+  );
   const body: Record<string, unknown> = { [def.kind]: page.items.map((rec) => def.render(rec, ctx.store)) };
-  if (page.next) body.nextPageToken = encodePageToken({ query: queryOf(params), after: page.next, issuedAt: ctx.clock.now() });
+  if (page.next)
+    body.nextPageToken = encodePageToken({ query: queryOf(params), after: page.next, issuedAt: ctx.clock.now() });
   body.totalCount = String(page.total);
   body.skipped = skip;
   return body;
@@ -91,7 +101,8 @@ function filtersOf(ctx: Context, def: ResourceDef, params: Params) {
   const descendantsOf = getString(params, "uidp.descendants_of");
   if (descendantsOf) {
     // A role's uid is one opaque segment, so "below the group" is a question about where it was defined.
-    if (def.kind === "roles") predicates.push((r) => r.parentUid !== null && inSubtree(String(r.parentUid), descendantsOf));
+    if (def.kind === "roles")
+      predicates.push((r) => r.parentUid !== null && inSubtree(String(r.parentUid), descendantsOf));
     else intervals = intersectIntervals(intervals, [descendantsRange(descendantsOf)]);
   }
   const childrenOf = getString(params, "uidp.children_of");
@@ -112,8 +123,22 @@ function filtersOf(ctx: Context, def: ResourceDef, params: Params) {
   const name = getString(params, "name");
   const extra = def.filters?.(params);
   if (extra) predicates.push(...extra.predicates);
-  const residual = predicates.length === 0 ? null : predicates.length === 1 ? predicates[0] : (r: Rec) => predicates.every((p) => p(r));
-  const signature = JSON.stringify([scope, descendantsOf, childrenOf, ids, ancestorsOf, inRoot, name, extra?.signature]);
+  const residual =
+    predicates.length === 0
+      ? null
+      : predicates.length === 1
+        ? predicates[0]
+        : (r: Rec) => predicates.every((p) => p(r));
+  const signature = JSON.stringify([
+    scope,
+    descendantsOf,
+    childrenOf,
+    ids,
+    ancestorsOf,
+    inRoot,
+    name,
+    extra?.signature,
+  ]);
   return { intervals, residual, nameEq: name, signature };
 }
 
@@ -123,11 +148,13 @@ function authorize(ctx: Context, def: ResourceDef, uid: string, verb: Verb): Rec
   const cap = capability(def.kind, verb);
   if (def.kind === "roles") {
     const rec = coll.get(uid);
-    const visible = rec && (isBuiltinRole(rec) || ctx.principal.can(capability("roles", "LIST"), String(rec.parentUid)));
+    const visible =
+      rec && (isBuiltinRole(rec) || ctx.principal.can(capability("roles", "LIST"), String(rec.parentUid)));
     if (!rec || !visible) throw notFound(def.singular, uid);
     if (verb === "LIST") return rec;
     if (isBuiltinRole(rec)) throw permissionDenied(`built-in role "${rec.name}" cannot be changed or deleted`);
-    if (!ctx.principal.can(cap, String(rec.parentUid))) throw permissionDenied(`the caller lacks ${cap} on group "${rec.parentUid}"`);
+    if (!ctx.principal.can(cap, String(rec.parentUid)))
+      throw permissionDenied(`the caller lacks ${cap} on group "${rec.parentUid}"`);
     return rec;
   }
   if (!ctx.principal.can(cap, uid)) throw permissionDenied(`the caller lacks ${cap} on "${uid}"`);
@@ -143,7 +170,12 @@ export function getResource(ctx: Context, def: ResourceDef, uid: string): Record
 function checkUniqueName(coll: Collection, def: ResourceDef, parentUid: string, name: string, self?: Rec): void {
   if (!def.uniqueNames) return;
   const clash = coll.named(name).find((r) => r.parentUid === parentUid && r !== self);
-  if (clash) throw alreadyExists(def.singular, `a ${def.singular} named "${name}" already exists under "${parentUid}" (uid "${clash.uid}")`, clash.uid);
+  if (clash)
+    throw alreadyExists(
+      def.singular,
+      `a ${def.singular} named "${name}" already exists under "${parentUid}" (uid "${clash.uid}")`,
+      clash.uid,
+    );
 }
 
 /** A binding may reference only an identity and a role the caller can see. */
@@ -157,7 +189,8 @@ function checkBindingReferences(ctx: Context, groupUid: string, values: Record<s
   if (typeof values.roleUid === "string") {
     const role = ctx.store.of("roles").get(values.roleUid);
     const usable = role && (isBuiltinRole(role) || inSubtree(groupUid, String(role.parentUid)));
-    if (!usable) throw invalidField("roleUid", `role "${values.roleUid}" does not exist or is not usable on group "${groupUid}"`);
+    if (!usable)
+      throw invalidField("roleUid", `role "${values.roleUid}" does not exist or is not usable on group "${groupUid}"`);
   }
 }
 
@@ -166,13 +199,27 @@ function checkBindingUnique(ctx: Context, groupUid: string, identityUid: unknown
     .of("roleBindings")
     .referencing("identityUid", String(identityUid))
     .find((b) => b.parentUid === groupUid && b.data.roleUid === roleUid && b !== self);
-  if (clash) throw alreadyExists("role binding", `identity "${identityUid}" already holds role "${roleUid}" on group "${groupUid}" (binding "${clash.uid}")`, clash.uid);
+  if (clash)
+    throw alreadyExists(
+      "role binding",
+      `identity "${identityUid}" already holds role "${roleUid}" on group "${groupUid}" (binding "${clash.uid}")`,
+      clash.uid,
+    );
 }
 
-export function createResource(ctx: Context, def: ResourceDef, parentUid: string | undefined, body: unknown): Record<string, unknown> {
+export function createResource(
+  ctx: Context,
+  def: ResourceDef,
+  parentUid: string | undefined,
+  body: unknown,
+): Record<string, unknown> {
   if (!def.operations.includes("create")) throw unimplemented(`${def.kind} cannot be created through this API`);
   const parentDef = RESOURCES[def.parentKind];
-  if (!parentUid) throw invalidField("parent", `the parent ${parentDef.singular}'s uid goes in the path: POST …/${def.kind}/<${parentDef.singular} uid>`);
+  if (!parentUid)
+    throw invalidField(
+      "parent",
+      `the parent ${parentDef.singular}'s uid goes in the path: POST …/${def.kind}/<${parentDef.singular} uid>`,
+    );
   const cap = capability(def.kind, "CREATE");
   if (!ctx.principal.can(cap, parentUid)) throw permissionDenied(`the caller lacks ${cap} on "${parentUid}"`);
   const parent = ctx.store.of(def.parentKind).get(parentUid);
@@ -199,19 +246,38 @@ export function createResource(ctx: Context, def: ResourceDef, parentUid: string
   return def.render(rec, ctx.store);
 }
 
-export function updateResource(ctx: Context, def: ResourceDef, uid: string, params: Params, body: unknown): Record<string, unknown> {
+export function updateResource(
+  ctx: Context,
+  def: ResourceDef,
+  uid: string,
+  params: Params,
+  body: unknown,
+): Record<string, unknown> {
   if (!def.operations.includes("update")) throw unimplemented(`${def.kind} cannot be updated through this API`);
   const rec = authorize(ctx, def, uid, "UPDATE");
   const mask = params.has("update_mask") ? (getList(params, "update_mask") ?? []) : undefined;
-  if (mask !== undefined && mask.length === 0) throw invalidField("updateMask", "is empty; list the fields to change, or leave it out to change the fields present in the body");
+  if (mask !== undefined && mask.length === 0)
+    throw invalidField(
+      "updateMask",
+      "is empty; list the fields to change, or leave it out to change the fields present in the body",
+    );
   const changes = validatePatch(def.fields, body, mask);
   const coll = ctx.store.of(def.kind);
   if (def.kind === "roleBindings") {
     checkBindingReferences(ctx, String(rec.parentUid), changes);
-    checkBindingUnique(ctx, String(rec.parentUid), changes.identityUid ?? rec.data.identityUid, changes.roleUid ?? rec.data.roleUid, rec);
+    checkBindingUnique(
+      ctx,
+      String(rec.parentUid),
+      changes.identityUid ?? rec.data.identityUid,
+      changes.roleUid ?? rec.data.roleUid,
+      rec,
+    );
   }
-  if (typeof changes.name === "string" && changes.name !== rec.name) checkUniqueName(coll, def, String(rec.parentUid), changes.name, rec);
-  const differs = Object.entries(changes).some(([k, v]) => JSON.stringify(k === "name" ? rec.name : rec.data[k]) !== JSON.stringify(v));
+  if (typeof changes.name === "string" && changes.name !== rec.name)
+    checkUniqueName(coll, def, String(rec.parentUid), changes.name, rec);
+  const differs = Object.entries(changes).some(
+    ([k, v]) => JSON.stringify(k === "name" ? rec.name : rec.data[k]) !== JSON.stringify(v),
+  );
   if (differs) {
     coll.update(rec, (r) => {
       for (const [k, v] of Object.entries(changes)) {
@@ -232,29 +298,41 @@ export function deleteResource(ctx: Context, def: ResourceDef, uid: string): voi
   const { store } = ctx;
   if (def.kind === "groups") {
     const blockers: Array<{ type: string; subject: string; description: string }> = [];
-    for (const [kind, label] of [["repos", "repos"], ["groups", "child groups"], ["identities", "identities"]] as const) {
+    for (const [kind, label] of [
+      ["repos", "repos"],
+      ["groups", "child groups"],
+      ["identities", "identities"],
+    ] as const) {
       const count = store.of(kind).byParent.get(uid)?.size ?? 0;
-      if (count > 0) blockers.push({ type: "RESOURCE_NOT_EMPTY", subject: uid, description: `group "${uid}" still has ${count} ${label}; delete them first` });
+      if (count > 0)
+        blockers.push({
+          type: "RESOURCE_NOT_EMPTY",
+          subject: uid,
+          description: `group "${uid}" still has ${count} ${label}; delete them first`,
+        });
     }
     if (blockers.length) throw failedPrecondition(blockers);
     // Access granted on the group and roles defined in it go with the group.
     for (const binding of store.of("roleBindings").children(uid)) store.of("roleBindings").remove(binding);
     for (const role of store.of("roles").children(uid)) removeRole(store, role);
   } else if (def.kind === "identities") {
-    for (const binding of store.of("roleBindings").referencing("identityUid", uid)) store.of("roleBindings").remove(binding);
+    for (const binding of store.of("roleBindings").referencing("identityUid", uid))
+      store.of("roleBindings").remove(binding);
   } else if (def.kind === "roles") {
     removeRole(store, rec);
     store.changed();
     return;
   } else if (def.kind === "repos") {
-    for (const kind of ["tags", "advisories"] as const) for (const child of store.of(kind).children(uid)) store.of(kind).remove(child);
+    for (const kind of ["tags", "advisories"] as const)
+      for (const child of store.of(kind).children(uid)) store.of(kind).remove(child);
   }
   store.of(def.kind).remove(rec);
   store.changed();
 }
 
 function removeRole(store: Store, role: Rec): void {
-  for (const binding of store.of("roleBindings").referencing("roleUid", role.uid)) store.of("roleBindings").remove(binding);
+  for (const binding of store.of("roleBindings").referencing("roleUid", role.uid))
+    store.of("roleBindings").remove(binding);
   store.of("roles").remove(role);
 }
 
@@ -262,5 +340,9 @@ function removeRole(store: Store, role: Rec): void {
 export function listAll(ctx: Context, def: ResourceDef, params: Params): Rec[] {
   const { order, desc } = parseOrder(getString(params, "order_by"));
   const { intervals, residual, nameEq, signature } = filtersOf(ctx, def, params);
-  return ctx.engine.page(ctx.store.of(def.kind), { intervals, residual, nameEq, order, desc, signature }, { pageSize: Number.MAX_SAFE_INTEGER - 1, skip: 0 }).items;
+  return ctx.engine.page(
+    ctx.store.of(def.kind),
+    { intervals, residual, nameEq, order, desc, signature },
+    { pageSize: Number.MAX_SAFE_INTEGER - 1, skip: 0 },
+  ).items;
 }

@@ -45,7 +45,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     propagationDelayMs: options.propagationDelayMs ?? 0,
     quiet: options.quiet ?? false,
     issuer: () => issuer,
-    exchange: () => ({ store, clock, auth, oidc, devIssuer: issuer, trusted, audiences: [url, `${url}/registry`], tokenTtlSeconds: options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS }),
+    exchange: () => ({
+      store,
+      clock,
+      auth,
+      oidc,
+      devIssuer: issuer,
+      trusted,
+      audiences: [url, `${url}/registry`],
+      tokenTtlSeconds: options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS,
+    }),
   });
   const server = http.createServer(handler);
   server.keepAliveTimeout = 5000;
@@ -70,7 +79,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     // The dev issuer's URL follows the port; keep the dev owner matching it after a restart elsewhere.
     const devIdentity = store.of("identities").get(devIdentityUid);
     const claimMatch = devIdentity?.data.claimMatch as Record<string, unknown> | undefined;
-    if (claimMatch && typeof claimMatch.issuer === "string" && claimMatch.issuer !== issuer && claimMatch.issuer.endsWith("/oidc")) {
+    if (
+      claimMatch &&
+      typeof claimMatch.issuer === "string" &&
+      claimMatch.issuer !== issuer &&
+      claimMatch.issuer.endsWith("/oidc")
+    ) {
       devIdentity!.data.claimMatch = { ...claimMatch, issuer };
     }
   } else {
@@ -82,7 +96,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   }
   auth.register(devToken, { identityUid: devIdentityUid, expiresAt: null });
 
-  const snapshot = (): EmulatorState => ({ version: 1, rootUid, devToken, devIdentityUid, oidcPrivateJwk: oidc.privateJwk, records: store.snapshot() });
+  const snapshot = (): EmulatorState => ({
+    version: 1,
+    rootUid,
+    devToken,
+    devIdentityUid,
+    oidcPrivateJwk: oidc.privateJwk,
+    records: store.snapshot(),
+  });
   const writer = options.statePath ? new StateWriter(options.statePath, snapshot) : null;
   if (writer) {
     writer.flush();
@@ -97,7 +118,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     issuer,
     mintOidcToken: (claims) => {
       const now = clock.now();
-      return oidc.sign({ issuer: claims.issuer ?? issuer, subject: claims.subject, audience: claims.audience, issuedAt: now, expiresAt: now + (claims.expiresInSeconds ?? 3600) * 1000 });
+      return oidc.sign({
+        issuer: claims.issuer ?? issuer,
+        subject: claims.subject,
+        audience: claims.audience,
+        issuedAt: now,
+        expiresAt: now + (claims.expiresInSeconds ?? 3600) * 1000,
+      });
     },
     trustIssuer: (other, jwks) => void trusted.set(other, jwks),
     requests: () => log.all(),

@@ -17,10 +17,20 @@ function buildTree(count: number, random: () => number): Collection {
   const recs: Rec[] = [makeRec({ uid: "r00t", parentUid: null, name: "root", createTime: 0, updateTime: 0, data: {} })];
   for (let i = 1; i < count; i++) {
     // Mostly flat under a few big teams, some deeper nesting.
-    const parent = random() < 0.3 ? uids[Math.floor(random() * uids.length)] : uids[Math.floor(random() * Math.min(uids.length, 4))];
+    const parent =
+      random() < 0.3 ? uids[Math.floor(random() * uids.length)] : uids[Math.floor(random() * Math.min(uids.length, 4))];
     const uid = `${parent}/${i.toString(16).padStart(4, "0")}`;
     uids.push(uid);
-    recs.push(makeRec({ uid, parentUid: parent, name: `n${Math.floor(random() * 500)}`, createTime: Math.floor(random() * 1000), updateTime: i, data: { odd: i % 2 === 1 } }));
+    recs.push(
+      makeRec({
+        uid,
+        parentUid: parent,
+        name: `n${Math.floor(random() * 500)}`,
+        createTime: Math.floor(random() * 1000),
+        updateTime: i,
+        data: { odd: i % 2 === 1 },
+      }),
+    );
   }
   // Half bulk-loaded, half inserted one by one: both paths must keep the indexes sorted.
   coll.addMany(recs.slice(0, count / 2));
@@ -30,12 +40,23 @@ function buildTree(count: number, random: () => number): Collection {
 
 function naive(coll: Collection, spec: ListSpec): Rec[] {
   const inIntervals = (k: string) => spec.intervals === null || spec.intervals.some(([lo, hi]) => k >= lo && k < hi);
-  const out = [...coll.byUid.values()].filter((r) => inIntervals(r.k) && (spec.residual === null || spec.residual(r)) && (spec.nameEq === undefined || r.name === spec.nameEq));
+  const out = [...coll.byUid.values()].filter(
+    (r) =>
+      inIntervals(r.k) &&
+      (spec.residual === null || spec.residual(r)) &&
+      (spec.nameEq === undefined || r.name === spec.nameEq),
+  );
   out.sort((a, b) => compareKeys(sortValue(a, spec.order), a.k, sortValue(b, spec.order), b.k));
   return spec.desc ? out.reverse() : out;
 }
 
-function pageThrough(engine: ListEngine, coll: Collection, spec: ListSpec, pageSize: number, skip: number): { items: Rec[]; totals: number[] } {
+function pageThrough(
+  engine: ListEngine,
+  coll: Collection,
+  spec: ListSpec,
+  pageSize: number,
+  skip: number,
+): { items: Rec[]; totals: number[] } {
   const items: Rec[] = [];
   const totals: number[] = [];
   let after;
@@ -58,9 +79,14 @@ describe("list engine agrees with a brute-force filter and sort", () => {
 
   for (let caseNo = 0; caseNo < 60; caseNo++) {
     const scopeSize = Math.floor(random() * 3);
-    const scope: Interval[] | null = scopeSize === 0 ? null : Array.from({ length: scopeSize }, () => subtreeRange(uids[Math.floor(random() * uids.length)]));
+    const scope: Interval[] | null =
+      scopeSize === 0
+        ? null
+        : Array.from({ length: scopeSize }, () => subtreeRange(uids[Math.floor(random() * uids.length)]));
     const descendantsOf = random() < 0.3 ? uids[Math.floor(random() * 20)] : undefined;
-    const intervals = descendantsOf ? intersectIntervals(scope, [descendantsRange(descendantsOf)]) : scope && intersectIntervals(scope, null);
+    const intervals = descendantsOf
+      ? intersectIntervals(scope, [descendantsRange(descendantsOf)])
+      : scope && intersectIntervals(scope, null);
     const residual = random() < 0.4 ? (r: Rec) => r.data.odd === true : null;
     const nameEq = random() < 0.15 ? `n${Math.floor(random() * 500)}` : undefined;
     const order = orders[Math.floor(random() * orders.length)];
@@ -79,7 +105,15 @@ describe("list engine agrees with a brute-force filter and sort", () => {
 
   test("subtree ranges hold a group and its descendants and nothing else", () => {
     const [lo, hi] = subtreeRange("ab");
-    for (const [uid, inside] of [["ab", true], ["ab/c", true], ["ab/c/d", true], ["ab-c", false], ["abc", false], ["ab.c", false], ["a", false]] as const) {
+    for (const [uid, inside] of [
+      ["ab", true],
+      ["ab/c", true],
+      ["ab/c/d", true],
+      ["ab-c", false],
+      ["abc", false],
+      ["ab.c", false],
+      ["a", false],
+    ] as const) {
       const k = uidKey(uid);
       expect(k >= lo && k < hi).toBe(inside);
     }
@@ -92,7 +126,11 @@ describe("list engine agrees with a brute-force filter and sort", () => {
       r.name = "zzzz";
       r.updateTime = 10_000;
     });
-    const page = new ListEngine().page(small, { intervals: null, residual: null, order: "name", desc: true, signature: "" }, { pageSize: 1, skip: 0 });
+    const page = new ListEngine().page(
+      small,
+      { intervals: null, residual: null, order: "name", desc: true, signature: "" },
+      { pageSize: 1, skip: 0 },
+    );
     expect(page.items[0].uid).toBe("r00t");
     expect(small.indexes.updateTime.items.at(-1)?.uid).toBe("r00t");
     expect(small.named("zzzz")).toEqual([target]);

@@ -129,7 +129,12 @@ export class ListEngine {
       });
     const ordered = coll.indexes[spec.order];
     if (intervals === null) {
-      return { seq: ordered, runs: whole, pred: residual, total: () => (residual === null ? coll.size : countMatching(whole, ordered)) };
+      return {
+        seq: ordered,
+        runs: whole,
+        pred: residual,
+        total: () => (residual === null ? coll.size : countMatching(whole, ordered)),
+      };
     }
     const uidIndex = coll.indexes.uid;
     const uidRuns: Run[] = intervals.map(([lo, hi]) => [uidIndex.lowerBound(lo, ""), uidIndex.lowerBound(hi, "")]);
@@ -139,7 +144,8 @@ export class ListEngine {
     if (candidates <= SMALL_SET || candidates * 8 <= coll.size) {
       const seq = this.sortedSet(coll, spec, () => {
         const out: Rec[] = [];
-        for (const [a, b] of uidRuns) for (let i = a; i < b; i++) if (residual === null || residual(uidIndex.items[i])) out.push(uidIndex.items[i]);
+        for (const [a, b] of uidRuns)
+          for (let i = a; i < b; i++) if (residual === null || residual(uidIndex.items[i])) out.push(uidIndex.items[i]);
         return out;
       });
       return { seq, runs: [[0, seq.length]], pred: null, total: () => seq.length };

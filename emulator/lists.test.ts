@@ -142,7 +142,9 @@ describe("ordering across cursor pages", () => {
   });
 
   test("camelCase orderBy and pageSize work like snake_case", async () => {
-    const reply = await call(emu, "GET", G, { query: { "uidp.childrenOf": team.uid, orderBy: "name desc", pageSize: 3 } });
+    const reply = await call(emu, "GET", G, {
+      query: { "uidp.childrenOf": team.uid, orderBy: "name desc", pageSize: 3 },
+    });
     expect(reply.body.groups).toHaveLength(3);
     expect(reply.body.groups[0].name).toBe("nested");
   });
@@ -194,7 +196,9 @@ describe("ordering across cursor pages", () => {
 describe("skip", () => {
   test("skip=N drops the first N of the ordered set and reports skipped=N", async () => {
     const all = await collect({ "uidp.children_of": team.uid, order_by: "name", page_size: 200 });
-    const reply = await call(emu, "GET", G, { query: { "uidp.children_of": team.uid, order_by: "name", skip: 10, page_size: 5 } });
+    const reply = await call(emu, "GET", G, {
+      query: { "uidp.children_of": team.uid, order_by: "name", skip: 10, page_size: 5 },
+    });
     expect(reply.body.skipped).toBe(10);
     expect(reply.body.groups.map((g: any) => g.uid)).toEqual(all.items.slice(10, 15).map((g) => g.uid));
     expect(reply.body.totalCount).toBe(String(N + 1));
@@ -208,7 +212,9 @@ describe("skip", () => {
 
   test("skip in desc order and with a residual filter", async () => {
     const all = await collect({ "uidp.descendants_of": team.uid, order_by: "name desc", page_size: 200 });
-    const reply = await call(emu, "GET", G, { query: { "uidp.descendants_of": team.uid, order_by: "name desc", skip: 3, page_size: 2 } });
+    const reply = await call(emu, "GET", G, {
+      query: { "uidp.descendants_of": team.uid, order_by: "name desc", skip: 3, page_size: 2 },
+    });
     expect(reply.body.groups.map((g: any) => g.name)).toEqual(all.items.slice(3, 5).map((g) => g.name));
   });
 });
@@ -276,7 +282,9 @@ describe("other collections", () => {
     expect(custom.uid).toMatch(/^[^/]+$/);
     const below = await call(emu, "GET", "/iam/v2beta1/roles", { query: { "uidp.descendants_of": emu.rootUid } });
     expect(below.body.roles.map((r: any) => r.uid)).toEqual([custom.uid]);
-    const elsewhere = await call(emu, "GET", "/iam/v2beta1/roles", { query: { "uidp.descendants_of": `${emu.rootUid}/nope` } });
+    const elsewhere = await call(emu, "GET", "/iam/v2beta1/roles", {
+      query: { "uidp.descendants_of": `${emu.rootUid}/nope` },
+    });
     expect(elsewhere.body.roles ?? []).toEqual([]);
   });
 });

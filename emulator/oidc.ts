@@ -10,8 +10,7 @@ export interface Jwks {
 }
 
 export type VerifyResult =
-  | { ok: true; payload: Record<string, unknown> }
-  | { ok: false; code: string; message: string; claim?: string };
+  { ok: true; payload: Record<string, unknown> } | { ok: false; code: string; message: string; claim?: string };
 
 export class OidcKeys {
   private worker: Worker;
@@ -38,7 +37,9 @@ export class OidcKeys {
 
   static async start(privateJwk?: object): Promise<OidcKeys> {
     const keys = new OidcKeys();
-    const { publicJwk, privateJwk: priv } = await keys.call<{ publicJwk: object; privateJwk: object }>("init", { privateJwk });
+    const { publicJwk, privateJwk: priv } = await keys.call<{ publicJwk: object; privateJwk: object }>("init", {
+      privateJwk,
+    });
     keys.publicJwk = publicJwk;
     keys.privateJwk = priv;
     return keys;
@@ -56,7 +57,13 @@ export class OidcKeys {
     return { keys: [this.publicJwk] };
   }
 
-  sign(claims: { issuer: string; subject: string; audience?: string; issuedAt: number; expiresAt: number }): Promise<string> {
+  sign(claims: {
+    issuer: string;
+    subject: string;
+    audience?: string;
+    issuedAt: number;
+    expiresAt: number;
+  }): Promise<string> {
     return this.call<string>("sign", claims);
   }
 

@@ -33,14 +33,22 @@ async function init(args: { privateJwk?: Jose.JWK }) {
 
 async function sign(args: { issuer: string; subject: string; audience?: string; issuedAt: number; expiresAt: number }) {
   if (!privateKey) throw new Error("oidc worker not initialized");
-  const jwt = new jose.SignJWT({}).setProtectedHeader({ alg: ALG, kid, typ: "JWT" }).setIssuer(args.issuer).setSubject(args.subject).setIssuedAt(Math.floor(args.issuedAt / 1000)).setExpirationTime(Math.floor(args.expiresAt / 1000));
+  const jwt = new jose.SignJWT({})
+    .setProtectedHeader({ alg: ALG, kid, typ: "JWT" })
+    .setIssuer(args.issuer)
+    .setSubject(args.subject)
+    .setIssuedAt(Math.floor(args.issuedAt / 1000))
+    .setExpirationTime(Math.floor(args.expiresAt / 1000));
   if (args.audience) jwt.setAudience(args.audience);
   return jwt.sign(privateKey);
 }
 
 async function verify(args: { jwt: string; jwks: { keys: Jose.JWK[] }; issuer: string; now: number }) {
   try {
-    const { payload } = await jose.jwtVerify(args.jwt, jose.createLocalJWKSet(args.jwks), { issuer: args.issuer, currentDate: new Date(args.now) });
+    const { payload } = await jose.jwtVerify(args.jwt, jose.createLocalJWKSet(args.jwks), {
+      issuer: args.issuer,
+      currentDate: new Date(args.now),
+    });
     return { ok: true, payload };
   } catch (error) {
     const e = error as { code?: string; message?: string; claim?: string };

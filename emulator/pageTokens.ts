@@ -36,7 +36,13 @@ export function decodePageToken(token: string): PageTokenPayload {
     throw fail();
   }
   const after = payload?.after;
-  if (typeof payload?.issuedAt !== "number" || !after || typeof after.k !== "string" || (typeof after.v !== "string" && typeof after.v !== "number")) throw fail();
+  if (
+    typeof payload?.issuedAt !== "number" ||
+    !after ||
+    typeof after.k !== "string" ||
+    (typeof after.v !== "string" && typeof after.v !== "number")
+  )
+    throw fail();
   return payload;
 }
 

@@ -45,7 +45,10 @@ export function getString(params: Params, name: string): string | undefined {
 export function getList(params: Params, name: string): string[] | undefined {
   const values = params.get(name);
   if (!values) return undefined;
-  const items = values.flatMap((v) => v.split(",")).map((v) => v.trim()).filter((v) => v.length > 0);
+  const items = values
+    .flatMap((v) => v.split(","))
+    .map((v) => v.trim())
+    .filter((v) => v.length > 0);
   return items.length ? items : undefined;
 }
 
@@ -54,7 +57,8 @@ export function getInt(params: Params, name: string): number | undefined {
   if (raw === undefined || raw === "") return undefined;
   if (!/^-?\d+$/.test(raw.trim())) throw invalidField(name, `must be a non-negative integer, got "${raw}"`);
   const value = Number(raw);
-  if (value < 0 || !Number.isSafeInteger(value)) throw invalidField(name, `must be a non-negative integer, got "${raw}"`);
+  if (value < 0 || !Number.isSafeInteger(value))
+    throw invalidField(name, `must be a non-negative integer, got "${raw}"`);
   return value;
 }
 
@@ -70,6 +74,7 @@ export function getTime(params: Params, name: string): number | undefined {
   const raw = getString(params, name);
   if (raw === undefined || raw === "") return undefined;
   const ms = Date.parse(raw);
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(raw) || Number.isNaN(ms)) throw invalidField(name, `must be an RFC 3339 timestamp, got "${raw}"`);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(raw) || Number.isNaN(ms))
+    throw invalidField(name, `must be an RFC 3339 timestamp, got "${raw}"`);
   return ms;
 }

@@ -15,8 +15,12 @@ describe("state file", () => {
   test("data, the dev token, the root and the OIDC key survive a restart", async () => {
     const statePath = path.join(dir, "state.json");
     const first = await startEmulator({ quiet: true, statePath });
-    const group = await call(first, "POST", `${G}/${first.rootUid}`, { body: { name: "kept", description: "across restarts" } });
-    const firstKid = ((await (await fetch(`${first.issuer}/.well-known/jwks.json`)).json()) as { keys: Array<{ kid: string }> }).keys[0].kid;
+    const group = await call(first, "POST", `${G}/${first.rootUid}`, {
+      body: { name: "kept", description: "across restarts" },
+    });
+    const firstKid = (
+      (await (await fetch(`${first.issuer}/.well-known/jwks.json`)).json()) as { keys: Array<{ kid: string }> }
+    ).keys[0].kid;
     const token = first.token;
     await first.close();
 
@@ -30,12 +34,18 @@ describe("state file", () => {
       // Lists and indexes are rebuilt from the file.
       expect((await call(second, "GET", G, { query: { name: "kept" } })).body.groups).toHaveLength(1);
       // The signing key is kept, so tokens minted before the restart keep verifying.
-      const jwks = async (issuer: string) => ((await (await fetch(`${issuer}/.well-known/jwks.json`)).json()) as { keys: Array<{ kid: string }> }).keys[0].kid;
+      const jwks = async (issuer: string) =>
+        ((await (await fetch(`${issuer}/.well-known/jwks.json`)).json()) as { keys: Array<{ kid: string }> }).keys[0]
+          .kid;
       expect(await jwks(second.issuer)).toBe(firstKid);
       // The dev owner keeps working with the restarted emulator's issuer, whatever its port.
-      const devOwner = (await call(second, "GET", "/iam/v2beta1/identities", { query: { name: "dev-owner" } })).body.identities[0];
+      const devOwner = (await call(second, "GET", "/iam/v2beta1/identities", { query: { name: "dev-owner" } })).body
+        .identities[0];
       const jwt = await second.mintOidcToken({ subject: "dev-owner" });
-      const exchanged = await call(second, "GET", "/sts/exchange", { token: jwt, query: { aud: second.url, identity: devOwner.uid } });
+      const exchanged = await call(second, "GET", "/sts/exchange", {
+        token: jwt,
+        query: { aud: second.url, identity: devOwner.uid },
+      });
       expect(exchanged.status).toBe(200);
     } finally {
       await second.close();
@@ -66,7 +76,9 @@ describe("state file", () => {
     const statePath = path.join(dir, "nested", "state.json");
     const emu = await startEmulator({ quiet: true, statePath, seed: false });
     try {
-      await Promise.all(Array.from({ length: 20 }, (_, i) => call(emu, "POST", `${G}/${emu.rootUid}`, { body: { name: `g${i}` } })));
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) => call(emu, "POST", `${G}/${emu.rootUid}`, { body: { name: `g${i}` } })),
+      );
       // Whatever moment we read it, the file parses.
       expect(() => JSON.parse(fs.readFileSync(statePath, "utf8"))).not.toThrow();
     } finally {
@@ -79,7 +91,14 @@ describe("state file", () => {
   test("writeStateAtomically replaces the old file in one step", () => {
     const file = path.join(dir, "s.json");
     fs.writeFileSync(file, "old");
-    writeStateAtomically(file, { version: 1, rootUid: "r", devToken: "t", devIdentityUid: "r/i", oidcPrivateJwk: {}, records: {} });
+    writeStateAtomically(file, {
+      version: 1,
+      rootUid: "r",
+      devToken: "t",
+      devIdentityUid: "r/i",
+      oidcPrivateJwk: {},
+      records: {},
+    });
     expect(readState(file)?.rootUid).toBe("r");
     expect(fs.readdirSync(dir)).toEqual(["s.json"]);
   });

@@ -22,9 +22,12 @@ export function readState(file: string): EmulatorState | null {
   try {
     state = JSON.parse(text);
   } catch (error) {
-    throw new Error(`the emulator state file ${file} is not valid JSON (${(error as Error).message}); move it away to start fresh`);
+    throw new Error(
+      `the emulator state file ${file} is not valid JSON (${(error as Error).message}); move it away to start fresh`,
+    );
   }
-  if (state?.version !== 1 || typeof state.rootUid !== "string") throw new Error(`the emulator state file ${file} has an unknown format; move it away to start fresh`);
+  if (state?.version !== 1 || typeof state.rootUid !== "string")
+    throw new Error(`the emulator state file ${file} has an unknown format; move it away to start fresh`);
   return state;
 }
 

@@ -43,17 +43,29 @@ function compiles(field: string, pattern: unknown): FieldViolation[] {
 
 function checkClaimMatch(value: Record<string, unknown>): FieldViolation[] {
   const out: FieldViolation[] = [];
-  const known = ["issuer", "issuerPattern", "subject", "subjectPattern", "audience", "audiencePattern", "claims", "claimPatterns"];
+  const known = [
+    "issuer",
+    "issuerPattern",
+    "subject",
+    "subjectPattern",
+    "audience",
+    "audiencePattern",
+    "claims",
+    "claimPatterns",
+  ];
   for (const key of Object.keys(value)) {
     if (!known.includes(key)) out.push({ field: `claimMatch.${key}`, description: "unknown field" });
   }
   for (const key of ["issuer", "issuerPattern", "subject", "subjectPattern", "audience", "audiencePattern"]) {
-    if (value[key] !== undefined && (typeof value[key] !== "string" || value[key] === "")) out.push({ field: `claimMatch.${key}`, description: "must be a non-empty string" });
+    if (value[key] !== undefined && (typeof value[key] !== "string" || value[key] === ""))
+      out.push({ field: `claimMatch.${key}`, description: "must be a non-empty string" });
   }
   const pair = (exact: string, pattern: string, required: boolean) => {
     const has = [exact, pattern].filter((k) => value[k] !== undefined);
-    if (has.length === 2) out.push({ field: `claimMatch.${exact}`, description: `set either ${exact} or ${pattern}, not both` });
-    else if (has.length === 0 && required) out.push({ field: `claimMatch.${exact}`, description: `is required (or ${pattern})` });
+    if (has.length === 2)
+      out.push({ field: `claimMatch.${exact}`, description: `set either ${exact} or ${pattern}, not both` });
+    else if (has.length === 0 && required)
+      out.push({ field: `claimMatch.${exact}`, description: `is required (or ${pattern})` });
     else if (value[pattern] !== undefined) out.push(...compiles(`claimMatch.${pattern}`, value[pattern]));
   };
   pair("issuer", "issuerPattern", true);
@@ -62,14 +74,20 @@ function checkClaimMatch(value: Record<string, unknown>): FieldViolation[] {
   for (const key of ["claims", "claimPatterns"]) {
     const map = value[key];
     if (map === undefined) continue;
-    if (map === null || typeof map !== "object" || Array.isArray(map) || !Object.values(map).every((v) => typeof v === "string")) {
+    if (
+      map === null ||
+      typeof map !== "object" ||
+      Array.isArray(map) ||
+      !Object.values(map).every((v) => typeof v === "string")
+    ) {
       out.push({ field: `claimMatch.${key}`, description: "must be an object of strings" });
     }
   }
   return out;
 }
 
-const groupSummary = (rec: Rec | undefined) => (rec ? { uid: rec.uid, name: rec.name, description: String(rec.data.description ?? "") } : undefined);
+const groupSummary = (rec: Rec | undefined) =>
+  rec ? { uid: rec.uid, name: rec.name, description: String(rec.data.description ?? "") } : undefined;
 
 function anyIn(values: unknown, wanted: Set<string>): boolean {
   return Array.isArray(values) && values.some((v) => wanted.has(String(v)));
@@ -86,7 +104,12 @@ export const RESOURCES: Record<Kind, ResourceDef> = {
     operations: ["list", "get", "create", "update", "delete"],
     fields: {
       uid: { type: "string", readOnly: true },
-      name: { type: "string", required: true, check: (v: string) => (GROUP_NAME_PATTERN.test(v) ? [] : [{ field: "name", description: `must match ${GROUP_NAME_PATTERN.source}` }]) },
+      name: {
+        type: "string",
+        required: true,
+        check: (v: string) =>
+          GROUP_NAME_PATTERN.test(v) ? [] : [{ field: "name", description: `must match ${GROUP_NAME_PATTERN.source}` }],
+      },
       description: { type: "string" },
       verified: { type: "boolean" },
       resourceLimits: { type: "object", readOnly: true },
@@ -154,7 +177,12 @@ export const RESOURCES: Record<Kind, ResourceDef> = {
       description: { type: "string" },
       capabilities: {
         type: "stringArray",
-        check: (caps: string[]) => caps.flatMap((c, i) => (ALL_CAPABILITIES.includes(c) ? [] : [{ field: `capabilities[${i}]`, description: `unknown capability "${c}"` }])),
+        check: (caps: string[]) =>
+          caps.flatMap((c, i) =>
+            ALL_CAPABILITIES.includes(c)
+              ? []
+              : [{ field: `capabilities[${i}]`, description: `unknown capability "${c}"` }],
+          ),
       },
       createTime: { type: "string", readOnly: true },
       updateTime: { type: "string", readOnly: true },
@@ -194,10 +222,18 @@ export const RESOURCES: Record<Kind, ResourceDef> = {
         identityUid: rec.data.identityUid,
         roleUid: rec.data.roleUid,
         identity: identity
-          ? { uid: identity.uid, name: identity.name, description: String(identity.data.description ?? ""), subject: String(claim.subject ?? claim.subjectPattern ?? ""), issuer: String(claim.issuer ?? claim.issuerPattern ?? "") }
+          ? {
+              uid: identity.uid,
+              name: identity.name,
+              description: String(identity.data.description ?? ""),
+              subject: String(claim.subject ?? claim.subjectPattern ?? ""),
+              issuer: String(claim.issuer ?? claim.issuerPattern ?? ""),
+            }
           : { uid: rec.data.identityUid },
         group: groupSummary(store.of("groups").get(String(rec.parentUid))) ?? { uid: rec.parentUid },
-        role: role ? { uid: role.uid, name: role.name, description: String(role.data.description ?? "") } : { uid: rec.data.roleUid },
+        role: role
+          ? { uid: role.uid, name: role.name, description: String(role.data.description ?? "") }
+          : { uid: rec.data.roleUid },
         createTime: iso(rec.createTime),
       };
     },
@@ -258,7 +294,14 @@ export const RESOURCES: Record<Kind, ResourceDef> = {
     fields: {
       uid: { type: "string", readOnly: true },
       name: { type: "string", required: true },
-      digest: { type: "string", required: true, check: (v: string) => (DIGEST_PATTERN.test(v) ? [] : [{ field: "digest", description: "must be sha256: followed by 64 lowercase hex characters" }]) },
+      digest: {
+        type: "string",
+        required: true,
+        check: (v: string) =>
+          DIGEST_PATTERN.test(v)
+            ? []
+            : [{ field: "digest", description: "must be sha256: followed by 64 lowercase hex characters" }],
+      },
       deprecated: { type: "boolean" },
       bundles: { type: "stringArray" },
       updateTime: { type: "string", readOnly: true },
@@ -336,7 +379,17 @@ export const RESOURCES: Record<Kind, ResourceDef> = {
       const query = getString(params, "query")?.toLowerCase();
       if (query) {
         predicates.push((r) =>
-          [r.data.advisoryId, r.data.artifactName, r.data.componentName, r.data.description, ...((r.data.aliases as string[]) ?? [])].some((v) => String(v ?? "").toLowerCase().includes(query)),
+          [
+            r.data.advisoryId,
+            r.data.artifactName,
+            r.data.componentName,
+            r.data.description,
+            ...((r.data.aliases as string[]) ?? []),
+          ].some((v) =>
+            String(v ?? "")
+              .toLowerCase()
+              .includes(query),
+          ),
         );
       }
       signature.push(aliases, eventTypes, latest, query);

@@ -13,16 +13,62 @@ export const ROOT_NAME = "demo-org";
 export const DEV_IDENTITY_NAME = "dev-owner";
 
 export function bootstrap(store: Store, now: number, devIssuer: string): { rootUid: string; devIdentityUid: string } {
-  store.of("roles").addMany(
-    BUILTIN_ROLES.map((role) => makeRec({ uid: role.uid, parentUid: null, name: role.name, createTime: now, updateTime: now, data: { description: role.description, capabilities: role.capabilities, builtin: true } })),
-  );
+  store
+    .of("roles")
+    .addMany(
+      BUILTIN_ROLES.map((role) =>
+        makeRec({
+          uid: role.uid,
+          parentUid: null,
+          name: role.name,
+          createTime: now,
+          updateTime: now,
+          data: { description: role.description, capabilities: role.capabilities, builtin: true },
+        }),
+      ),
+    );
   const rootUid = newSegment();
-  store.of("groups").add(makeRec({ uid: rootUid, parentUid: null, name: ROOT_NAME, createTime: now, updateTime: now, data: { description: "Root organization of the emulator", verified: false } }));
+  store
+    .of("groups")
+    .add(
+      makeRec({
+        uid: rootUid,
+        parentUid: null,
+        name: ROOT_NAME,
+        createTime: now,
+        updateTime: now,
+        data: { description: "Root organization of the emulator", verified: false },
+      }),
+    );
   const devIdentityUid = childUid(rootUid);
-  store.of("identities").add(
-    makeRec({ uid: devIdentityUid, parentUid: rootUid, name: DEV_IDENTITY_NAME, createTime: now, updateTime: now, data: { description: "Development owner of the root organization", claimMatch: { issuer: devIssuer, subject: DEV_IDENTITY_NAME }, lastSeenTime: now } }),
-  );
-  store.of("roleBindings").add(makeRec({ uid: childUid(rootUid), parentUid: rootUid, name: "", createTime: now, updateTime: now, data: { identityUid: devIdentityUid, roleUid: builtinRole("owner").uid } }));
+  store
+    .of("identities")
+    .add(
+      makeRec({
+        uid: devIdentityUid,
+        parentUid: rootUid,
+        name: DEV_IDENTITY_NAME,
+        createTime: now,
+        updateTime: now,
+        data: {
+          description: "Development owner of the root organization",
+          claimMatch: { issuer: devIssuer, subject: DEV_IDENTITY_NAME },
+          lastSeenTime: now,
+        },
+      }),
+    );
+  store
+    .of("roleBindings")
+    .add(
+      makeRec({
+        uid: childUid(rootUid),
+        parentUid: rootUid,
+        name: "",
+        createTime: now,
+        updateTime: now,
+        data: { identityUid: devIdentityUid, roleUid: builtinRole("owner").uid },
+      }),
+    );
   return { rootUid, devIdentityUid };
 }
 
@@ -31,11 +77,31 @@ function digestOf(text: string): string {
 }
 
 function repoRec(rootUid: string, name: string, at: number): Rec {
-  return makeRec({ uid: childUid(rootUid), parentUid: rootUid, name, createTime: at, updateTime: at, data: { description: `${name} image`, catalogTier: "CATALOG_TIER_UNSPECIFIED", bundles: [], aliases: [], activeTags: [] } });
+  return makeRec({
+    uid: childUid(rootUid),
+    parentUid: rootUid,
+    name,
+    createTime: at,
+    updateTime: at,
+    data: {
+      description: `${name} image`,
+      catalogTier: "CATALOG_TIER_UNSPECIFIED",
+      bundles: [],
+      aliases: [],
+      activeTags: [],
+    },
+  });
 }
 
 function tagRec(repo: Rec, name: string, at: number): Rec {
-  return makeRec({ uid: childUid(repo.uid), parentUid: repo.uid, name, createTime: at, updateTime: at, data: { digest: digestOf(`${repo.name}:${name}`), deprecated: false, bundles: [] } });
+  return makeRec({
+    uid: childUid(repo.uid),
+    parentUid: repo.uid,
+    name,
+    createTime: at,
+    updateTime: at,
+    data: { digest: digestOf(`${repo.name}:${name}`), deprecated: false, bundles: [] },
+  });
 }
 
 function advisoryRec(repo: Rec, n: number, component: string, at: number): Rec {
@@ -86,7 +152,16 @@ export function seedBulk(store: Store, now: number, rootUid: string, bulk: BulkO
   const groups: Rec[] = [];
   for (let i = 0; i < (bulk.groups ?? 0); i++) {
     const at = now - (bulk.groups ?? 0) + i;
-    groups.push(makeRec({ uid: childUid(rootUid), parentUid: rootUid, name: `bulk-group-${i}`, createTime: at, updateTime: at, data: { description: "", verified: false } }));
+    groups.push(
+      makeRec({
+        uid: childUid(rootUid),
+        parentUid: rootUid,
+        name: `bulk-group-${i}`,
+        createTime: at,
+        updateTime: at,
+        data: { description: "", verified: false },
+      }),
+    );
   }
   store.of("groups").addMany(groups);
   const repos: Rec[] = [];
@@ -105,6 +180,9 @@ export function seedBulk(store: Store, now: number, rootUid: string, bulk: BulkO
     store.of("repos").add(repo);
     owners.push(repo);
   }
-  for (let i = 0; i < (bulk.advisories ?? 0); i++) advisories.push(advisoryRec(owners[i % owners.length], 10000 + i, `component-${i % 50}`, now - (bulk.advisories ?? 0) + i));
+  for (let i = 0; i < (bulk.advisories ?? 0); i++)
+    advisories.push(
+      advisoryRec(owners[i % owners.length], 10000 + i, `component-${i % 50}`, now - (bulk.advisories ?? 0) + i),
+    );
   store.of("advisories").addMany(advisories);
 }

@@ -56,7 +56,8 @@ function readBody(req: http.IncomingMessage): Promise<string> {
       else chunks.push(chunk);
     });
     req.on("end", () => {
-      if (tooLarge) reject(invalidArgument([{ field: "body", description: `exceeds the limit of ${MAX_BODY_BYTES} bytes` }]));
+      if (tooLarge)
+        reject(invalidArgument([{ field: "body", description: `exceeds the limit of ${MAX_BODY_BYTES} bytes` }]));
       else resolve(Buffer.concat(chunks).toString("utf8"));
     });
     req.on("error", reject);
@@ -84,15 +85,33 @@ function decodeUid(rest: string | undefined): string | undefined {
   return uid === "" ? undefined : uid;
 }
 
-async function route(deps: ServerDeps, req: http.IncomingMessage, method: string, path: string, params: Params, bodyText: string): Promise<Answer> {
+async function route(
+  deps: ServerDeps,
+  req: http.IncomingMessage,
+  method: string,
+  path: string,
+  params: Params,
+  bodyText: string,
+): Promise<Answer> {
   const issuerPath = new URL(deps.issuer()).pathname;
   if (method === "GET" && path === `${issuerPath}/.well-known/openid-configuration`) {
     const issuer = deps.issuer();
-    return { status: 200, body: { issuer, jwks_uri: `${issuer}/.well-known/jwks.json`, response_types_supported: ["id_token"], subject_types_supported: ["public"], id_token_signing_alg_values_supported: ["ES256"] } };
+    return {
+      status: 200,
+      body: {
+        issuer,
+        jwks_uri: `${issuer}/.well-known/jwks.json`,
+        response_types_supported: ["id_token"],
+        subject_types_supported: ["public"],
+        id_token_signing_alg_values_supported: ["ES256"],
+      },
+    };
   }
-  if (method === "GET" && path === `${issuerPath}/.well-known/jwks.json`) return { status: 200, body: deps.oidc.jwks() };
+  if (method === "GET" && path === `${issuerPath}/.well-known/jwks.json`)
+    return { status: 200, body: deps.oidc.jwks() };
   if (path === "/sts/exchange") {
-    if (method !== "GET" && method !== "POST") throw unimplemented(`${method} is not supported on /sts/exchange; use GET or POST`);
+    if (method !== "GET" && method !== "POST")
+      throw unimplemented(`${method} is not supported on /sts/exchange; use GET or POST`);
     return { status: 200, body: await exchangeToken(deps.exchange(), params, req.headers.authorization) };
   }
 
@@ -101,7 +120,13 @@ async function route(deps: ServerDeps, req: http.IncomingMessage, method: string
   if (!match) throw notFound("path", path);
   const [, domain, version, collection, rest] = match;
   const uid = decodeUid(rest);
-  const ctx: Context = { store: deps.store, clock: deps.clock, engine: deps.engine, principal, propagationDelayMs: deps.propagationDelayMs };
+  const ctx: Context = {
+    store: deps.store,
+    clock: deps.clock,
+    engine: deps.engine,
+    principal,
+    propagationDelayMs: deps.propagationDelayMs,
+  };
 
   if (version === "v1") {
     const v1 = (domain === "iam" && collection === "groups") || (domain === "registry" && collection === "repos");
@@ -117,10 +142,12 @@ async function route(deps: ServerDeps, req: http.IncomingMessage, method: string
     case "POST":
       return { status: 200, body: createResource(ctx, def, uid, parseJson(bodyText)) };
     case "PATCH":
-      if (uid === undefined) throw invalidArgument([{ field: "uid", description: `goes in the path: PATCH …/${collection}/<uid>` }]);
+      if (uid === undefined)
+        throw invalidArgument([{ field: "uid", description: `goes in the path: PATCH …/${collection}/<uid>` }]);
       return { status: 200, body: updateResource(ctx, def, uid, params, parseJson(bodyText)) };
     case "DELETE":
-      if (uid === undefined) throw invalidArgument([{ field: "uid", description: `goes in the path: DELETE …/${collection}/<uid>` }]);
+      if (uid === undefined)
+        throw invalidArgument([{ field: "uid", description: `goes in the path: DELETE …/${collection}/<uid>` }]);
       deleteResource(ctx, def, uid);
       return { status: 200 };
     default:
@@ -135,7 +162,13 @@ export function createHandler(deps: ServerDeps): http.RequestListener {
     const method = (req.method ?? "GET").toUpperCase();
     const url = new URL(req.url ?? "/", "http://emulator");
     const path = url.pathname;
-    const entry = deps.log.record({ method, path, query: rawQuery(url.searchParams), status: 0, time: deps.clock.iso() });
+    const entry = deps.log.record({
+      method,
+      path,
+      query: rawQuery(url.searchParams),
+      status: 0,
+      time: deps.clock.iso(),
+    });
     const drop = () => {
       entry.status = 0;
       req.socket.destroy();
@@ -143,7 +176,11 @@ export function createHandler(deps: ServerDeps): http.RequestListener {
     const send = (answer: Answer) => {
       entry.status = answer.status;
       const text = answer.body === undefined ? "" : JSON.stringify(answer.body);
-      res.writeHead(answer.status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...(answer.headers ?? {}) });
+      res.writeHead(answer.status, {
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(text),
+        ...(answer.headers ?? {}),
+      });
       res.end(text);
     };
 
@@ -151,7 +188,8 @@ export function createHandler(deps: ServerDeps): http.RequestListener {
       const fault = deps.faults.decide(method, path);
       if (fault.latencyMs > 0) await sleep(fault.latencyMs);
       if (fault.action === "drop") return drop();
-      if (fault.action === "unavailable") return send(errorAnswer(unavailable("the service is temporarily unavailable (injected fault); retry")));
+      if (fault.action === "unavailable")
+        return send(errorAnswer(unavailable("the service is temporarily unavailable (injected fault); retry")));
       if (fault.action === "exhausted") return send(errorAnswer(resourceExhausted(fault.retryAfterSeconds)));
       let answer: Answer;
       try {

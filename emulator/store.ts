@@ -149,7 +149,10 @@ export function makeRec(stored: StoredRec): Rec {
 }
 
 export class Store {
-  readonly collections = Object.fromEntries(KINDS.map((kind) => [kind, new Collection(kind)])) as Record<Kind, Collection>;
+  readonly collections = Object.fromEntries(KINDS.map((kind) => [kind, new Collection(kind)])) as Record<
+    Kind,
+    Collection
+  >;
   private listeners: Array<() => void> = [];
 
   of(kind: Kind): Collection {
@@ -167,7 +170,16 @@ export class Store {
   snapshot(): Record<Kind, StoredRec[]> {
     const out = {} as Record<Kind, StoredRec[]>;
     for (const kind of KINDS) {
-      out[kind] = this.collections[kind].indexes.uid.items.map(({ uid, parentUid, name, createTime, updateTime, data }) => ({ uid, parentUid, name, createTime, updateTime, data }));
+      out[kind] = this.collections[kind].indexes.uid.items.map(
+        ({ uid, parentUid, name, createTime, updateTime, data }) => ({
+          uid,
+          parentUid,
+          name,
+          createTime,
+          updateTime,
+          data,
+        }),
+      );
     }
     return out;
   }

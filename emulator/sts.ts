@@ -41,7 +41,8 @@ const VERIFY_REASONS: Record<string, string> = {
 export async function exchangeToken(deps: ExchangeDeps, params: Params, authorization: string | undefined) {
   const aud = getString(params, "aud");
   if (!aud) throw invalidField("aud", `is required: the API base URL (${deps.audiences[0]})`);
-  if (!deps.audiences.includes(aud.replace(/\/+$/, ""))) throw invalidField("aud", `must be one of ${deps.audiences.join(", ")}, got "${aud}"`);
+  if (!deps.audiences.includes(aud.replace(/\/+$/, "")))
+    throw invalidField("aud", `must be one of ${deps.audiences.join(", ")}, got "${aud}"`);
   const identityUid = getString(params, "identity");
   if (!identityUid) throw invalidField("identity", "is required: the uid of the identity to assume");
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "")?.[1];
@@ -55,32 +56,52 @@ export async function exchangeToken(deps: ExchangeDeps, params: Params, authoriz
   const issuer = typeof claims.iss === "string" ? claims.iss : "";
   if (!issuer) throw unauthenticated("the OIDC token has no iss claim");
   if (!matches(claimMatch.issuer, claimMatch.issuerPattern, issuer)) {
-    throw unauthenticated(`the OIDC token's issuer "${issuer}" does not match the claimMatch of identity "${identityUid}"`);
+    throw unauthenticated(
+      `the OIDC token's issuer "${issuer}" does not match the claimMatch of identity "${identityUid}"`,
+    );
   }
   const jwks = issuer === deps.devIssuer ? deps.oidc.jwks() : deps.trusted.get(issuer);
   if (!jwks) throw unauthenticated(`the issuer "${issuer}" is not trusted by this emulator`);
 
   const verified = await deps.oidc.verify(bearer, jwks, issuer, deps.clock.now());
   if (!verified.ok) {
-    const why = VERIFY_REASONS[verified.code] ?? (verified.claim ? `the OIDC token's ${verified.claim} claim is invalid: ${verified.message}` : `the OIDC token is invalid: ${verified.message}`);
+    const why =
+      VERIFY_REASONS[verified.code] ??
+      (verified.claim
+        ? `the OIDC token's ${verified.claim} claim is invalid: ${verified.message}`
+        : `the OIDC token is invalid: ${verified.message}`);
     throw unauthenticated(why);
   }
   const payload = verified.payload;
   const subject = typeof payload.sub === "string" ? payload.sub : "";
   if (!matches(claimMatch.subject, claimMatch.subjectPattern, subject)) {
-    throw unauthenticated(`the OIDC token's subject "${subject}" does not match the claimMatch of identity "${identityUid}"`);
+    throw unauthenticated(
+      `the OIDC token's subject "${subject}" does not match the claimMatch of identity "${identityUid}"`,
+    );
   }
   if (claimMatch.audience !== undefined || claimMatch.audiencePattern !== undefined) {
-    const audiences = Array.isArray(payload.aud) ? payload.aud.map(String) : typeof payload.aud === "string" ? [payload.aud] : [];
+    const audiences = Array.isArray(payload.aud)
+      ? payload.aud.map(String)
+      : typeof payload.aud === "string"
+        ? [payload.aud]
+        : [];
     if (!audiences.some((a) => matches(claimMatch.audience, claimMatch.audiencePattern, a))) {
-      throw unauthenticated(`the OIDC token's audience ${JSON.stringify(payload.aud ?? null)} does not match the claimMatch of identity "${identityUid}"`);
+      throw unauthenticated(
+        `the OIDC token's audience ${JSON.stringify(payload.aud ?? null)} does not match the claimMatch of identity "${identityUid}"`,
+      );
     }
   }
   for (const [claim, expected] of Object.entries((claimMatch.claims ?? {}) as Record<string, string>)) {
-    if (String(payload[claim] ?? "") !== expected) throw unauthenticated(`the OIDC token's ${claim} claim does not match the claimMatch of identity "${identityUid}"`);
+    if (String(payload[claim] ?? "") !== expected)
+      throw unauthenticated(
+        `the OIDC token's ${claim} claim does not match the claimMatch of identity "${identityUid}"`,
+      );
   }
   for (const [claim, pattern] of Object.entries((claimMatch.claimPatterns ?? {}) as Record<string, string>)) {
-    if (!anchored(pattern).test(String(payload[claim] ?? ""))) throw unauthenticated(`the OIDC token's ${claim} claim does not match the claimMatch of identity "${identityUid}"`);
+    if (!anchored(pattern).test(String(payload[claim] ?? "")))
+      throw unauthenticated(
+        `the OIDC token's ${claim} claim does not match the claimMatch of identity "${identityUid}"`,
+      );
   }
   // The identity may have gone while the signature was being checked.
   const current = deps.store.of("identities").get(identityUid);

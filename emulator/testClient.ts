@@ -18,7 +18,12 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-export async function call<T = any>(emulator: RunningEmulator, method: string, path: string, options: CallOptions = {}): Promise<Reply<T>> {
+export async function call<T = any>(
+  emulator: RunningEmulator,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<Reply<T>> {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(options.query ?? {})) {
     for (const v of Array.isArray(value) ? value : [value]) search.append(key, String(v));
@@ -45,7 +50,10 @@ export async function call<T = any>(emulator: RunningEmulator, method: string, p
 }
 
 /** The @type-keyed details of a Status body. */
-export function detail(body: { details?: Array<Record<string, any>> }, type: "ErrorInfo" | "BadRequest" | "PreconditionFailure" | "ResourceInfo" | "RetryInfo"): Record<string, any> | undefined {
+export function detail(
+  body: { details?: Array<Record<string, any>> },
+  type: "ErrorInfo" | "BadRequest" | "PreconditionFailure" | "ResourceInfo" | "RetryInfo",
+): Record<string, any> | undefined {
   return body.details?.find((d) => d["@type"] === `type.googleapis.com/google.rpc.${type}`);
 }
 

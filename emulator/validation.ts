@@ -30,9 +30,16 @@ function typeError(type: FieldType, value: unknown): string | null {
     case "object":
       return value !== null && typeof value === "object" && !Array.isArray(value) ? null : "must be an object";
     case "objectArray":
-      return Array.isArray(value) && value.every((v) => v !== null && typeof v === "object" && !Array.isArray(v)) ? null : "must be an array of objects";
+      return Array.isArray(value) && value.every((v) => v !== null && typeof v === "object" && !Array.isArray(v))
+        ? null
+        : "must be an array of objects";
     case "stringMap":
-      return value !== null && typeof value === "object" && !Array.isArray(value) && Object.values(value).every((v) => typeof v === "string") ? null : "must be an object of strings";
+      return value !== null &&
+        typeof value === "object" &&
+        !Array.isArray(value) &&
+        Object.values(value).every((v) => typeof v === "string")
+        ? null
+        : "must be an object of strings";
   }
 }
 
@@ -57,12 +64,17 @@ function fieldName(name: string): string {
 
 export function requireObject(body: unknown): Record<string, unknown> {
   if (body === undefined) return {};
-  if (body === null || typeof body !== "object" || Array.isArray(body)) throw invalidArgument([{ field: "body", description: "must be a JSON object" }]);
+  if (body === null || typeof body !== "object" || Array.isArray(body))
+    throw invalidArgument([{ field: "body", description: "must be a JSON object" }]);
   return body as Record<string, unknown>;
 }
 
 /** Checks a body and returns the writable fields it sets, typed. */
-function checkFields(specs: FieldSpecs, body: Record<string, unknown>, violations: FieldViolation[]): Record<string, unknown> {
+function checkFields(
+  specs: FieldSpecs,
+  body: Record<string, unknown>,
+  violations: FieldViolation[],
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) {
     const spec = specs[key];
@@ -83,7 +95,8 @@ function checkRules(specs: FieldSpecs, values: Record<string, unknown>, violatio
   for (const [key, value] of Object.entries(values)) {
     const spec = specs[key];
     if (!spec || value === undefined) continue;
-    if (spec.required && (value === "" || value === undefined)) violations.push({ field: key, description: "is required" });
+    if (spec.required && (value === "" || value === undefined))
+      violations.push({ field: key, description: "is required" });
     else if (spec.check) violations.push(...spec.check(value));
   }
 }
@@ -112,7 +125,11 @@ export function validateCreate(specs: FieldSpecs, rawBody: unknown): Record<stri
  * The changes a PATCH makes. Without a mask: the writable fields present in the body.
  * With updateMask=a,b: exactly a and b (set from the body, or cleared when absent), "*" = all.
  */
-export function validatePatch(specs: FieldSpecs, rawBody: unknown, updateMask: string[] | undefined): Record<string, unknown> {
+export function validatePatch(
+  specs: FieldSpecs,
+  rawBody: unknown,
+  updateMask: string[] | undefined,
+): Record<string, unknown> {
   const body = requireObject(rawBody);
   const violations: FieldViolation[] = [];
   const given = checkFields(specs, body, violations);
@@ -125,11 +142,16 @@ export function validatePatch(specs: FieldSpecs, rawBody: unknown, updateMask: s
     changes = {};
     for (const field of fields) {
       const spec = specs[field];
-      if (!spec) violations.push({ field: "updateMask", description: `unknown field "${field}"; updatable fields: ${writable.join(", ")}` });
+      if (!spec)
+        violations.push({
+          field: "updateMask",
+          description: `unknown field "${field}"; updatable fields: ${writable.join(", ")}`,
+        });
       else if (spec.readOnly) violations.push({ field: "updateMask", description: `field "${field}" is read-only` });
       else if (field in given) changes[field] = given[field];
       else if (!violations.some((v) => v.field === field)) {
-        if (spec.required) violations.push({ field, description: "is required (listed in updateMask but absent from the body)" });
+        if (spec.required)
+          violations.push({ field, description: "is required (listed in updateMask but absent from the body)" });
         else changes[field] = emptyOf(spec);
       }
     }

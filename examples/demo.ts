@@ -43,7 +43,12 @@ const rule = (title: string) => {
   say(`${"━".repeat(4)} ${title} ${"━".repeat(Math.max(4, 90 - title.length))}`);
   say();
 };
-const indent = (text: string) => text.replace(/\s+$/, "").split("\n").map((l) => "  │ " + l).join("\n");
+const indent = (text: string) =>
+  text
+    .replace(/\s+$/, "")
+    .split("\n")
+    .map((l) => "  │ " + l)
+    .join("\n");
 
 async function main(): Promise<number> {
   say("platform-pulumi demo");
@@ -73,14 +78,18 @@ async function main(): Promise<number> {
     say(indent(withoutOutputs(output)));
     say();
     if (expectFailure ? code === 0 : code !== 0) {
-      throw new Error(`"pulumi ${args.join(" ")}" exited with ${code}, expected ${expectFailure ? "a failure" : "success"}`);
+      throw new Error(
+        `"pulumi ${args.join(" ")}" exited with ${code}, expected ${expectFailure ? "a failure" : "success"}`,
+      );
     }
     return code;
   };
 
   try {
     rule("0. The organization before");
-    say(`The emulator starts with one organization, ${ROOT_LABEL}, and its owner dev-owner, whose API token the demo uses.`);
+    say(
+      `The emulator starts with one organization, ${ROOT_LABEL}, and its owner dev-owner, whose API token the demo uses.`,
+    );
     const before = await showTree("Groups, identities and role bindings in the organization");
 
     rule("1. Create: preview the plan, then apply it");
@@ -95,7 +104,9 @@ async function main(): Promise<number> {
     rule("2. Someone changes things in the console (direct API calls, not Pulumi)");
     const platformUid = outputs.tree.teams.platform as string;
     const gitlabUid = outputs.tree.identities["gitlab-ci"] as string;
-    await call(api, "PATCH", `/iam/v2beta1/groups/${platformUid}?updateMask=description`, { description: "temporary: ask Bob" });
+    await call(api, "PATCH", `/iam/v2beta1/groups/${platformUid}?updateMask=description`, {
+      description: "temporary: ask Bob",
+    });
     say(`PATCH  group "platform": description = "temporary: ask Bob"`);
     await call(api, "DELETE", `/iam/v2beta1/identities/${gitlabUid}`);
     say(`DELETE identity "gitlab-ci"  (the service deletes its role binding with it)`);
@@ -114,7 +125,8 @@ async function main(): Promise<number> {
     rule("5. Destroy");
     await step(["destroy", "--yes"]);
     const after = await showTree("The organization after destroy");
-    if (!isDeepStrictEqual(after, before)) throw new Error("the organization after destroy differs from the one before the demo");
+    if (!isDeepStrictEqual(after, before))
+      throw new Error("the organization after destroy differs from the one before the demo");
     say("→ exactly as in step 0: everything the stack created is gone, nothing else was touched.");
     say();
     say("Done. The program: examples/org-hierarchy/index.ts. Everything else: README.md.");
@@ -134,14 +146,21 @@ function withoutOutputs(output: string): string {
   if (at < 0) return output;
   let end = at + 1;
   while (end < lines.length && (lines[end].startsWith(" ") || lines[end] === "")) end++;
-  return [...lines.slice(0, at), "Outputs: advisoriesPerRepo, images, roleBindings, tree (summarised below)", "", ...lines.slice(end)].join("\n");
+  return [
+    ...lines.slice(0, at),
+    "Outputs: advisoriesPerRepo, images, roleBindings, tree (summarised below)",
+    "",
+    ...lines.slice(end),
+  ].join("\n");
 }
 
 /** The example's outputs in a few lines: the look-ups' results and what the uids map to. */
 function outputSummary(outputs: any): string[] {
   const tree = outputs.tree ?? {};
   const groups = Object.keys(tree.teams ?? {}).length + Object.keys(tree.nested ?? {}).length + 1;
-  const bindings = (outputs.roleBindings ?? []).map((b: { identity: string; role: string; group: string }) => `${b.identity} is ${b.role} on ${b.group}`);
+  const bindings = (outputs.roleBindings ?? []).map(
+    (b: { identity: string; role: string; group: string }) => `${b.identity} is ${b.role} on ${b.group}`,
+  );
   const teams = Object.keys(outputs.images ?? {}).sort((a, b) => TEAM_ORDER.indexOf(a) - TEAM_ORDER.indexOf(b));
   const width = Math.max(...teams.map((team) => team.length)) + 1;
   const images = teams.map((team) => {
@@ -169,15 +188,22 @@ function engineRunner(emu: RunningEmulator): Runner {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "platform-demo-"));
   const state = path.join(dir, "dev.json");
   const config = [
-    "--config", `platform:apiUrl=${emu.url}`,
-    "--secret-config", `platform:token=${emu.token}`,
-    "--config", `rootUid=${emu.rootUid}`,
+    "--config",
+    `platform:apiUrl=${emu.url}`,
+    "--secret-config",
+    `platform:token=${emu.token}`,
+    "--config",
+    `rootUid=${emu.rootUid}`,
   ];
   return {
     describe:
       "The pulumi CLI is not on PATH: using the project's local engine (tests/engine: the Pulumi SDK runtime + the real dynamic-provider host).",
     async run(args) {
-      const result = await runEngine([...args.filter((a) => a !== "--yes"), ...config], { cwd: repoRoot, state, env: withoutPlatformEnv() });
+      const result = await runEngine([...args.filter((a) => a !== "--yes"), ...config], {
+        cwd: repoRoot,
+        state,
+        env: withoutPlatformEnv(),
+      });
       return { code: result.code, output: result.stdout + result.stderr };
     },
     outputs: async () => (fs.existsSync(state) ? JSON.parse(fs.readFileSync(state, "utf8")).outputs : {}),
@@ -223,7 +249,11 @@ async function cliRunner(emu: RunningEmulator): Promise<Runner> {
         child.once("close", (code) => resolve({ code: code ?? -1, output }));
       }),
     outputs: async () => {
-      const r = spawnSync("pulumi", ["stack", "output", "--json", "--stack", "dev"], { cwd: project, env, encoding: "utf8" });
+      const r = spawnSync("pulumi", ["stack", "output", "--json", "--stack", "dev"], {
+        cwd: project,
+        env,
+        encoding: "utf8",
+      });
       if (r.status !== 0) throw new Error(`pulumi stack output failed: ${r.stdout}${r.stderr}`);
       return JSON.parse(r.stdout);
     },

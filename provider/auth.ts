@@ -35,7 +35,11 @@ const ASSUMED_LIFETIME_MS = 60 * 60 * 1000;
 const RENEW_MARGIN_MS = 2 * 60 * 1000;
 const MAX_RENEW_MARGIN_FRACTION = 0.1;
 
-export function exchangedToken(settings: Required<Pick<Settings, "apiUrl" | "authUrl" | "identity" | "identityTokenFile">>, transport: Transport, now: () => number = Date.now): TokenSource {
+export function exchangedToken(
+  settings: Required<Pick<Settings, "apiUrl" | "authUrl" | "identity" | "identityTokenFile">>,
+  transport: Transport,
+  now: () => number = Date.now,
+): TokenSource {
   let held: { token: string; renewAt: number } | undefined;
   let inFlight: Promise<string> | undefined;
   let exchanges = 0;
@@ -46,9 +50,14 @@ export function exchangedToken(settings: Required<Pick<Settings, "apiUrl" | "aut
       oidcToken = (await readFile(settings.identityTokenFile, "utf8")).trim();
     } catch (error) {
       const code = (error as { code?: string }).code ?? "error";
-      throw new SettingsError(`platform:identityTokenFile (PLATFORM_IDENTITY_TOKEN_FILE): cannot read ${settings.identityTokenFile} (${code})`);
+      throw new SettingsError(
+        `platform:identityTokenFile (PLATFORM_IDENTITY_TOKEN_FILE): cannot read ${settings.identityTokenFile} (${code})`,
+      );
     }
-    if (!oidcToken) throw new SettingsError(`platform:identityTokenFile (PLATFORM_IDENTITY_TOKEN_FILE): ${settings.identityTokenFile} is empty`);
+    if (!oidcToken)
+      throw new SettingsError(
+        `platform:identityTokenFile (PLATFORM_IDENTITY_TOKEN_FILE): ${settings.identityTokenFile} is empty`,
+      );
     const query = new URLSearchParams({ aud: settings.apiUrl, identity: settings.identity });
     const path = "/sts/exchange";
     const started = now();
@@ -59,7 +68,13 @@ export function exchangedToken(settings: Required<Pick<Settings, "apiUrl" | "aut
     });
     exchanges += 1;
     if (answer.status >= 300) {
-      const error = decodeErrorAnswer({ httpStatus: answer.status, contentType: answer.contentType, text: answer.text, method: "GET", path });
+      const error = decodeErrorAnswer({
+        httpStatus: answer.status,
+        contentType: answer.contentType,
+        text: answer.text,
+        method: "GET",
+        path,
+      });
       throw new ApiError({
         code: error.code,
         httpStatus: error.httpStatus,
@@ -77,13 +92,21 @@ export function exchangedToken(settings: Required<Pick<Settings, "apiUrl" | "aut
     }
     const body = exchangeAnswer.safeParse(parsed);
     if (!body.success) {
-      throw new SettingsError(`platform:authUrl: ${settings.authUrl}${path} did not answer with {token}; is it the service's auth URL?`);
+      throw new SettingsError(
+        `platform:authUrl: ${settings.authUrl}${path} did not answer with {token}; is it the service's auth URL?`,
+      );
     }
     // Trust the service's expiry only as a lifetime measured on our clock, so skew cannot
     // make a fresh token look expired (that would exchange on every call).
     const expiresAt = body.data.expiry ? Date.parse(body.data.expiry) : NaN;
-    const lifetime = Number.isFinite(expiresAt) && expiresAt > started ? Math.min(expiresAt - started, ASSUMED_LIFETIME_MS) : ASSUMED_LIFETIME_MS;
-    held = { token: body.data.token, renewAt: started + lifetime - Math.min(RENEW_MARGIN_MS, lifetime * MAX_RENEW_MARGIN_FRACTION) };
+    const lifetime =
+      Number.isFinite(expiresAt) && expiresAt > started
+        ? Math.min(expiresAt - started, ASSUMED_LIFETIME_MS)
+        : ASSUMED_LIFETIME_MS;
+    held = {
+      token: body.data.token,
+      renewAt: started + lifetime - Math.min(RENEW_MARGIN_MS, lifetime * MAX_RENEW_MARGIN_FRACTION),
+    };
     return body.data.token;
   }
 

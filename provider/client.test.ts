@@ -17,7 +17,13 @@ beforeEach(() => {
 });
 
 const fast = { minDelayMs: 1, maxDelayMs: 5 };
-const settingsOf = (over: Partial<Settings> = {}): Settings => ({ apiUrl: emu.url, authUrl: emu.url, apiVersion: "v2beta1", token: emu.token, ...over });
+const settingsOf = (over: Partial<Settings> = {}): Settings => ({
+  apiUrl: emu.url,
+  authUrl: emu.url,
+  apiVersion: "v2beta1",
+  token: emu.token,
+  ...over,
+});
 const rootPath = () => `/iam/v2beta1/groups/${emu.rootUid}`;
 
 describe("settings", () => {
@@ -34,26 +40,60 @@ describe("settings", () => {
   test("configure wins over the environment, key by key", () => {
     env({ PLATFORM_API_URL: "https://env.example.com/", PLATFORM_TOKEN: "env-token", PLATFORM_API_VERSION: "v2" });
     configureFromPulumi({ get: (key) => (key === "platform:apiUrl" ? "https://config.example.com" : undefined) });
-    expect(resolveSettings()).toEqual({ apiUrl: "https://config.example.com", authUrl: "https://config.example.com", apiVersion: "v2", token: "env-token" });
+    expect(resolveSettings()).toEqual({
+      apiUrl: "https://config.example.com",
+      authUrl: "https://config.example.com",
+      apiVersion: "v2",
+      token: "env-token",
+    });
   });
 
   test("a config object that throws (never configured) falls back to the environment", () => {
     env({ PLATFORM_API_URL: "https://env.example.com", PLATFORM_TOKEN: "t" });
-    configureFromPulumi({ get: () => { throw new Error("not configured"); } });
+    configureFromPulumi({
+      get: () => {
+        throw new Error("not configured");
+      },
+    });
     expect(resolveSettings().apiUrl).toBe("https://env.example.com");
   });
 
   test.each([
     [{}, /platform:apiUrl is not set.*PLATFORM_API_URL/],
     [{ PLATFORM_API_URL: "not a url", PLATFORM_TOKEN: "t" }, /PLATFORM_API_URL: "not a url" is not a URL/],
-    [{ PLATFORM_API_URL: "http://api.example.com", PLATFORM_TOKEN: "t" }, /PLATFORM_API_URL: http:\/\/ is refused for api.example.com; use https/],
-    [{ PLATFORM_API_URL: "https://a.example.com", PLATFORM_AUTH_URL: "ftp://x", PLATFORM_TOKEN: "t" }, /PLATFORM_AUTH_URL: ftp:\/\/ is refused/],
-    [{ PLATFORM_API_URL: "https://a.example.com", PLATFORM_API_VERSION: "v3", PLATFORM_TOKEN: "t" }, /PLATFORM_API_VERSION: "v3" is not an API version/],
+    [
+      { PLATFORM_API_URL: "http://api.example.com", PLATFORM_TOKEN: "t" },
+      /PLATFORM_API_URL: http:\/\/ is refused for api.example.com; use https/,
+    ],
+    [
+      { PLATFORM_API_URL: "https://a.example.com", PLATFORM_AUTH_URL: "ftp://x", PLATFORM_TOKEN: "t" },
+      /PLATFORM_AUTH_URL: ftp:\/\/ is refused/,
+    ],
+    [
+      { PLATFORM_API_URL: "https://a.example.com", PLATFORM_API_VERSION: "v3", PLATFORM_TOKEN: "t" },
+      /PLATFORM_API_VERSION: "v3" is not an API version/,
+    ],
     [{ PLATFORM_API_URL: "https://a.example.com" }, /no credentials: set platform:token/],
-    [{ PLATFORM_API_URL: "https://a.example.com", PLATFORM_IDENTITY: "org/ci" }, /PLATFORM_IDENTITY is set but platform:identityTokenFile \(PLATFORM_IDENTITY_TOKEN_FILE\) is not/],
-    [{ PLATFORM_API_URL: "https://a.example.com", PLATFORM_IDENTITY_TOKEN_FILE: "/tmp/x" }, /PLATFORM_IDENTITY_TOKEN_FILE is set but platform:identity/],
-    [{ PLATFORM_API_URL: "https://a.example.com", PLATFORM_IDENTITY: "org//ci", PLATFORM_IDENTITY_TOKEN_FILE: "/tmp/x" }, /PLATFORM_IDENTITY: "org\/\/ci" is not an identity uid/],
-    [{ PLATFORM_API_URL: "https://a.example.com", PLATFORM_TOKEN: "two words" }, /PLATFORM_TOKEN: the token contains whitespace/],
+    [
+      { PLATFORM_API_URL: "https://a.example.com", PLATFORM_IDENTITY: "org/ci" },
+      /PLATFORM_IDENTITY is set but platform:identityTokenFile \(PLATFORM_IDENTITY_TOKEN_FILE\) is not/,
+    ],
+    [
+      { PLATFORM_API_URL: "https://a.example.com", PLATFORM_IDENTITY_TOKEN_FILE: "/tmp/x" },
+      /PLATFORM_IDENTITY_TOKEN_FILE is set but platform:identity/,
+    ],
+    [
+      {
+        PLATFORM_API_URL: "https://a.example.com",
+        PLATFORM_IDENTITY: "org//ci",
+        PLATFORM_IDENTITY_TOKEN_FILE: "/tmp/x",
+      },
+      /PLATFORM_IDENTITY: "org\/\/ci" is not an identity uid/,
+    ],
+    [
+      { PLATFORM_API_URL: "https://a.example.com", PLATFORM_TOKEN: "two words" },
+      /PLATFORM_TOKEN: the token contains whitespace/,
+    ],
   ])("bad settings %j fail naming the setting", (vars, message) => {
     env(vars);
     expect(() => resolveSettings()).toThrow(SettingsError);
@@ -62,7 +102,9 @@ describe("settings", () => {
 
   test("the process-wide client reads settings at call time and reports missing ones without a request", async () => {
     env({});
-    await expect(sharedClient().request({ method: "GET", domain: "iam", path: "roles" })).rejects.toThrow(/platform:apiUrl is not set/);
+    await expect(sharedClient().request({ method: "GET", domain: "iam", path: "roles" })).rejects.toThrow(
+      /platform:apiUrl is not set/,
+    );
     env({ PLATFORM_API_URL: emu.url, PLATFORM_TOKEN: emu.token });
     const roles = await sharedClient().request<{ roles: unknown[] }>({ method: "GET", domain: "iam", path: "roles" });
     expect(roles.roles.length).toBeGreaterThan(0);
@@ -86,17 +128,23 @@ describe("requests", () => {
 
   test("an AIP-193 error decodes into code, reason and field violations, and a message naming the field", async () => {
     const client = createClient(settingsOf(), fast);
-    const error: any = await client.request({ method: "POST", domain: "iam", path: `groups/${emu.rootUid}`, body: { name: "Not Valid!" } }).catch((e: any) => e);
+    const error: any = await client
+      .request({ method: "POST", domain: "iam", path: `groups/${emu.rootUid}`, body: { name: "Not Valid!" } })
+      .catch((e: any) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ code: 3, status: "INVALID_ARGUMENT", httpStatus: 400, reason: "INVALID_ARGUMENT" });
     expect(error.fieldViolations.map((v: { field: string }) => v.field)).toEqual(["name"]);
-    expect(error.message).toMatch(/^INVALID_ARGUMENT: name: .*\^\[a-z0-9 \._-\]\{1,\}\$ \(POST \/iam\/v2beta1\/groups\//);
+    expect(error.message).toMatch(
+      /^INVALID_ARGUMENT: name: .*\^\[a-z0-9 \._-\]\{1,\}\$ \(POST \/iam\/v2beta1\/groups\//,
+    );
     await client.close();
   });
 
   test("a group with repos fails to delete with the precondition spelled out", async () => {
     const client = createClient(settingsOf(), fast);
-    const error: any = await client.request({ method: "DELETE", domain: "iam", path: `groups/${emu.rootUid}` }).catch((e: any) => e);
+    const error: any = await client
+      .request({ method: "DELETE", domain: "iam", path: `groups/${emu.rootUid}` })
+      .catch((e: any) => e);
     expect(error).toMatchObject({ code: 9, status: "FAILED_PRECONDITION" });
     expect(error.preconditionViolations[0].type).toBe("RESOURCE_NOT_EMPTY");
     expect(error.message).toMatch(/^FAILED_PRECONDITION: RESOURCE_NOT_EMPTY: /);
@@ -133,13 +181,25 @@ describe("retries", () => {
     emu.setFaults([{ path: ".*", unavailableRate: 0.3, exhaustedRate: 0.2, retryAfterSeconds: 0 }]);
     const client = createClient(settingsOf(), { ...fast, maxRetries: 12 });
     const created = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => client.request<{ uid: string }>({ method: "POST", domain: "iam", path: `groups/${emu.rootUid}`, body: { name: `retry-${i}` } })),
+      Array.from({ length: 20 }, (_, i) =>
+        client.request<{ uid: string }>({
+          method: "POST",
+          domain: "iam",
+          path: `groups/${emu.rootUid}`,
+          body: { name: `retry-${i}` },
+        }),
+      ),
     );
     expect(new Set(created.map((g) => g.uid)).size).toBe(20);
     const faulted = emu.requests().filter((r) => r.status === 503 || r.status === 429).length;
     expect(faulted).toBeGreaterThan(0);
     emu.setFaults([]);
-    const listed = await client.request<{ groups: { name: string }[] }>({ method: "GET", domain: "iam", path: "groups", query: { "uidp.children_of": emu.rootUid, page_size: 200 } });
+    const listed = await client.request<{ groups: { name: string }[] }>({
+      method: "GET",
+      domain: "iam",
+      path: "groups",
+      query: { "uidp.children_of": emu.rootUid, page_size: 200 },
+    });
     expect(listed.groups.filter((g) => g.name.startsWith("retry-"))).toHaveLength(20);
     await client.close();
   });
@@ -161,7 +221,9 @@ describe("retries", () => {
     emu.setFaults([{ path: "^/iam/v2beta1/groups", methods: ["GET"], dropRate: 0.5 }]);
     for (let i = 0; i < 10; i++) await client.request({ method: "GET", domain: "iam", path: `groups/${emu.rootUid}` });
     emu.setFaults([{ path: "^/iam/v2beta1/groups/", methods: ["POST"], dropAfterCommitRate: 1 }]);
-    const error: any = await client.request({ method: "POST", domain: "iam", path: `groups/${emu.rootUid}`, body: { name: "lost-answer" } }).catch((e: any) => e);
+    const error: any = await client
+      .request({ method: "POST", domain: "iam", path: `groups/${emu.rootUid}`, body: { name: "lost-answer" } })
+      .catch((e: any) => e);
     expect(error).toBeInstanceOf(UnknownOutcomeError);
     expect(emu.requests().filter((r) => r.method === "POST")).toHaveLength(1);
     await client.close();
@@ -170,9 +232,22 @@ describe("retries", () => {
   test("PERMISSION_DENIED right after this process created the parent is retried until access propagates", async () => {
     const slow = await startEmulator({ quiet: true, propagationDelayMs: 1500 });
     slow.advanceClock(2000); // the seeded root is not new
-    const client = createClient({ apiUrl: slow.url, authUrl: slow.url, apiVersion: "v2beta1", token: slow.token }, fast);
-    const parent = await client.request<{ uid: string }>({ method: "POST", domain: "iam", path: `groups/${slow.rootUid}`, body: { name: "fresh" } });
-    const child = await client.request<{ uid: string }>({ method: "POST", domain: "iam", path: `groups/${parent.uid}`, body: { name: "child" } });
+    const client = createClient(
+      { apiUrl: slow.url, authUrl: slow.url, apiVersion: "v2beta1", token: slow.token },
+      fast,
+    );
+    const parent = await client.request<{ uid: string }>({
+      method: "POST",
+      domain: "iam",
+      path: `groups/${slow.rootUid}`,
+      body: { name: "fresh" },
+    });
+    const child = await client.request<{ uid: string }>({
+      method: "POST",
+      domain: "iam",
+      path: `groups/${parent.uid}`,
+      body: { name: "child" },
+    });
     expect(child.uid.startsWith(`${parent.uid}/`)).toBe(true);
     expect(slow.requests().some((r) => r.status === 403)).toBe(true);
     await client.close();
@@ -181,14 +256,19 @@ describe("retries", () => {
 
   test("PERMISSION_DENIED anywhere else fails at once", async () => {
     const slow = await startEmulator({ quiet: true, propagationDelayMs: 60_000 });
-    const client = createClient({ apiUrl: slow.url, authUrl: slow.url, apiVersion: "v2beta1", token: slow.token }, fast);
+    const client = createClient(
+      { apiUrl: slow.url, authUrl: slow.url, apiVersion: "v2beta1", token: slow.token },
+      fast,
+    );
     const young = await fetch(`${slow.url}/iam/v2beta1/groups/${slow.rootUid}`, {
       method: "POST",
       headers: { authorization: `Bearer ${slow.token}`, "content-type": "application/json" },
       body: JSON.stringify({ name: "made-elsewhere" }),
     }).then((r) => r.json() as Promise<{ uid: string }>);
     slow.clearRequests();
-    const error: any = await client.request({ method: "POST", domain: "iam", path: `groups/${young.uid}`, body: { name: "x" } }).catch((e: any) => e);
+    const error: any = await client
+      .request({ method: "POST", domain: "iam", path: `groups/${young.uid}`, body: { name: "x" } })
+      .catch((e: any) => e);
     expect(error).toMatchObject({ status: "PERMISSION_DENIED" });
     expect(error.message).toMatch(/needs a role binding/);
     expect(slow.requests()).toHaveLength(1);
@@ -208,9 +288,14 @@ describe("assumed identity", () => {
     const created = await fetch(`${target.url}/iam/v2beta1/identities/${target.rootUid}`, {
       method: "POST",
       headers: { authorization: `Bearer ${target.token}`, "content-type": "application/json" },
-      body: JSON.stringify({ name: subject.replace(/[^a-z0-9]/g, "-"), claimMatch: { issuer: target.issuer, subject } }),
+      body: JSON.stringify({
+        name: subject.replace(/[^a-z0-9]/g, "-"),
+        claimMatch: { issuer: target.issuer, subject },
+      }),
     }).then((r) => r.json() as Promise<{ uid: string }>);
-    const roles = await fetch(`${target.url}/iam/v2beta1/roles?name=owner`, { headers: { authorization: `Bearer ${target.token}` } }).then((r) => r.json() as Promise<{ roles: { uid: string }[] }>);
+    const roles = await fetch(`${target.url}/iam/v2beta1/roles?name=owner`, {
+      headers: { authorization: `Bearer ${target.token}` },
+    }).then((r) => r.json() as Promise<{ roles: { uid: string }[] }>);
     await fetch(`${target.url}/iam/v2beta1/roleBindings/${target.rootUid}`, {
       method: "POST",
       headers: { authorization: `Bearer ${target.token}`, "content-type": "application/json" },
@@ -225,8 +310,21 @@ describe("assumed identity", () => {
     const shortLived = await startEmulator({ quiet: true, tokenTtlSeconds: 2 });
     const ci = await ciIdentity(shortLived, "ci-short");
     shortLived.clearRequests();
-    const client = createClient({ apiUrl: shortLived.url, authUrl: shortLived.url, apiVersion: "v2beta1", identity: ci.uid, identityTokenFile: ci.file }, fast);
-    await Promise.all(Array.from({ length: 10 }, () => client.request({ method: "GET", domain: "iam", path: `groups/${shortLived.rootUid}` })));
+    const client = createClient(
+      {
+        apiUrl: shortLived.url,
+        authUrl: shortLived.url,
+        apiVersion: "v2beta1",
+        identity: ci.uid,
+        identityTokenFile: ci.file,
+      },
+      fast,
+    );
+    await Promise.all(
+      Array.from({ length: 10 }, () =>
+        client.request({ method: "GET", domain: "iam", path: `groups/${shortLived.rootUid}` }),
+      ),
+    );
     expect(shortLived.requests().filter((r) => r.path === "/sts/exchange")).toHaveLength(1);
     // Outlive the 2-second token: renewal happens before expiry, so nothing is ever rejected.
     for (let i = 0; i < 6; i++) {
@@ -245,13 +343,24 @@ describe("assumed identity", () => {
 
   test("exchange failures name the identity; a missing token file names the setting", async () => {
     const ci = await ciIdentity(emu, "ci-wrong");
-    fs.writeFileSync(path.join(dir, "other.jwt"), await emu.mintOidcToken({ subject: "someone-else", audience: emu.url }));
-    const wrongSubject = createClient(settingsOf({ token: undefined, identity: ci.uid, identityTokenFile: path.join(dir, "other.jwt") }), fast);
+    fs.writeFileSync(
+      path.join(dir, "other.jwt"),
+      await emu.mintOidcToken({ subject: "someone-else", audience: emu.url }),
+    );
+    const wrongSubject = createClient(
+      settingsOf({ token: undefined, identity: ci.uid, identityTokenFile: path.join(dir, "other.jwt") }),
+      fast,
+    );
     await expect(wrongSubject.request({ method: "GET", domain: "iam", path: "roles" })).rejects.toThrow(
       new RegExp(`^UNAUTHENTICATED: exchanging the OIDC token for identity "${ci.uid}" failed: .*subject`),
     );
-    const missing = createClient(settingsOf({ token: undefined, identity: ci.uid, identityTokenFile: path.join(dir, "nope.jwt") }), fast);
-    await expect(missing.request({ method: "GET", domain: "iam", path: "roles" })).rejects.toThrow(/platform:identityTokenFile \(PLATFORM_IDENTITY_TOKEN_FILE\): cannot read .*nope.jwt \(ENOENT\)/);
+    const missing = createClient(
+      settingsOf({ token: undefined, identity: ci.uid, identityTokenFile: path.join(dir, "nope.jwt") }),
+      fast,
+    );
+    await expect(missing.request({ method: "GET", domain: "iam", path: "roles" })).rejects.toThrow(
+      /platform:identityTokenFile \(PLATFORM_IDENTITY_TOKEN_FILE\): cannot read .*nope.jwt \(ENOENT\)/,
+    );
     await wrongSubject.close();
     await missing.close();
   });

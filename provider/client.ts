@@ -58,11 +58,22 @@ export function encodePath(path: string): string {
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function createClient(settings: Settings, options: ClientOptions = {}): ApiClient & { tokens: TokenSource; close(): Promise<void> } {
+export function createClient(
+  settings: Settings,
+  options: ClientOptions = {},
+): ApiClient & { tokens: TokenSource; close(): Promise<void> } {
   const transport = options.transport ?? createTransport(options);
   const tokens =
     settings.identity && settings.identityTokenFile
-      ? exchangedToken({ apiUrl: settings.apiUrl, authUrl: settings.authUrl, identity: settings.identity, identityTokenFile: settings.identityTokenFile }, transport)
+      ? exchangedToken(
+          {
+            apiUrl: settings.apiUrl,
+            authUrl: settings.authUrl,
+            identity: settings.identity,
+            identityTokenFile: settings.identityTokenFile,
+          },
+          transport,
+        )
       : staticToken(settings.token ?? "");
   const propagationWindowMs = options.propagationWindowMs ?? 30_000;
   const createdGroups = new Map<string, number>();
@@ -105,7 +116,13 @@ export function createClient(settings: Settings, options: ClientOptions = {}): A
           });
         }
       }
-      const error = decodeErrorAnswer({ httpStatus: answer.status, contentType: answer.contentType, text: answer.text, method: req.method, path });
+      const error = decodeErrorAnswer({
+        httpStatus: answer.status,
+        contentType: answer.contentType,
+        text: answer.text,
+        method: req.method,
+        path,
+      });
       if (error.code === Code.UNAUTHENTICATED && attempt === 0 && tokens.rejected(token)) {
         token = await tokens.current();
         continue;
@@ -126,7 +143,11 @@ export function createClient(settings: Settings, options: ClientOptions = {}): A
         }
         return result;
       } catch (error) {
-        const propagating = error instanceof ApiError && error.code === Code.PERMISSION_DENIED && parentUid !== "" && recentlyCreatedAncestor(parentUid);
+        const propagating =
+          error instanceof ApiError &&
+          error.code === Code.PERMISSION_DENIED &&
+          parentUid !== "" &&
+          recentlyCreatedAncestor(parentUid);
         if (!propagating || Date.now() > deadline) throw error;
         await wait(Math.min(2_000, 100 * 2 ** attempt) * (0.5 + Math.random() / 2));
       }

@@ -10,13 +10,27 @@ export { Code };
 
 /** Only used when the body is not a Status (a proxy's page, an empty answer): the facts file's mapping read backwards. */
 const CODE_OF_HTTP_STATUS: Record<number, number> = {
-  400: Code.INVALID_ARGUMENT, 401: Code.UNAUTHENTICATED, 403: Code.PERMISSION_DENIED, 404: Code.NOT_FOUND,
-  409: Code.ALREADY_EXISTS, 429: Code.RESOURCE_EXHAUSTED, 500: Code.INTERNAL, 501: 12, 502: Code.UNAVAILABLE,
-  503: Code.UNAVAILABLE, 504: Code.DEADLINE_EXCEEDED,
+  400: Code.INVALID_ARGUMENT,
+  401: Code.UNAUTHENTICATED,
+  403: Code.PERMISSION_DENIED,
+  404: Code.NOT_FOUND,
+  409: Code.ALREADY_EXISTS,
+  429: Code.RESOURCE_EXHAUSTED,
+  500: Code.INTERNAL,
+  501: 12,
+  502: Code.UNAVAILABLE,
+  503: Code.UNAVAILABLE,
+  504: Code.DEADLINE_EXCEEDED,
 };
 
-export interface FieldViolation { field: string; description: string }
-export interface PreconditionViolation { type: string; description: string }
+export interface FieldViolation {
+  field: string;
+  description: string;
+}
+export interface PreconditionViolation {
+  type: string;
+  description: string;
+}
 
 // Loose on purpose: the service may add fields and detail types; only what we read is checked.
 const statusSchema = z.object({
@@ -25,8 +39,12 @@ const statusSchema = z.object({
   details: z.array(z.looseObject({ "@type": z.string() })).optional(),
 });
 const errorInfoSchema = z.looseObject({ reason: z.string().optional(), domain: z.string().optional() });
-const badRequestSchema = z.looseObject({ fieldViolations: z.array(z.looseObject({ field: z.string(), description: z.string() })).optional() });
-const preconditionSchema = z.looseObject({ violations: z.array(z.looseObject({ type: z.string(), description: z.string() })).optional() });
+const badRequestSchema = z.looseObject({
+  fieldViolations: z.array(z.looseObject({ field: z.string(), description: z.string() })).optional(),
+});
+const preconditionSchema = z.looseObject({
+  violations: z.array(z.looseObject({ type: z.string(), description: z.string() })).optional(),
+});
 
 export interface ApiErrorInit {
   code: number;
@@ -90,7 +108,13 @@ function describe(status: string, init: ApiErrorInit): string {
 }
 
 /** Decodes an error answer; the body's code and details win over the HTTP status, as the facts file says. */
-export function decodeErrorAnswer(answer: { httpStatus: number; contentType: string; text: string; method: string; path: string }): ApiError {
+export function decodeErrorAnswer(answer: {
+  httpStatus: number;
+  contentType: string;
+  text: string;
+  method: string;
+  path: string;
+}): ApiError {
   const base = { httpStatus: answer.httpStatus, method: answer.method, path: answer.path };
   let parsed: unknown;
   try {
@@ -128,7 +152,11 @@ export function decodeErrorAnswer(answer: { httpStatus: number; contentType: str
  * have been applied. Callers that create must look for the record before trying again.
  */
 export class UnknownOutcomeError extends Error {
-  constructor(readonly method: string, readonly path: string, readonly causeCode: string) {
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly causeCode: string,
+  ) {
     super(`${method} ${path}: the answer was lost (${causeCode}); the request may or may not have been applied`);
     this.name = "UnknownOutcomeError";
   }
@@ -136,8 +164,13 @@ export class UnknownOutcomeError extends Error {
 
 /** Nothing reached the service: wrong URL, DNS, refused connection. */
 export class UnreachableError extends Error {
-  constructor(readonly url: string, readonly causeCode: string) {
-    super(`cannot reach ${url} (${causeCode}): check platform:apiUrl / PLATFORM_API_URL (and platform:authUrl) and the network`);
+  constructor(
+    readonly url: string,
+    readonly causeCode: string,
+  ) {
+    super(
+      `cannot reach ${url} (${causeCode}): check platform:apiUrl / PLATFORM_API_URL (and platform:authUrl) and the network`,
+    );
     this.name = "UnreachableError";
   }
 }

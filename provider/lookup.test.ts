@@ -18,7 +18,11 @@ const resolve = <T>(output: pulumi.Output<T>): Promise<T> => (output as unknown 
 
 /** A failed Output also rejects its internal isKnown/isSecret promises; a program would fail on those, a test observes the value's. */
 function failure<T>(output: pulumi.Output<T>): Promise<T> {
-  const internals = output as unknown as { isKnown: Promise<boolean>; isSecret: Promise<boolean>; allResources?: () => Promise<unknown> };
+  const internals = output as unknown as {
+    isKnown: Promise<boolean>;
+    isSecret: Promise<boolean>;
+    allResources?: () => Promise<unknown>;
+  };
   internals.isKnown.catch(() => undefined);
   internals.isSecret.catch(() => undefined);
   internals.allResources?.().catch(() => undefined);
@@ -63,7 +67,9 @@ describe.each([
     expect(sameRepo.uid).toBe(nginx.uid);
     const tags = await resolve(registry.getTagsOutput({ repoUid: pulumi.output(nginx.uid), orderBy: "name" }));
     expect(tags.tags.map((t) => t.name)).toEqual(["1.27", "1.27.3", "latest"]);
-    const advisories = await resolve(vulnerabilities.getAdvisoriesOutput({ descendantsOf: root, artifactNames: [pulumi.output("nginx")] }));
+    const advisories = await resolve(
+      vulnerabilities.getAdvisoriesOutput({ descendantsOf: root, artifactNames: [pulumi.output("nginx")] }),
+    );
     expect(advisories.advisories.map((a) => a.componentName).sort()).toEqual(["openssl", "zlib"]);
     const viewer = await resolve(iam.getRoleOutput({ name: pulumi.output("viewer") }));
     expect(viewer.name).toBe("viewer");
@@ -78,17 +84,23 @@ describe.each([
   });
 
   test("an Output form fails with the look-up's message", async () => {
-    await expect(failure(iam.getRoleOutput({ name: "no-such-role" }))).rejects.toThrow('getRole: no role matches name "no-such-role"');
+    await expect(failure(iam.getRoleOutput({ name: "no-such-role" }))).rejects.toThrow(
+      'getRole: no role matches name "no-such-role"',
+    );
   });
 });
 
 describe("defineLookup", () => {
   const args = z.strictObject({ n: z.number().int() });
-  const lookup = defineLookup("getThing", args, async ({ n }, client) => client.request<{ n: number }>({ method: "GET", domain: "iam", path: `things/${n}` }));
+  const lookup = defineLookup("getThing", args, async ({ n }, client) =>
+    client.request<{ n: number }>({ method: "GET", domain: "iam", path: `things/${n}` }),
+  );
 
   test("validates before calling the client, naming the argument", async () => {
     const client = fakeClient([]);
-    await expect(lookup.get({ n: 1.5 }, { client })).rejects.toThrow("getThing: invalid arguments: n: expected int, received number");
+    await expect(lookup.get({ n: 1.5 }, { client })).rejects.toThrow(
+      "getThing: invalid arguments: n: expected int, received number",
+    );
     expect(client.seen).toHaveLength(0);
   });
 
@@ -102,10 +114,28 @@ describe("defineLookup", () => {
 
 test("listQuery sends the spec's snake_case names and leaves out what is unset", () => {
   const query = listQuery(
-    { descendantsOf: "a", childrenOf: "b", ids: ["x", "y"], orderBy: "created_at desc", name: "n", inRoot: true, ancestorsOf: undefined, skip: 3, limit: 9, artifactNames: [] },
+    {
+      descendantsOf: "a",
+      childrenOf: "b",
+      ids: ["x", "y"],
+      orderBy: "created_at desc",
+      name: "n",
+      inRoot: true,
+      ancestorsOf: undefined,
+      skip: 3,
+      limit: 9,
+      artifactNames: [],
+    },
     { artifactNames: "artifact_names" },
   );
-  expect(query).toEqual({ "uidp.descendants_of": "a", "uidp.children_of": "b", "uidp.ids": ["x", "y"], order_by: "created_at desc", name: "n", "uidp.in_root": true });
+  expect(query).toEqual({
+    "uidp.descendants_of": "a",
+    "uidp.children_of": "b",
+    "uidp.ids": ["x", "y"],
+    order_by: "created_at desc",
+    name: "n",
+    "uidp.in_root": true,
+  });
 });
 
 test("formatIssues names nested paths with indexes", () => {

@@ -18,7 +18,9 @@ export interface LookupOptions {
 
 /** The argument shape of an Output form: every field (and array element) may be an Input. */
 export type InputArgs<A> = {
-  [K in keyof A]: NonNullable<A[K]> extends ReadonlyArray<infer E> ? pulumi.Input<pulumi.Input<E>[]> : pulumi.Input<NonNullable<A[K]>>;
+  [K in keyof A]: NonNullable<A[K]> extends ReadonlyArray<infer E>
+    ? pulumi.Input<pulumi.Input<E>[]>
+    : pulumi.Input<NonNullable<A[K]>>;
 };
 
 /** A look-up failed: its message names the function and says what to do. */
@@ -60,7 +62,10 @@ const uid = z.string().min(1, "must not be empty");
 /** `field`, `field desc` or `field asc`: what the API's order_by takes. */
 export const orderBy = z
   .string()
-  .regex(/^[A-Za-z][A-Za-z0-9_.]*(?: (?:asc|desc))?$/i, 'must be a field name, optionally followed by " desc" (e.g. "name", "name desc", "created_at desc")');
+  .regex(
+    /^[A-Za-z][A-Za-z0-9_.]*(?: (?:asc|desc))?$/i,
+    'must be a field name, optionally followed by " desc" (e.g. "name", "name desc", "created_at desc")',
+  );
 
 /** The arguments every collection's List takes. */
 export const listArgs = {
@@ -124,23 +129,39 @@ export const oneByUidOrName = z
     descendantsOf: listArgs.descendantsOf,
   })
   .superRefine((args, ctx) => {
-    if (args.uid === undefined && args.name === undefined) ctx.addIssue({ code: "custom", path: ["name"], message: "give uid, or name (with childrenOf or descendantsOf to scope it)" });
+    if (args.uid === undefined && args.name === undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["name"],
+        message: "give uid, or name (with childrenOf or descendantsOf to scope it)",
+      });
     if (args.uid !== undefined) {
       for (const other of ["name", "childrenOf", "descendantsOf"] as const) {
-        if (args[other] !== undefined) ctx.addIssue({ code: "custom", path: [other], message: "cannot be combined with uid; a uid already names one record" });
+        if (args[other] !== undefined)
+          ctx.addIssue({
+            code: "custom",
+            path: [other],
+            message: "cannot be combined with uid; a uid already names one record",
+          });
       }
     }
   });
 export type OneByUidOrNameArgs = z.input<typeof oneByUidOrName>;
 
 export function scopeText(args: { childrenOf?: string; descendantsOf?: string }): string {
-  return [args.childrenOf && `in "${args.childrenOf}"`, args.descendantsOf && `below "${args.descendantsOf}"`].filter(Boolean).map((s) => ` ${s}`).join("");
+  return [args.childrenOf && `in "${args.childrenOf}"`, args.descendantsOf && `below "${args.descendantsOf}"`]
+    .filter(Boolean)
+    .map((s) => ` ${s}`)
+    .join("");
 }
 
 /** Exactly one match, or an error that says how many and which. */
 export function exactlyOne<T extends { uid: string }>(what: string, matches: T[], criteria: string): T {
   if (matches.length === 1) return matches[0];
-  if (matches.length === 0) throw new Error(`no ${what} matches ${criteria}; check the name and scope, and that the caller may list ${what}s there`);
+  if (matches.length === 0)
+    throw new Error(
+      `no ${what} matches ${criteria}; check the name and scope, and that the caller may list ${what}s there`,
+    );
   throw new Error(
     `${matches.length} ${what}s match ${criteria} (uids: ${matches.map((m) => m.uid).join(", ")}); narrow the scope (descendantsOf/childrenOf) or look it up by uid`,
   );
@@ -149,7 +170,8 @@ export function exactlyOne<T extends { uid: string }>(what: string, matches: T[]
 /** Parses one resource answered by the service, naming the field that has the wrong type. */
 export function parseResource<T>(what: string, schema: z.ZodType<T>, body: unknown): T {
   const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new Error(`the service returned an unexpected ${what}: ${formatIssues(parsed.error, what)}`);
+  if (!parsed.success)
+    throw new Error(`the service returned an unexpected ${what}: ${formatIssues(parsed.error, what)}`);
   return parsed.data;
 }
 
@@ -164,8 +186,20 @@ export interface Collection<T extends { uid: string }> {
 }
 
 /** Every record a List with these validated arguments returns; `extra` maps further arguments to wire names. */
-export function listRecords<T extends { uid: string }>(client: ApiClient, from: Collection<T>, args: Record<string, unknown> & { skip?: number; limit?: number }, extra?: Record<string, string>): Promise<T[]> {
-  return listAll(client, { domain: from.domain, collection: from.collection, query: listQuery(args, extra), skip: args.skip, limit: args.limit, schema: from.schema });
+export function listRecords<T extends { uid: string }>(
+  client: ApiClient,
+  from: Collection<T>,
+  args: Record<string, unknown> & { skip?: number; limit?: number },
+  extra?: Record<string, string>,
+): Promise<T[]> {
+  return listAll(client, {
+    domain: from.domain,
+    collection: from.collection,
+    query: listQuery(args, extra),
+    skip: args.skip,
+    limit: args.limit,
+    schema: from.schema,
+  });
 }
 
 /** The one record a getX names: by uid with one Get, or by exact name in an optional scope with a List. */
@@ -174,7 +208,16 @@ export async function findOne<T extends { uid: string; name?: string }>(
   from: Collection<T>,
   args: { uid?: string; name?: string; childrenOf?: string; descendantsOf?: string },
 ): Promise<T> {
-  if (args.uid !== undefined) return parseResource(from.noun, from.schema, await client.request({ method: "GET", domain: from.domain, path: `${from.collection}/${args.uid}` }));
+  if (args.uid !== undefined)
+    return parseResource(
+      from.noun,
+      from.schema,
+      await client.request({ method: "GET", domain: from.domain, path: `${from.collection}/${args.uid}` }),
+    );
   const matches = await listRecords(client, from, args);
-  return exactlyOne(from.noun, matches.filter((record) => record.name === args.name), `name "${args.name}"${scopeText(args)}`);
+  return exactlyOne(
+    from.noun,
+    matches.filter((record) => record.name === args.name),
+    `name "${args.name}"${scopeText(args)}`,
+  );
 }

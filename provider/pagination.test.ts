@@ -15,10 +15,22 @@ describe("listAll over crafted pages", () => {
       { things: range(2, 4), nextPageToken: "t2", totalCount: "8" },
       { things: range(4, 5), nextPageToken: "", totalCount: "8" },
     ]);
-    const out = await listAll(client, { domain: "iam", collection: "groups", itemsKey: "things", query: { "uidp.children_of": "org", order_by: "name desc" }, skip: 3, schema: item });
+    const out = await listAll(client, {
+      domain: "iam",
+      collection: "groups",
+      itemsKey: "things",
+      query: { "uidp.children_of": "org", order_by: "name desc" },
+      skip: 3,
+      schema: item,
+    });
     expect(out.map((r) => r.uid)).toEqual(range(0, 5).map((r) => r.uid));
     const [first, ...rest] = client.seen;
-    expect(first.query).toEqual({ "uidp.children_of": "org", order_by: "name desc", page_size: MAX_PAGE_SIZE, skip: 3 });
+    expect(first.query).toEqual({
+      "uidp.children_of": "org",
+      order_by: "name desc",
+      page_size: MAX_PAGE_SIZE,
+      skip: 3,
+    });
     expect(rest.map((r) => r.query)).toEqual([
       { ...first.query, page_token: "t1" },
       { ...first.query, page_token: "t2" },
@@ -54,14 +66,20 @@ describe("listAll over crafted pages", () => {
 
   test("totalCount larger than what the pages held is an error naming both numbers", async () => {
     const client = fakeClient([{ repos: range(0, 4), totalCount: "6" }]);
-    await expect(listAll(client, { domain: "registry", collection: "repos", schema: item })).rejects.toThrow(/collected 4 repos but the service counts 6/);
+    await expect(listAll(client, { domain: "registry", collection: "repos", schema: item })).rejects.toThrow(
+      /collected 4 repos but the service counts 6/,
+    );
   });
 
   test("totalCount is compared after the skipped results are taken out", async () => {
     const client = fakeClient([{ repos: range(10, 14), totalCount: "14", skipped: 10 }]);
-    await expect(listAll(client, { domain: "registry", collection: "repos", skip: 10, schema: item })).resolves.toHaveLength(4);
+    await expect(
+      listAll(client, { domain: "registry", collection: "repos", skip: 10, schema: item }),
+    ).resolves.toHaveLength(4);
     const short = fakeClient([{ repos: range(10, 13), totalCount: "14", skipped: 10 }]);
-    await expect(listAll(short, { domain: "registry", collection: "repos", skip: 10, schema: item })).rejects.toThrow(/counts 4 after skipping 10 of 14/);
+    await expect(listAll(short, { domain: "registry", collection: "repos", skip: 10, schema: item })).rejects.toThrow(
+      /counts 4 after skipping 10 of 14/,
+    );
   });
 
   test("limit stops early and the last page asks only for what is missing", async () => {
@@ -78,25 +96,35 @@ describe("listAll over crafted pages", () => {
   test("a wrong type in a result is rejected naming the field path", async () => {
     const roles = [...range(0, 3), { uid: "bad", name: 42 }];
     const client = fakeClient([{ roles, totalCount: "4" }]);
-    await expect(listAll(client, { domain: "iam", collection: "roles", schema: item })).rejects.toThrow(UnexpectedResponseError);
-    await expect(listAll(fakeClient([{ roles, totalCount: "4" }]), { domain: "iam", collection: "roles", schema: item })).rejects.toThrow(
-      "roles[3].name: expected string, received number",
+    await expect(listAll(client, { domain: "iam", collection: "roles", schema: item })).rejects.toThrow(
+      UnexpectedResponseError,
     );
+    await expect(
+      listAll(fakeClient([{ roles, totalCount: "4" }]), { domain: "iam", collection: "roles", schema: item }),
+    ).rejects.toThrow("roles[3].name: expected string, received number");
   });
 
   test("a malformed envelope is rejected naming the field", async () => {
-    await expect(listAll(fakeClient([{ roles: [], totalCount: "many" }]), { domain: "iam", collection: "roles", schema: item })).rejects.toThrow(/totalCount/);
-    await expect(listAll(fakeClient([{ roles: {} }]), { domain: "iam", collection: "roles", schema: item })).rejects.toThrow(/roles: expected array/);
+    await expect(
+      listAll(fakeClient([{ roles: [], totalCount: "many" }]), { domain: "iam", collection: "roles", schema: item }),
+    ).rejects.toThrow(/totalCount/);
+    await expect(
+      listAll(fakeClient([{ roles: {} }]), { domain: "iam", collection: "roles", schema: item }),
+    ).rejects.toThrow(/roles: expected array/);
   });
 
   test("unknown fields in results and in the envelope are kept, not rejected", async () => {
-    const client = fakeClient([{ roles: [{ ...rec(1), shinyNewField: { a: 1 } }], totalCount: "1", somethingElse: true }]);
+    const client = fakeClient([
+      { roles: [{ ...rec(1), shinyNewField: { a: 1 } }], totalCount: "1", somethingElse: true },
+    ]);
     const [role] = await listAll(client, { domain: "iam", collection: "roles", schema: item });
     expect(role).toEqual({ ...rec(1), shinyNewField: { a: 1 } });
   });
 
   test("paging parameters in the query are refused: the engine owns them", async () => {
-    await expect(listAll(fakeClient([]), { domain: "iam", collection: "roles", query: { page_size: 10 }, schema: item })).rejects.toThrow(/page_size/);
+    await expect(
+      listAll(fakeClient([]), { domain: "iam", collection: "roles", query: { page_size: 10 }, schema: item }),
+    ).rejects.toThrow(/page_size/);
   });
 });
 
@@ -113,7 +141,12 @@ describe("listAll against the emulator", () => {
 
   test(`${TAGS} results cost ceil(${TAGS}/200) = 4 requests of page_size 200`, async () => {
     emu.clearRequests();
-    const tags = await listAll(fetchClient(emu), { domain: "registry", collection: "tags", query: { "uidp.children_of": repoUid }, schema: item });
+    const tags = await listAll(fetchClient(emu), {
+      domain: "registry",
+      collection: "tags",
+      query: { "uidp.children_of": repoUid },
+      schema: item,
+    });
     expect(tags).toHaveLength(TAGS);
     expect(new Set(tags.map((t) => t.uid)).size).toBe(TAGS);
     const requests = listRequests(emu, "/registry/v2beta1/tags");

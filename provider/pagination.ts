@@ -66,13 +66,16 @@ function envelopeSchema<T>(itemsKey: string, schema: z.ZodType<T>) {
     [itemsKey]: z.array(schema).optional(),
     nextPageToken: z.string().nullish(),
     // The spec encodes it as a decimal string; a number is tolerated.
-    totalCount: z.union([z.string().regex(/^\d+$/, "expected a decimal integer string"), z.number().int().nonnegative()]).nullish(),
+    totalCount: z
+      .union([z.string().regex(/^\d+$/, "expected a decimal integer string"), z.number().int().nonnegative()])
+      .nullish(),
   });
 }
 
 function count(name: string, value: number | undefined, min: number): number | undefined {
   if (value === undefined) return undefined;
-  if (!Number.isSafeInteger(value) || value < min) throw new RangeError(`${name} must be an integer >= ${min}, got ${value}`);
+  if (!Number.isSafeInteger(value) || value < min)
+    throw new RangeError(`${name} must be an integer >= ${min}, got ${value}`);
   return value;
 }
 
@@ -83,7 +86,8 @@ export async function listAll<T extends { uid: string }>(client: ApiClient, requ
   const firstSkip = count("skip", request.skip, 0) ?? 0;
   const filters: Query = {};
   for (const [key, value] of Object.entries(request.query ?? {})) {
-    if (PAGING.includes(key)) throw new Error(`listAll: "${key}" is managed by the pagination engine; pass skip/limit instead`);
+    if (PAGING.includes(key))
+      throw new Error(`listAll: "${key}" is managed by the pagination engine; pass skip/limit instead`);
     if (value !== undefined) filters[key] = value;
   }
   const envelope = envelopeSchema(itemsKey, schema);
@@ -108,7 +112,10 @@ export async function listAll<T extends { uid: string }>(client: ApiClient, requ
     if (!parsed.success) {
       throw new UnexpectedResponseError(`${where} returned an unexpected page ${page}: ${formatIssues(parsed.error)}`);
     }
-    const data = parsed.data as { nextPageToken?: string | null; totalCount?: string | number | null } & Record<string, unknown>;
+    const data = parsed.data as { nextPageToken?: string | null; totalCount?: string | number | null } & Record<
+      string,
+      unknown
+    >;
     const items = (data[itemsKey] ?? []) as T[];
     if (data.totalCount !== undefined && data.totalCount !== null) totalCount = Number(data.totalCount);
 

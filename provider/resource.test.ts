@@ -8,7 +8,19 @@ import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import { ApiClient, ApiRequest } from "./client";
 import { ApiError, Code, UnknownOutcomeError } from "./errors";
 import {
-  ResourceKind, UNKNOWN, canonical, changedFields, checkInputs, defineProvider, expecting, oneOf, parentOfUid, sameValue, stripUndefined, uidSchema, updateMask,
+  ResourceKind,
+  UNKNOWN,
+  canonical,
+  changedFields,
+  checkInputs,
+  defineProvider,
+  expecting,
+  oneOf,
+  parentOfUid,
+  sameValue,
+  stripUndefined,
+  uidSchema,
+  updateMask,
 } from "./resource";
 
 const kind: ResourceKind = {
@@ -19,7 +31,16 @@ const kind: ResourceKind = {
     parentUid: uidSchema("a group", "path"),
     name: z.string(expecting("a string")),
     description: z.string(expecting("a string")).optional(),
-    match: z.strictObject({ a: z.string(expecting("a string")).optional(), aPattern: z.string().optional(), b: z.string().url("must be a URL") }, expecting("an object")).optional(),
+    match: z
+      .strictObject(
+        {
+          a: z.string(expecting("a string")).optional(),
+          aPattern: z.string().optional(),
+          b: z.string().url("must be a URL"),
+        },
+        expecting("an object"),
+      )
+      .optional(),
   }),
   rules: (inputs) => oneOf(inputs.match, "match", "a", "aPattern", true),
   parentField: "parentUid",
@@ -48,14 +69,22 @@ function scripted(steps: Step[]): ApiClient & { sent: ApiRequest[] } {
   };
 }
 
-const apiError = (code: number, serviceMessage: string, extra: Partial<ConstructorParameters<typeof ApiError>[0]> = {}) => () => {
-  throw new ApiError({ code, httpStatus: 400, method: "X", path: "/p", serviceMessage, ...extra });
-};
+const apiError =
+  (code: number, serviceMessage: string, extra: Partial<ConstructorParameters<typeof ApiError>[0]> = {}) =>
+  () => {
+    throw new ApiError({ code, httpStatus: 400, method: "X", path: "/p", serviceMessage, ...extra });
+  };
 const lost = () => {
   throw new UnknownOutcomeError("POST", "/iam/v2beta1/groups/acme", "UND_ERR_SOCKET");
 };
 const now = () => new Date().toISOString();
-const record = (fields: Record<string, unknown> = {}) => ({ uid: "acme/t1", name: "t", description: "", createTime: now(), ...fields });
+const record = (fields: Record<string, unknown> = {}) => ({
+  uid: "acme/t1",
+  name: "t",
+  description: "",
+  createTime: now(),
+  ...fields,
+});
 const inputs = { parentUid: "acme", name: "t" };
 
 test("the unknown sentinel is the SDK's", () => {
@@ -75,8 +104,13 @@ test("values compare with empty and absent alike, key order ignored", () => {
 test("changed fields: only the compared ones, unknown values always count", () => {
   const olds = { name: "a", description: "", verified: false, __provider: "old" };
   expect(changedFields(olds, { name: "a", verified: true, __provider: "new" }, ["name", "description"])).toEqual([]);
-  expect(changedFields(olds, { name: "b", description: "d" }, ["name", "description"])).toEqual(["name", "description"]);
-  expect(changedFields(olds, { name: "a", description: { x: UNKNOWN } }, ["name", "description"])).toEqual(["description"]);
+  expect(changedFields(olds, { name: "b", description: "d" }, ["name", "description"])).toEqual([
+    "name",
+    "description",
+  ]);
+  expect(changedFields(olds, { name: "a", description: { x: UNKNOWN } }, ["name", "description"])).toEqual([
+    "description",
+  ]);
   expect(updateMask(["name", "description"])).toBe("name,description");
 });
 
@@ -106,19 +140,31 @@ test("check: failures under unknown values are dropped, the rest kept and named;
   expect(checked).toEqual({ parentUid: UNKNOWN, name: 7, match: { b: UNKNOWN, aPattern: UNKNOWN, a: "x" } });
   expect("__provider" in checked).toBe(false);
   expect(checkInputs(kind, { parentUid: "acme", name: "t", match: UNKNOWN }).failures).toEqual([]);
-  expect(checkInputs(kind, { parentUid: "acme", name: "t", match: { b: "nope", a: "x" } }).failures).toEqual([{ property: "match.b", reason: "must be a URL" }]);
+  expect(checkInputs(kind, { parentUid: "acme", name: "t", match: { b: "nope", a: "x" } }).failures).toEqual([
+    { property: "match.b", reason: "must be a URL" },
+  ]);
 });
 
 test("create: one POST to the parent with only the resource's own fields", async () => {
   const client = scripted([() => record({ description: "d" })]);
   const provider = defineProvider(kind, () => client);
   const created = await provider.create({ ...inputs, description: "d" });
-  expect(client.sent).toEqual([{ method: "POST", domain: "iam", path: "groups/acme", body: { name: "t", description: "d" } }]);
-  expect(created).toEqual({ id: "acme/t1", outs: { ...record({ description: "d" }), createTime: expect.any(String), parentUid: "acme" } });
+  expect(client.sent).toEqual([
+    { method: "POST", domain: "iam", path: "groups/acme", body: { name: "t", description: "d" } },
+  ]);
+  expect(created).toEqual({
+    id: "acme/t1",
+    outs: { ...record({ description: "d" }), createTime: expect.any(String), parentUid: "acme" },
+  });
 });
 
 test("create: a lost answer, nothing found, then ALREADY_EXISTS: the record is looked for again and adopted", async () => {
-  const client = scripted([lost, () => ({ groups: [] }), apiError(Code.ALREADY_EXISTS, "exists"), () => ({ groups: [record()] })]);
+  const client = scripted([
+    lost,
+    () => ({ groups: [] }),
+    apiError(Code.ALREADY_EXISTS, "exists"),
+    () => ({ groups: [record()] }),
+  ]);
   const created = await defineProvider(kind, () => client).create(inputs);
   expect(created.id).toBe("acme/t1");
   expect(client.sent.map((r) => r.method)).toEqual(["POST", "GET", "POST", "GET"]);
@@ -127,7 +173,12 @@ test("create: a lost answer, nothing found, then ALREADY_EXISTS: the record is l
 
 test("create: after a lost answer, a record that differs from the request is not taken over", async () => {
   const theirs = record({ description: "someone else's" });
-  const client = scripted([lost, () => ({ groups: [theirs] }), apiError(Code.ALREADY_EXISTS, 'a thing named "t" already exists'), () => ({ groups: [theirs] })]);
+  const client = scripted([
+    lost,
+    () => ({ groups: [theirs] }),
+    apiError(Code.ALREADY_EXISTS, 'a thing named "t" already exists'),
+    () => ({ groups: [theirs] }),
+  ]);
   await expect(defineProvider(kind, () => client).create(inputs)).rejects.toThrow(
     /^creating thing "t" failed: it already exists \(a thing named "t" already exists\)\. This program does not take over existing records silently: rename it$/,
   );
@@ -135,7 +186,12 @@ test("create: after a lost answer, a record that differs from the request is not
 
 test("create: after a lost answer, a matching record created long before the request is not taken over", async () => {
   const old = record({ createTime: "2020-01-01T00:00:00.000Z" });
-  const client = scripted([lost, () => ({ groups: [old] }), apiError(Code.ALREADY_EXISTS, "exists"), () => ({ groups: [old] })]);
+  const client = scripted([
+    lost,
+    () => ({ groups: [old] }),
+    apiError(Code.ALREADY_EXISTS, "exists"),
+    () => ({ groups: [old] }),
+  ]);
   await expect(defineProvider(kind, () => client).create(inputs)).rejects.toThrow(/it already exists/);
 });
 
@@ -147,8 +203,12 @@ test("create: when looking for the record fails, the message says to check for i
 });
 
 test("create: other API errors name the operation, the record and the API's answer", async () => {
-  const client = scripted([apiError(Code.INVALID_ARGUMENT, "bad", { fieldViolations: [{ field: "name", description: "must match x" }] })]);
-  await expect(defineProvider(kind, () => client).create(inputs)).rejects.toThrow(/^creating thing "t" failed: INVALID_ARGUMENT: name: must match x \(X \/p\)$/);
+  const client = scripted([
+    apiError(Code.INVALID_ARGUMENT, "bad", { fieldViolations: [{ field: "name", description: "must match x" }] }),
+  ]);
+  await expect(defineProvider(kind, () => client).create(inputs)).rejects.toThrow(
+    /^creating thing "t" failed: INVALID_ARGUMENT: name: must match x \(X \/p\)$/,
+  );
 });
 
 test("read: one GET; NOT_FOUND is gone; inputs are the user-settable values; nothing undefined", async () => {
@@ -159,25 +219,39 @@ test("read: one GET; NOT_FOUND is gone; inputs are the user-settable values; not
   expect(read).toEqual({ id: "acme", props: root, inputs: { name: "acme" } });
   expect(Object.keys(read.props)).not.toContain("parentUid");
   expect(await provider.read("acme/gone", {})).toEqual({ id: "", props: {} });
-  await expect(provider.read("acme/t1", { name: "t" })).rejects.toThrow(/^reading thing "t" failed: PERMISSION_DENIED: denied/);
-  expect(client.sent.map((r) => `${r.method} ${r.path}`)).toEqual(["GET groups/acme", "GET groups/acme/gone", "GET groups/acme/t1"]);
+  await expect(provider.read("acme/t1", { name: "t" })).rejects.toThrow(
+    /^reading thing "t" failed: PERMISSION_DENIED: denied/,
+  );
+  expect(client.sent.map((r) => `${r.method} ${r.path}`)).toEqual([
+    "GET groups/acme",
+    "GET groups/acme/gone",
+    "GET groups/acme/t1",
+  ]);
 });
 
 test("update: NOT_FOUND says to refresh; nothing changed sends nothing", async () => {
   const client = scripted([apiError(Code.NOT_FOUND, "gone")]);
   const provider = defineProvider(kind, () => client);
   const olds = { ...record(), parentUid: "acme", __provider: "p" };
-  expect(await provider.update("acme/t1", olds, { parentUid: "acme", name: "t", __provider: "q" })).toEqual({ outs: { ...record(), createTime: expect.any(String), parentUid: "acme" } });
+  expect(await provider.update("acme/t1", olds, { parentUid: "acme", name: "t", __provider: "q" })).toEqual({
+    outs: { ...record(), createTime: expect.any(String), parentUid: "acme" },
+  });
   expect(client.sent).toEqual([]);
-  await expect(provider.update("acme/t1", olds, { parentUid: "acme", name: "u" })).rejects.toThrow(/^updating thing "u" failed: NOT_FOUND: gone .*run `pulumi refresh`/);
-  expect(client.sent).toEqual([{ method: "PATCH", domain: "iam", path: "groups/acme/t1", query: { updateMask: "name" }, body: { name: "u" } }]);
+  await expect(provider.update("acme/t1", olds, { parentUid: "acme", name: "u" })).rejects.toThrow(
+    /^updating thing "u" failed: NOT_FOUND: gone .*run `pulumi refresh`/,
+  );
+  expect(client.sent).toEqual([
+    { method: "PATCH", domain: "iam", path: "groups/acme/t1", query: { updateMask: "name" }, body: { name: "u" } },
+  ]);
 });
 
 test("delete: NOT_FOUND is success; FAILED_PRECONDITION is explained", async () => {
   const client = scripted([apiError(Code.NOT_FOUND, "gone"), apiError(Code.FAILED_PRECONDITION, "not empty")]);
   const provider = defineProvider(kind, () => client);
   await provider.delete("acme/t1", { name: "t" });
-  await expect(provider.delete("acme/t1", { name: "t" })).rejects.toThrow(/^deleting thing "t" failed: it is not empty$/);
+  await expect(provider.delete("acme/t1", { name: "t" })).rejects.toThrow(
+    /^deleting thing "t" failed: it is not empty$/,
+  );
 });
 
 test("configure tolerates a host that was never configured", async () => {

@@ -148,11 +148,13 @@ export function inputsOf(kind: ResourceKind, outputs: Props): Props {
 function unknownPaths(value: unknown, at: PropertyKey[] = [], found: PropertyKey[][] = []): PropertyKey[][] {
   if (value === UNKNOWN) found.push(at);
   else if (Array.isArray(value)) value.forEach((v, i) => unknownPaths(v, [...at, i], found));
-  else if (value !== null && typeof value === "object") for (const [k, v] of Object.entries(value)) unknownPaths(v, [...at, k], found);
+  else if (value !== null && typeof value === "object")
+    for (const [k, v] of Object.entries(value)) unknownPaths(v, [...at, k], found);
   return found;
 }
 
-const startsWith = (path: readonly PropertyKey[], prefix: readonly PropertyKey[]) => prefix.every((key, i) => path[i] === key);
+const startsWith = (path: readonly PropertyKey[], prefix: readonly PropertyKey[]) =>
+  prefix.every((key, i) => path[i] === key);
 
 /** The keys a strict object schema accepts at `path`, for "unknown property" failures. */
 function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] | undefined {
@@ -192,7 +194,9 @@ export function checkInputs(kind: ResourceKind, news: Props): { inputs: Props; f
   }
   failures.push(...(kind.rules?.(given) ?? []));
   const seen = new Set<string>();
-  const unique = failures.filter((f) => !seen.has(`${f.property}\0${f.reason}`) && !!seen.add(`${f.property}\0${f.reason}`));
+  const unique = failures.filter(
+    (f) => !seen.has(`${f.property}\0${f.reason}`) && !!seen.add(`${f.property}\0${f.reason}`),
+  );
   return { inputs: given, failures: unique };
 }
 
@@ -203,8 +207,10 @@ export function checkInputs(kind: ResourceKind, news: Props): { inputs: Props; f
 export function oneOf(object: unknown, at: string, exact: string, pattern: string, required: boolean): CheckFailure[] {
   if (object === null || typeof object !== "object" || Array.isArray(object)) return [];
   const has = (key: string) => (object as Props)[key] !== undefined && (object as Props)[key] !== null;
-  if (has(exact) && has(pattern)) return [{ property: `${at}.${exact}`, reason: `set either ${exact} or ${pattern}, not both` }];
-  if (required && !has(exact) && !has(pattern)) return [{ property: `${at}.${exact}`, reason: `is required (or ${pattern})` }];
+  if (has(exact) && has(pattern))
+    return [{ property: `${at}.${exact}`, reason: `set either ${exact} or ${pattern}, not both` }];
+  if (required && !has(exact) && !has(pattern))
+    return [{ property: `${at}.${exact}`, reason: `is required (or ${pattern})` }];
   return [];
 }
 
@@ -215,7 +221,8 @@ export function expecting(expected: string) {
 
 /** A uid input: a path of segments (groups, identities) or a single segment (roles). */
 export function uidSchema(what: string, form: "path" | "segment") {
-  const [pattern, shape] = form === "path" ? [PATH_UID, `segments separated by /, e.g. "acme/team"`] : [SEGMENT_UID, "one segment, without /"];
+  const [pattern, shape] =
+    form === "path" ? [PATH_UID, `segments separated by /, e.g. "acme/team"`] : [SEGMENT_UID, "one segment, without /"];
   return z.string(expecting(`${what}'s uid (a string)`)).regex(pattern, `must be ${what}'s uid: ${shape}`);
 }
 
@@ -232,7 +239,9 @@ export class ResourceError extends Error {
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 function failed(operation: string, what: string, error: unknown, hint?: string): ResourceError {
-  return new ResourceError(`${operation} ${what} failed: ${messageOf(error)}${hint ? `. ${hint}` : ""}`, { cause: error });
+  return new ResourceError(`${operation} ${what} failed: ${messageOf(error)}${hint ? `. ${hint}` : ""}`, {
+    cause: error,
+  });
 }
 
 // ---- the provider -------------------------------------------------------------------------
@@ -250,7 +259,11 @@ const CLOCK_SKEW_MS = 10 * 60 * 1000;
 export interface DynamicProvider {
   configure(req: { config: { get(key: string): string | undefined } }): Promise<void>;
   check(olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }>;
-  diff(id: string, olds: Props, news: Props): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }>;
+  diff(
+    id: string,
+    olds: Props,
+    news: Props,
+  ): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }>;
   create(inputs: Props): Promise<{ id: string; outs: Props }>;
   read(id: string, props?: Props): Promise<{ id: string; props: Props; inputs?: Props }>;
   update(id: string, olds: Props, news: Props): Promise<{ outs: Props }>;
@@ -264,7 +277,10 @@ export function defineProvider(kind: ResourceKind, client: () => ApiClient = sha
   // instead of a schema.
   const outputsOf = (record: unknown, inputs: Props = {}): Props => {
     const uid = record !== null && typeof record === "object" ? (record as Props).uid : undefined;
-    if (typeof uid !== "string" || uid === "") throw new ResourceError(`the API answered a ${kind.noun} without a uid: ${JSON.stringify(record)?.slice(0, 200)}`);
+    if (typeof uid !== "string" || uid === "")
+      throw new ResourceError(
+        `the API answered a ${kind.noun} without a uid: ${JSON.stringify(record)?.slice(0, 200)}`,
+      );
     // The server's values win; inputs fill in only what it leaves out.
     return stripUndefined({ ...pick(inputs, compared), ...kind.toOutputs(record as ApiRecord) });
   };
@@ -292,7 +308,12 @@ export function defineProvider(kind: ResourceKind, client: () => ApiClient = sha
   }
 
   async function post(inputs: Props, what: string): Promise<unknown> {
-    const request = { method: "POST" as const, domain: "iam" as const, path: itemPath(String(inputs[kind.parentField])), body: stripUndefined(pick(inputs, kind.writable)) };
+    const request = {
+      method: "POST" as const,
+      domain: "iam" as const,
+      path: itemPath(String(inputs[kind.parentField])),
+      body: stripUndefined(pick(inputs, kind.writable)),
+    };
     const sentAt = Date.now();
     let answerLost = false;
     for (let attempt = 1; ; attempt++) {
@@ -331,7 +352,10 @@ export function defineProvider(kind: ResourceKind, client: () => ApiClient = sha
 
   function alreadyExists(what: string, error: unknown): ResourceError {
     const said = error instanceof ApiError ? error.serviceMessage || error.message : messageOf(error);
-    return new ResourceError(`creating ${what} failed: it already exists (${said}). This program does not take over existing records silently: ${kind.alreadyExistsHint}`, { cause: error });
+    return new ResourceError(
+      `creating ${what} failed: it already exists (${said}). This program does not take over existing records silently: ${kind.alreadyExistsHint}`,
+      { cause: error },
+    );
   }
 
   return {
@@ -349,7 +373,11 @@ export function defineProvider(kind: ResourceKind, client: () => ApiClient = sha
 
     async diff(_id, olds, news) {
       const changed = changedFields(olds ?? {}, news ?? {}, compared);
-      return { changes: changed.length > 0, replaces: changed.filter((f) => kind.replaceOn.includes(f)), deleteBeforeReplace: false };
+      return {
+        changes: changed.length > 0,
+        replaces: changed.filter((f) => kind.replaceOn.includes(f)),
+        deleteBeforeReplace: false,
+      };
     },
 
     async create(inputs) {
@@ -382,9 +410,17 @@ export function defineProvider(kind: ResourceKind, client: () => ApiClient = sha
       const what = kind.label({ ...news, uid: id });
       let record: unknown;
       try {
-        record = await client().request({ method: "PATCH", domain: "iam", path: itemPath(id), query: { updateMask: updateMask(changed) }, body });
+        record = await client().request({
+          method: "PATCH",
+          domain: "iam",
+          path: itemPath(id),
+          query: { updateMask: updateMask(changed) },
+          body,
+        });
       } catch (error) {
-        const hint = isNotFound(error) ? `It no longer exists: run \`pulumi refresh\` to drop it from the state, then \`pulumi up\` creates it again` : undefined;
+        const hint = isNotFound(error)
+          ? `It no longer exists: run \`pulumi refresh\` to drop it from the state, then \`pulumi up\` creates it again`
+          : undefined;
         throw failed("updating", what, error, hint);
       }
       return { outs: outputsOf(record, news) };

@@ -85,7 +85,9 @@ function baseUrl(value: string, from: string): string {
     throw new SettingsError(`${from}: "${value}" is not a URL; expected for example https://api.example.com`);
   }
   if (url.protocol !== "https:" && !(url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname))) {
-    throw new SettingsError(`${from}: ${url.protocol}// is refused for ${url.host}; use https:// (plain http is only allowed for localhost)`);
+    throw new SettingsError(
+      `${from}: ${url.protocol}// is refused for ${url.host}; use https:// (plain http is only allowed for localhost)`,
+    );
   }
   if (url.search || url.hash || url.username || url.password) {
     throw new SettingsError(`${from}: the base URL must not carry a query, fragment or credentials`);
@@ -125,7 +127,9 @@ function resolveFresh(): Settings {
 
   const version = raw("apiVersion");
   if (version && version.value !== "v2beta1" && version.value !== "v2") {
-    throw new SettingsError(`${version.from}: "${version.value}" is not an API version; use v2beta1 (the default) or v2`);
+    throw new SettingsError(
+      `${version.from}: "${version.value}" is not an API version; use v2beta1 (the default) or v2`,
+    );
   }
   const settings: Settings = { apiUrl, authUrl, apiVersion: (version?.value as ApiVersion | undefined) ?? "v2beta1" };
 
@@ -139,7 +143,9 @@ function resolveFresh(): Settings {
     }
     if (!tokenFile) {
       const { config, env } = SETTING_SOURCES.identityTokenFile;
-      throw new SettingsError(`${identity.from} is set but ${config} (${env}) is not: give the path of the OIDC token file to exchange`);
+      throw new SettingsError(
+        `${identity.from} is set but ${config} (${env}) is not: give the path of the OIDC token file to exchange`,
+      );
     }
     settings.identity = identity.value;
     settings.identityTokenFile = tokenFile.value;
@@ -149,7 +155,9 @@ function resolveFresh(): Settings {
     }
     settings.token = token.value.trim();
   } else if (tokenFile) {
-    throw new SettingsError(`${tokenFile.from} is set but platform:identity (PLATFORM_IDENTITY) is not: name the identity to assume`);
+    throw new SettingsError(
+      `${tokenFile.from} is set but platform:identity (PLATFORM_IDENTITY) is not: name the identity to assume`,
+    );
   } else {
     throw new SettingsError(
       "no credentials: set platform:token (`pulumi config set --secret platform:token …`) or PLATFORM_TOKEN, " +

@@ -38,9 +38,23 @@ export interface HttpAnswer {
 
 const ANSWERED_NOTHING_DONE = new Set([429, 503]);
 const ANSWERED_MAYBE_DONE = new Set([500, 502, 504]);
-const NOTHING_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH", "ENETDOWN", "EHOSTDOWN"]);
+const NOTHING_SENT = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ENETUNREACH",
+  "EHOSTUNREACH",
+  "ENETDOWN",
+  "EHOSTDOWN",
+]);
 const LOST_AFTER_SENDING = new Set([
-  "ECONNRESET", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_CLOSED", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "ETIMEDOUT",
+  "ECONNRESET",
+  "EPIPE",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CLOSED",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+  "ETIMEDOUT",
 ]);
 const REPEATABLE = new Set(["GET", "HEAD", "PATCH", "DELETE", "PUT"]);
 const MAX_UNREACHABLE_RETRIES = 2;
@@ -50,13 +64,19 @@ const MAX_RETRY_AFTER_MS = 60_000;
 
 function retryPolicy(options: Required<Omit<TransportOptions, "timeoutMs">>): RetryHandler.RetryCallback {
   return (error, { state, opts }, next) => {
-    const failure = error as Error & { statusCode?: number; code?: string; headers?: Record<string, string | string[] | undefined> };
+    const failure = error as Error & {
+      statusCode?: number;
+      code?: string;
+      headers?: Record<string, string | string[] | undefined>;
+    };
     const method = String(opts.method).toUpperCase();
     const attempt = state.counter;
     let allowed: boolean;
     let limit = options.maxRetries;
     if (failure.statusCode !== undefined && failure.code === "UND_ERR_REQ_RETRY") {
-      allowed = ANSWERED_NOTHING_DONE.has(failure.statusCode) || (ANSWERED_MAYBE_DONE.has(failure.statusCode) && REPEATABLE.has(method));
+      allowed =
+        ANSWERED_NOTHING_DONE.has(failure.statusCode) ||
+        (ANSWERED_MAYBE_DONE.has(failure.statusCode) && REPEATABLE.has(method));
     } else if (failure.code && NOTHING_SENT.has(failure.code)) {
       allowed = true;
       limit = Math.min(limit, MAX_UNREACHABLE_RETRIES);
@@ -69,7 +89,8 @@ function retryPolicy(options: Required<Omit<TransportOptions, "timeoutMs">>): Re
     const retryAfter = retryAfterMs(failure.headers?.["retry-after"]);
     const backoff = Math.min(options.maxDelayMs, options.minDelayMs * 2 ** (attempt - 1));
     // Full jitter spreads the retries of many parallel creates instead of stampeding together.
-    const delay = retryAfter !== undefined ? Math.min(retryAfter, MAX_RETRY_AFTER_MS) : backoff / 2 + Math.random() * (backoff / 2);
+    const delay =
+      retryAfter !== undefined ? Math.min(retryAfter, MAX_RETRY_AFTER_MS) : backoff / 2 + Math.random() * (backoff / 2);
     setTimeout(() => next(null), delay);
   };
 }
@@ -84,17 +105,31 @@ function retryAfterMs(header: string | string[] | undefined): number | undefined
 }
 
 export interface Transport {
-  send(req: { method: Dispatcher.HttpMethod; url: string; headers: Record<string, string>; body?: string }): Promise<HttpAnswer>;
+  send(req: {
+    method: Dispatcher.HttpMethod;
+    url: string;
+    headers: Record<string, string>;
+    body?: string;
+  }): Promise<HttpAnswer>;
   close(): Promise<void>;
 }
 
 export function createTransport(options: TransportOptions = {}): Transport {
   const { Agent, RetryAgent, request } = require("undici") as typeof import("undici");
   const timeoutMs = options.timeoutMs ?? 30_000;
-  const agent = new Agent({ keepAliveTimeout: 10_000, connections: 64, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  const agent = new Agent({
+    keepAliveTimeout: 10_000,
+    connections: 64,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
   const dispatcher = new RetryAgent(agent, {
     throwOnError: false,
-    retry: retryPolicy({ maxRetries: options.maxRetries ?? 8, minDelayMs: options.minDelayMs ?? 100, maxDelayMs: options.maxDelayMs ?? 4_000 }),
+    retry: retryPolicy({
+      maxRetries: options.maxRetries ?? 8,
+      minDelayMs: options.minDelayMs ?? 100,
+      maxDelayMs: options.maxDelayMs ?? 4_000,
+    }),
     // The policy decides; these lists only let every candidate reach it.
     methods: ["GET", "HEAD", "POST", "PATCH", "DELETE", "PUT"],
     statusCodes: [...ANSWERED_NOTHING_DONE, ...ANSWERED_MAYBE_DONE],
@@ -107,7 +142,11 @@ export function createTransport(options: TransportOptions = {}): Transport {
           const answer = await request(url, { method, headers, body, dispatcher });
           const text = await answer.body.text();
           const contentType = answer.headers["content-type"];
-          return { status: answer.statusCode, contentType: Array.isArray(contentType) ? contentType[0] : contentType ?? "", text };
+          return {
+            status: answer.statusCode,
+            contentType: Array.isArray(contentType) ? contentType[0] : (contentType ?? ""),
+            text,
+          };
         } catch (error) {
           const code = (error as { code?: string }).code ?? "";
           const target = new URL(url);
@@ -118,7 +157,9 @@ export function createTransport(options: TransportOptions = {}): Transport {
           // (a connection it already counts as aborted, a body cut after its headers), so a
           // repeatable request gets a few more rounds here, each with the policy's full budget.
           if (round >= MAX_SEND_ROUNDS) {
-            throw new Error(`${method} ${target.pathname}: the connection kept failing (${code}) through every retry; run again later`);
+            throw new Error(
+              `${method} ${target.pathname}: the connection kept failing (${code}) through every retry; run again later`,
+            );
           }
         }
       }

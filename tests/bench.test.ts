@@ -4,7 +4,12 @@
  * every managed resource through the real host, ceil(N/200) for a look-up of N results, one
  * token exchange per token lifetime. Counts only; timings belong to `npm run bench`.
  */
-import { countExchangesOverHours, countExchangesThroughHost, countLookupRequests, countResourceRequests } from "../bench/requests";
+import {
+  countExchangesOverHours,
+  countExchangesThroughHost,
+  countLookupRequests,
+  countResourceRequests,
+} from "../bench/requests";
 import { startWorld, World } from "../bench/world";
 
 jest.setTimeout(120_000);
@@ -28,7 +33,11 @@ test("every managed resource: check 0, diff 0, create 1, read 1, update 1, delet
     [type, "update", 1],
     [type, "delete", 1],
   ];
-  expect(ops.map((op) => [op.subject, op.operation, op.measured])).toEqual([...expected("Group"), ...expected("Identity"), ...expected("RoleBinding")]);
+  expect(ops.map((op) => [op.subject, op.operation, op.measured])).toEqual([
+    ...expected("Group"),
+    ...expected("Identity"),
+    ...expected("RoleBinding"),
+  ]);
   for (const op of ops) expect(op.floor).toBe(op.measured);
 });
 

@@ -10,4 +10,9 @@ import { repoRoot } from "./support/stage";
 
 jest.setTimeout(180_000);
 
-describeOrgStories({ title: "the example organization, CommonJS, through the root Pulumi.yaml", cwd: repoRoot, esm: false, label: "cjs" });
+describeOrgStories({
+  title: "the example organization, CommonJS, through the root Pulumi.yaml",
+  cwd: repoRoot,
+  esm: false,
+  label: "cjs",
+});

@@ -51,12 +51,24 @@ const department = new platform.iam.Group("engineering", {
 
 const teams: Record<string, platform.iam.Group> = {};
 for (const [key, spec] of Object.entries(teamSpecs)) {
-  teams[key] = new platform.iam.Group(key, { parentUid: department.uid, name: spec.name, description: spec.description });
+  teams[key] = new platform.iam.Group(key, {
+    parentUid: department.uid,
+    name: spec.name,
+    description: spec.description,
+  });
 }
 
 const nested = {
-  oncall: new platform.iam.Group("oncall", { parentUid: teams.platform.uid, name: "oncall", description: "Platform on-call rotation" }),
-  ledger: new platform.iam.Group("ledger", { parentUid: teamOf(ledgerParent).uid, name: "ledger", description: "Ledger service owners" }),
+  oncall: new platform.iam.Group("oncall", {
+    parentUid: teams.platform.uid,
+    name: "oncall",
+    description: "Platform on-call rotation",
+  }),
+  ledger: new platform.iam.Group("ledger", {
+    parentUid: teamOf(ledgerParent).uid,
+    name: "ledger",
+    description: "Ledger service owners",
+  }),
   analytics: new platform.iam.Group("analytics", { parentUid: teams.data.uid, name: "analytics" }),
 };
 
@@ -100,7 +112,8 @@ const bindings = [
 
 function teamOf(key: string): platform.iam.Group {
   const team = teams[key];
-  if (!team) throw new Error(`config ledgerParent: "${key}" is not a team (expected one of ${Object.keys(teams).join(", ")})`);
+  if (!team)
+    throw new Error(`config ledgerParent: "${key}" is not a team (expected one of ${Object.keys(teams).join(", ")})`);
   return team;
 }
 

@@ -44,8 +44,16 @@ export class Group extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {
     const outputs = {
-      uid: undefined, parentUid: undefined, name: undefined, description: undefined, verified: undefined,
-      resourceLimits: undefined, kind: undefined, status: undefined, createTime: undefined, updateTime: undefined,
+      uid: undefined,
+      parentUid: undefined,
+      name: undefined,
+      description: undefined,
+      verified: undefined,
+      resourceLimits: undefined,
+      kind: undefined,
+      status: undefined,
+      createTime: undefined,
+      updateTime: undefined,
     };
     super(provider, name, { ...outputs, ...args }, opts, "iam", "Group");
   }

@@ -43,8 +43,16 @@ test("lifecycle: one request per create/read/update/delete, none for check and d
   const created = await h.host.create(urn, checked.inputs);
   expect(h.calls()).toEqual([`POST /iam/v2beta1/identities/${root}`]);
   expect(created.id).toMatch(new RegExp(`^${root}/[^/]+$`));
-  expect(created.props).toMatchObject({ uid: created.id, parentUid: root, name: "ci", description: "", claimMatch, __provider: provider });
-  for (const time of ["createTime", "updateTime", "lastSeenTime"]) expect(created.props[time]).toMatch(/^\d{4}-\d\d-\d\dT.*Z$/);
+  expect(created.props).toMatchObject({
+    uid: created.id,
+    parentUid: root,
+    name: "ci",
+    description: "",
+    claimMatch,
+    __provider: provider,
+  });
+  for (const time of ["createTime", "updateTime", "lastSeenTime"])
+    expect(created.props[time]).toMatch(/^\d{4}-\d\d-\d\dT.*Z$/);
   h.emu.clearRequests();
 
   const read = await h.host.read(created.id, urn, created.props);
@@ -54,15 +62,36 @@ test("lifecycle: one request per create/read/update/delete, none for check and d
   expect(read.inputs).toEqual(news);
   h.emu.clearRequests();
 
-  expect(await h.host.diff(created.id, urn, created.props, { ...news, __provider: `${provider}// written by a newer release\n` })).toMatchObject({ changes: "none" });
+  expect(
+    await h.host.diff(created.id, urn, created.props, {
+      ...news,
+      __provider: `${provider}// written by a newer release\n`,
+    }),
+  ).toMatchObject({ changes: "none" });
   // Key order inside claimMatch does not matter.
-  expect(await h.host.diff(created.id, urn, created.props, props({ parentUid: root, name: "ci", claimMatch: { subject: claimMatch.subject, issuer: GITHUB } }))).toMatchObject({ changes: "none" });
+  expect(
+    await h.host.diff(
+      created.id,
+      urn,
+      created.props,
+      props({ parentUid: root, name: "ci", claimMatch: { subject: claimMatch.subject, issuer: GITHUB } }),
+    ),
+  ).toMatchObject({ changes: "none" });
   const narrowed = { issuer: GITHUB, subjectPattern: "^repo:acme/app:.*$", audience: "platform" };
-  expect(await h.host.diff(created.id, urn, created.props, props({ parentUid: root, name: "ci", claimMatch: narrowed }))).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: false });
-  expect(await h.host.diff(created.id, urn, created.props, props({ parentUid: `${root}/other`, name: "ci", claimMatch }))).toMatchObject({ changes: "some", replaces: ["parentUid"] });
+  expect(
+    await h.host.diff(created.id, urn, created.props, props({ parentUid: root, name: "ci", claimMatch: narrowed })),
+  ).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: false });
+  expect(
+    await h.host.diff(created.id, urn, created.props, props({ parentUid: `${root}/other`, name: "ci", claimMatch })),
+  ).toMatchObject({ changes: "some", replaces: ["parentUid"] });
   expect(h.calls()).toEqual([]);
 
-  const updated = await h.host.update(created.id, urn, created.props, props({ parentUid: root, name: "ci", description: "deploys", claimMatch: narrowed }));
+  const updated = await h.host.update(
+    created.id,
+    urn,
+    created.props,
+    props({ parentUid: root, name: "ci", description: "deploys", claimMatch: narrowed }),
+  );
   const log = h.emu.requests();
   expect(log.map((r) => `${r.method} ${r.path}`)).toEqual([`PATCH /iam/v2beta1/identities/${created.id}`]);
   expect(log[0].query).toEqual({ updateMask: "description,claimMatch" });
@@ -84,7 +113,10 @@ test("lifecycle: one request per create/read/update/delete, none for check and d
   h.emu.clearRequests();
   expect((await h.host.read(created.id, urn, drifted.props)).id).toBe("");
   await h.host.delete(created.id, urn, drifted.props);
-  expect(h.calls()).toEqual([`GET /iam/v2beta1/identities/${created.id}`, `DELETE /iam/v2beta1/identities/${created.id}`]);
+  expect(h.calls()).toEqual([
+    `GET /iam/v2beta1/identities/${created.id}`,
+    `DELETE /iam/v2beta1/identities/${created.id}`,
+  ]);
 
   for (const output of [created.props, read.props, updated, drifted.props, drifted.inputs]) {
     expect(JSON.stringify(output)).not.toContain(h.emu.token);
@@ -93,7 +125,13 @@ test("lifecycle: one request per create/read/update/delete, none for check and d
 
 test("check names the failing property of claimMatch and sends nothing", async () => {
   const failures = async (claimMatch: unknown, extra: Record<string, unknown> = {}) =>
-    (await h.host.check(urn, {}, props({ parentUid: h.emu.rootUid, name: "ci", ...(claimMatch === undefined ? {} : { claimMatch }), ...extra }))).failures;
+    (
+      await h.host.check(
+        urn,
+        {},
+        props({ parentUid: h.emu.rootUid, name: "ci", ...(claimMatch === undefined ? {} : { claimMatch }), ...extra }),
+      )
+    ).failures;
   expect(await failures({ issuer: "http://issuer.example", subject: "s" })).toEqual([
     { property: "claimMatch.issuer", reason: "must be an https URL (plain http only for localhost)" },
   ]);
@@ -103,20 +141,32 @@ test("check names the failing property of claimMatch and sends nothing", async (
   expect(await failures({ issuer: GITHUB, subject: "s", subjectPattern: "^s$" })).toEqual([
     { property: "claimMatch.subject", reason: "set either subject or subjectPattern, not both" },
   ]);
-  expect(await failures({ issuer: GITHUB })).toEqual([{ property: "claimMatch.subject", reason: "is required (or subjectPattern)" }]);
-  expect(await failures({ issuerPattern: "(", subject: "s" })).toEqual([{ property: "claimMatch.issuerPattern", reason: "must be a valid regular expression" }]);
+  expect(await failures({ issuer: GITHUB })).toEqual([
+    { property: "claimMatch.subject", reason: "is required (or subjectPattern)" },
+  ]);
+  expect(await failures({ issuerPattern: "(", subject: "s" })).toEqual([
+    { property: "claimMatch.issuerPattern", reason: "must be a valid regular expression" },
+  ]);
   expect(await failures({ issuer: GITHUB, subject: "s", audience: "a", audiencePattern: "b" })).toEqual([
     { property: "claimMatch.audience", reason: "set either audience or audiencePattern, not both" },
   ]);
-  expect(await failures({ issuer: GITHUB, subject: "s", claims: { team: 7 } })).toEqual([{ property: "claimMatch.claims.team", reason: "must be a string" }]);
+  expect(await failures({ issuer: GITHUB, subject: "s", claims: { team: 7 } })).toEqual([
+    { property: "claimMatch.claims.team", reason: "must be a string" },
+  ]);
   expect(await failures({ issuer: GITHUB, subject: "s", sub: "x" })).toEqual([
-    { property: "claimMatch.sub", reason: "unknown property; claimMatch takes issuer, issuerPattern, subject, subjectPattern, audience, audiencePattern, claims, claimPatterns" },
+    {
+      property: "claimMatch.sub",
+      reason:
+        "unknown property; claimMatch takes issuer, issuerPattern, subject, subjectPattern, audience, audiencePattern, claims, claimPatterns",
+    },
   ]);
   expect(await failures(undefined)).toEqual([{ property: "claimMatch", reason: "is required" }]);
   expect(await failures({ issuer: GITHUB, subject: "s" }, { parentUid: "acme/ team" })).toEqual([
     { property: "parentUid", reason: 'must be a group\'s uid: segments separated by /, e.g. "acme/team"' },
   ]);
-  expect(await failures({ issuer: GITHUB, subject: "s" }, { name: "" })).toEqual([{ property: "name", reason: "must not be empty" }]);
+  expect(await failures({ issuer: GITHUB, subject: "s" }, { name: "" })).toEqual([
+    { property: "name", reason: "must not be empty" },
+  ]);
   expect(h.calls()).toEqual([]);
 });
 
@@ -126,11 +176,25 @@ test("values unknown during preview pass check untouched, whole or inside claimM
     expect(await h.host.check(urn, {}, news)).toEqual({ inputs: news, failures: [] });
   }
   // Known problems are still reported next to unknown values.
-  expect((await h.host.check(urn, {}, props({ parentUid: h.emu.rootUid, name: "ci", claimMatch: { issuer: UNKNOWN } }))).failures).toEqual([
-    { property: "claimMatch.subject", reason: "is required (or subjectPattern)" },
-  ]);
-  const olds = props({ uid: "acme/ci", parentUid: "acme", name: "ci", description: "", claimMatch: { issuer: GITHUB, subject: "s" } });
-  expect(await h.host.diff("acme/ci", urn, olds, props({ parentUid: "acme", name: "ci", claimMatch: { issuer: GITHUB, subject: UNKNOWN } }))).toMatchObject({ changes: "some", replaces: [] });
+  expect(
+    (await h.host.check(urn, {}, props({ parentUid: h.emu.rootUid, name: "ci", claimMatch: { issuer: UNKNOWN } })))
+      .failures,
+  ).toEqual([{ property: "claimMatch.subject", reason: "is required (or subjectPattern)" }]);
+  const olds = props({
+    uid: "acme/ci",
+    parentUid: "acme",
+    name: "ci",
+    description: "",
+    claimMatch: { issuer: GITHUB, subject: "s" },
+  });
+  expect(
+    await h.host.diff(
+      "acme/ci",
+      urn,
+      olds,
+      props({ parentUid: "acme", name: "ci", claimMatch: { issuer: GITHUB, subject: UNKNOWN } }),
+    ),
+  ).toMatchObject({ changes: "some", replaces: [] });
   expect(h.calls()).toEqual([]);
 });
 
@@ -138,7 +202,12 @@ test("creating an identity whose name is taken in the group says so", async () =
   const claimMatch = { issuer: GITHUB, subject: "s" };
   await h.api("POST", `/iam/v2beta1/identities/${h.emu.rootUid}`, { name: "taken", claimMatch });
   h.emu.clearRequests();
-  const error: HostError = await h.host.create(urn, props({ parentUid: h.emu.rootUid, name: "taken", claimMatch })).then(() => undefined as never, (e) => e);
+  const error: HostError = await h.host
+    .create(urn, props({ parentUid: h.emu.rootUid, name: "taken", claimMatch }))
+    .then(
+      () => undefined as never,
+      (e) => e,
+    );
   expect(error.message).toMatch(/^creating identity "taken" under "[^"]+" failed: it already exists/);
   expect(error.message).toContain("Identity.get");
   expect(h.calls()).toHaveLength(1);
@@ -147,7 +216,10 @@ test("creating an identity whose name is taken in the group says so", async () =
 test("a create whose answer is lost after the write adopts the record instead of creating a second", async () => {
   h.emu.setFaults([{ path: "^/iam/v2beta1/identities/", methods: ["POST"], dropAfterCommitRate: 1 }]);
   try {
-    const created = await h.host.create(urn, props({ parentUid: h.emu.rootUid, name: "lost", claimMatch: { issuer: GITHUB, subject: "lost" } }));
+    const created = await h.host.create(
+      urn,
+      props({ parentUid: h.emu.rootUid, name: "lost", claimMatch: { issuer: GITHUB, subject: "lost" } }),
+    );
     expect(h.calls()).toEqual([`POST /iam/v2beta1/identities/${h.emu.rootUid}`, "GET /iam/v2beta1/identities"]);
     const list = await h.api("GET", `/iam/v2beta1/identities?uidp.children_of=${h.emu.rootUid}&name=lost`);
     expect(list.body.identities.map((i: { uid: string }) => i.uid)).toEqual([created.id]);

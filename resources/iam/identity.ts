@@ -71,8 +71,16 @@ export class Identity extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: IdentityArgs, opts?: pulumi.CustomResourceOptions) {
     const outputs = {
-      uid: undefined, parentUid: undefined, name: undefined, description: undefined, claimMatch: undefined, company: undefined,
-      email: undefined, lastSeenTime: undefined, createTime: undefined, updateTime: undefined,
+      uid: undefined,
+      parentUid: undefined,
+      name: undefined,
+      description: undefined,
+      claimMatch: undefined,
+      company: undefined,
+      email: undefined,
+      lastSeenTime: undefined,
+      createTime: undefined,
+      updateTime: undefined,
     };
     super(provider, name, { ...outputs, ...args }, opts, "iam", "Identity");
   }

@@ -7,7 +7,15 @@
  * KEEP THIS FILE'S PATH AND NAME STABLE FOREVER: every stack's state names it.
  */
 import { z } from "zod";
-import { CheckFailure, ResourceKind, defineProvider, expecting, oneOf, parentOfUid, uidSchema } from "../../provider/resource";
+import {
+  CheckFailure,
+  ResourceKind,
+  defineProvider,
+  expecting,
+  oneOf,
+  parentOfUid,
+  uidSchema,
+} from "../../provider/resource";
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 

@@ -13,12 +13,22 @@ beforeAll(async () => {
   emu = await startEmulator({ seed: false, quiet: true, bulk: { groups: GROUPS } });
   client = fetchClient(emu);
   groupNames = Array.from({ length: GROUPS }, (_, i) => `bulk-group-${i}`).sort();
-  const home = await client.request<{ uid: string }>({ method: "POST", domain: "iam", path: `groups/${emu.rootUid}`, body: { name: "robots" } });
+  const home = await client.request<{ uid: string }>({
+    method: "POST",
+    domain: "iam",
+    path: `groups/${emu.rootUid}`,
+    body: { name: "robots" },
+  });
   identityNames = [];
   for (let i = 0; i < IDENTITIES; i++) {
     const name = `robot-${String((i * 7) % IDENTITIES).padStart(3, "0")}`;
     identityNames.push(name);
-    await client.request({ method: "POST", domain: "iam", path: `identities/${home.uid}`, body: { name, claimMatch: { issuer: "https://ci.example.com", subject: name } } });
+    await client.request({
+      method: "POST",
+      domain: "iam",
+      path: `identities/${home.uid}`,
+      body: { name, claimMatch: { issuer: "https://ci.example.com", subject: name } },
+    });
   }
   identityNames.sort();
 });
@@ -52,7 +62,10 @@ describe("getGroup", () => {
     const byUid = await getGroup({ uid: byName.uid }, { client });
     expect(byUid).toEqual(byName);
     expect(byUid).toMatchObject({ name: "bulk-group-9", verified: false, resourceLimits: {} });
-    expect(emu.requests().map((r) => `${r.method} ${r.path}`)).toEqual(["GET /iam/v2beta1/groups", `GET /iam/v2beta1/groups/${byName.uid}`]);
+    expect(emu.requests().map((r) => `${r.method} ${r.path}`)).toEqual([
+      "GET /iam/v2beta1/groups",
+      `GET /iam/v2beta1/groups/${byName.uid}`,
+    ]);
   });
 
   test("a uid that does not exist is an error naming the look-up", async () => {
@@ -60,19 +73,29 @@ describe("getGroup", () => {
   });
 
   test("no group of that name is a clear error", async () => {
-    await expect(getGroup({ name: "ghost", descendantsOf: emu.rootUid }, { client })).rejects.toThrow(`getGroup: no group matches name "ghost" below "${emu.rootUid}"`);
+    await expect(getGroup({ name: "ghost", descendantsOf: emu.rootUid }, { client })).rejects.toThrow(
+      `getGroup: no group matches name "ghost" below "${emu.rootUid}"`,
+    );
   });
 });
 
 describe("getIdentities", () => {
   test(`${IDENTITIES + 1} identities descending by name with skip, and ascending`, async () => {
     const all = [...identityNames, "dev-owner"].sort();
-    const { identities: down } = await getIdentities({ descendantsOf: emu.rootUid, orderBy: "name desc", skip: 10 }, { client });
+    const { identities: down } = await getIdentities(
+      { descendantsOf: emu.rootUid, orderBy: "name desc", skip: 10 },
+      { client },
+    );
     expect(down.map((i) => i.name)).toEqual([...all].reverse().slice(10));
     const { identities: up } = await getIdentities({ descendantsOf: emu.rootUid, orderBy: "name" }, { client });
     expect(up.map((i) => i.name)).toEqual(all);
-    expect(up.find((i) => i.name === "robot-005")?.claimMatch).toEqual({ issuer: "https://ci.example.com", subject: "robot-005" });
-    expect(listRequests(emu, "/iam/v2beta1/identities")).toHaveLength(Math.ceil((all.length - 10) / 200) + Math.ceil(all.length / 200));
+    expect(up.find((i) => i.name === "robot-005")?.claimMatch).toEqual({
+      issuer: "https://ci.example.com",
+      subject: "robot-005",
+    });
+    expect(listRequests(emu, "/iam/v2beta1/identities")).toHaveLength(
+      Math.ceil((all.length - 10) / 200) + Math.ceil(all.length / 200),
+    );
   });
 
   test("exact name", async () => {

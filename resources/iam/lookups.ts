@@ -4,7 +4,17 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { Collection, defineLookup, findOne, InputArgs, listArgs, listRecords, LookupOptions, oneByUidOrName, OneByUidOrNameArgs } from "../../provider/lookup";
+import {
+  Collection,
+  defineLookup,
+  findOne,
+  InputArgs,
+  listArgs,
+  listRecords,
+  LookupOptions,
+  oneByUidOrName,
+  OneByUidOrNameArgs,
+} from "../../provider/lookup";
 
 // Group and Identity are the names of the managed resource classes; what a look-up
 // returns is a plain record of the service's fields, hence GroupRecord / IdentityRecord.
@@ -20,7 +30,12 @@ export const groupRecordSchema = z.looseObject({
   updateTime: z.string().optional(),
 });
 export type GroupRecord = z.infer<typeof groupRecordSchema>;
-const groups: Collection<GroupRecord> = { domain: "iam", collection: "groups", noun: "group", schema: groupRecordSchema };
+const groups: Collection<GroupRecord> = {
+  domain: "iam",
+  collection: "groups",
+  noun: "group",
+  schema: groupRecordSchema,
+};
 
 export const identityRecordSchema = z.looseObject({
   uid: z.string(),
@@ -45,7 +60,12 @@ export const identityRecordSchema = z.looseObject({
   updateTime: z.string().optional(),
 });
 export type IdentityRecord = z.infer<typeof identityRecordSchema>;
-const identities: Collection<IdentityRecord> = { domain: "iam", collection: "identities", noun: "identity", schema: identityRecordSchema };
+const identities: Collection<IdentityRecord> = {
+  domain: "iam",
+  collection: "identities",
+  noun: "identity",
+  schema: identityRecordSchema,
+};
 
 // ---- groups
 
@@ -64,14 +84,19 @@ export function getGroups(args: GetGroupsArgs = {}, options?: LookupOptions): Pr
   return groupsLookup.get(args, options);
 }
 
-export function getGroupsOutput(args: GetGroupsOutputArgs = {}, options?: LookupOptions): pulumi.Output<GetGroupsResult> {
+export function getGroupsOutput(
+  args: GetGroupsOutputArgs = {},
+  options?: LookupOptions,
+): pulumi.Output<GetGroupsResult> {
   return groupsLookup.output(args, options);
 }
 
 export type GetGroupArgs = OneByUidOrNameArgs;
 export type GetGroupOutputArgs = InputArgs<GetGroupArgs>;
 
-const groupLookup = defineLookup("getGroup", oneByUidOrName, (args, client): Promise<GroupRecord> => findOne(client, groups, args));
+const groupLookup = defineLookup("getGroup", oneByUidOrName, (args, client): Promise<GroupRecord> =>
+  findOne(client, groups, args),
+);
 
 export function getGroup(args: GetGroupArgs, options?: LookupOptions): Promise<GroupRecord> {
   return groupLookup.get(args, options);
@@ -90,14 +115,21 @@ export interface GetIdentitiesResult {
   identities: IdentityRecord[];
 }
 
-const identitiesLookup = defineLookup("getIdentities", getIdentitiesArgs, async (args, client): Promise<GetIdentitiesResult> => ({
-  identities: await listRecords(client, identities, args, { relationshipType: "relationship_type" }),
-}));
+const identitiesLookup = defineLookup(
+  "getIdentities",
+  getIdentitiesArgs,
+  async (args, client): Promise<GetIdentitiesResult> => ({
+    identities: await listRecords(client, identities, args, { relationshipType: "relationship_type" }),
+  }),
+);
 
 export function getIdentities(args: GetIdentitiesArgs = {}, options?: LookupOptions): Promise<GetIdentitiesResult> {
   return identitiesLookup.get(args, options);
 }
 
-export function getIdentitiesOutput(args: GetIdentitiesOutputArgs = {}, options?: LookupOptions): pulumi.Output<GetIdentitiesResult> {
+export function getIdentitiesOutput(
+  args: GetIdentitiesOutputArgs = {},
+  options?: LookupOptions,
+): pulumi.Output<GetIdentitiesResult> {
   return identitiesLookup.output(args, options);
 }

@@ -13,13 +13,23 @@ beforeAll(async () => {
   emu = await startEmulator({ seed: false, quiet: true });
   client = fetchClient(emu);
   for (let i = 0; i < CUSTOM; i++) {
-    await client.request({ method: "POST", domain: "iam", path: `roles/${emu.rootUid}`, body: { name: `custom-${String(i).padStart(3, "0")}`, capabilities: ["CAP_REPO_LIST"] } });
+    await client.request({
+      method: "POST",
+      domain: "iam",
+      path: `roles/${emu.rootUid}`,
+      body: { name: `custom-${String(i).padStart(3, "0")}`, capabilities: ["CAP_REPO_LIST"] },
+    });
   }
   team = await client.request({ method: "POST", domain: "iam", path: `groups/${emu.rootUid}`, body: { name: "team" } });
   // Role names are unique per group, not globally: the same name in root and in team.
   await client.request({ method: "POST", domain: "iam", path: `roles/${emu.rootUid}`, body: { name: "auditor" } });
   await client.request({ method: "POST", domain: "iam", path: `roles/${team.uid}`, body: { name: "auditor" } });
-  allNames = [...BUILTIN_ROLES.map((r) => r.name), ...Array.from({ length: CUSTOM }, (_, i) => `custom-${String(i).padStart(3, "0")}`), "auditor", "auditor"].sort();
+  allNames = [
+    ...BUILTIN_ROLES.map((r) => r.name),
+    ...Array.from({ length: CUSTOM }, (_, i) => `custom-${String(i).padStart(3, "0")}`),
+    "auditor",
+    "auditor",
+  ].sort();
 });
 afterAll(() => emu.close());
 beforeEach(() => emu.clearRequests());
@@ -54,7 +64,9 @@ test("getRole finds the built-in viewer with one request", async () => {
 });
 
 test("getRole with no match is a clear error", async () => {
-  await expect(getRole({ name: "janitor" }, { client })).rejects.toThrow(/^getRole: no role matches name "janitor"; check the name and scope/);
+  await expect(getRole({ name: "janitor" }, { client })).rejects.toThrow(
+    /^getRole: no role matches name "janitor"; check the name and scope/,
+  );
 });
 
 test("getRole with several matches lists their uids; a parent scope picks one", async () => {

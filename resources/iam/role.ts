@@ -4,7 +4,15 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { Collection, defineLookup, findOne, InputArgs, listArgs, listRecords, LookupOptions } from "../../provider/lookup";
+import {
+  Collection,
+  defineLookup,
+  findOne,
+  InputArgs,
+  listArgs,
+  listRecords,
+  LookupOptions,
+} from "../../provider/lookup";
 
 export const roleSchema = z.looseObject({
   uid: z.string(),

@@ -22,7 +22,12 @@ beforeAll(async () => {
   urn = h.urn("RoleBinding", "ci-viewer");
   team = (await h.api("POST", `/iam/v2beta1/groups/${h.emu.rootUid}`, { name: "team", description: "the team" })).body;
   ops = (await h.api("POST", `/iam/v2beta1/groups/${h.emu.rootUid}`, { name: "ops" })).body;
-  ci = (await h.api("POST", `/iam/v2beta1/identities/${h.emu.rootUid}`, { name: "ci", claimMatch: { issuer: "https://issuer.example", subject: "repo:acme/app" } })).body;
+  ci = (
+    await h.api("POST", `/iam/v2beta1/identities/${h.emu.rootUid}`, {
+      name: "ci",
+      claimMatch: { issuer: "https://issuer.example", subject: "repo:acme/app" },
+    })
+  ).body;
 });
 afterAll(() => h?.close());
 beforeEach(() => h.emu.clearRequests());
@@ -37,7 +42,11 @@ test("the serialized provider is a bare require of the installed package: small,
     expect(provider).not.toContain(secret);
   }
   expect(h.mocked["mock-binding"].type).toBe("pulumi-nodejs:dynamic/iam:RoleBinding");
-  expect(h.mocked["mock-binding"].inputs).toMatchObject({ groupUid: "acme/team", identityUid: "acme/ci", roleUid: "viewer" });
+  expect(h.mocked["mock-binding"].inputs).toMatchObject({
+    groupUid: "acme/team",
+    identityUid: "acme/ci",
+    roleUid: "viewer",
+  });
 });
 
 test("lifecycle: hydrated outputs, one request per create/read/update/delete, none for check and diff", async () => {
@@ -68,10 +77,26 @@ test("lifecycle: hydrated outputs, one request per create/read/update/delete, no
   expect(read.inputs).toEqual(news);
   h.emu.clearRequests();
 
-  expect(await h.host.diff(created.id, urn, created.props, { ...news, __provider: `${provider}// written by a newer release\n` })).toMatchObject({ changes: "none" });
+  expect(
+    await h.host.diff(created.id, urn, created.props, {
+      ...news,
+      __provider: `${provider}// written by a newer release\n`,
+    }),
+  ).toMatchObject({ changes: "none" });
   const promoted = props({ groupUid: team.uid, identityUid: ci.uid, roleUid: editor.uid });
-  expect(await h.host.diff(created.id, urn, created.props, promoted)).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: false });
-  expect(await h.host.diff(created.id, urn, created.props, props({ groupUid: ops.uid, identityUid: ci.uid, roleUid: viewer.uid }))).toMatchObject({
+  expect(await h.host.diff(created.id, urn, created.props, promoted)).toEqual({
+    changes: "some",
+    replaces: [],
+    deleteBeforeReplace: false,
+  });
+  expect(
+    await h.host.diff(
+      created.id,
+      urn,
+      created.props,
+      props({ groupUid: ops.uid, identityUid: ci.uid, roleUid: viewer.uid }),
+    ),
+  ).toMatchObject({
     changes: "some",
     replaces: ["groupUid"],
   });
@@ -118,22 +143,37 @@ test("check names the failing property and sends nothing; unknown values pass", 
   expect(await failures({ groupUid: "/acme", identityUid: ci.uid, roleUid: viewer.uid })).toEqual([
     { property: "groupUid", reason: 'must be a group\'s uid: segments separated by /, e.g. "acme/team"' },
   ]);
-  expect(await failures({ groupUid: team.uid, roleUid: viewer.uid })).toEqual([{ property: "identityUid", reason: "is required" }]);
+  expect(await failures({ groupUid: team.uid, roleUid: viewer.uid })).toEqual([
+    { property: "identityUid", reason: "is required" },
+  ]);
   expect(await failures({ groupUid: team.uid, identityUid: ci.uid, roleUid: viewer.uid, role: "viewer" })).toEqual([
     { property: "role", reason: "unknown property; RoleBinding takes groupUid, identityUid, roleUid" },
   ]);
   const pending = props({ groupUid: UNKNOWN, identityUid: UNKNOWN, roleUid: viewer.uid });
   expect(await h.host.check(urn, {}, pending)).toEqual({ inputs: pending, failures: [] });
   const olds = props({ uid: "acme/team/b", groupUid: "acme/team", identityUid: "acme/ci", roleUid: viewer.uid });
-  expect(await h.host.diff("acme/team/b", urn, olds, pending)).toMatchObject({ changes: "some", replaces: ["groupUid"] });
+  expect(await h.host.diff("acme/team/b", urn, olds, pending)).toMatchObject({
+    changes: "some",
+    replaces: ["groupUid"],
+  });
   expect(h.calls()).toEqual([]);
 });
 
 test("binding a role the identity already holds on the group says so", async () => {
-  const existing = await h.api("POST", `/iam/v2beta1/roleBindings/${ops.uid}`, { identityUid: ci.uid, roleUid: viewer.uid });
+  const existing = await h.api("POST", `/iam/v2beta1/roleBindings/${ops.uid}`, {
+    identityUid: ci.uid,
+    roleUid: viewer.uid,
+  });
   h.emu.clearRequests();
-  const error: HostError = await h.host.create(urn, props({ groupUid: ops.uid, identityUid: ci.uid, roleUid: viewer.uid })).then(() => undefined as never, (e) => e);
-  expect(error.message).toMatch(/^creating role binding \(role "[^"]+" for identity "[^"]+" on group "[^"]+"\) failed: it already exists/);
+  const error: HostError = await h.host
+    .create(urn, props({ groupUid: ops.uid, identityUid: ci.uid, roleUid: viewer.uid }))
+    .then(
+      () => undefined as never,
+      (e) => e,
+    );
+  expect(error.message).toMatch(
+    /^creating role binding \(role "[^"]+" for identity "[^"]+" on group "[^"]+"\) failed: it already exists/,
+  );
   expect(error.message).toContain(existing.body.uid);
   expect(error.message).toContain("RoleBinding.get");
   expect(h.calls()).toHaveLength(1);
@@ -145,7 +185,10 @@ test("a create whose answer is lost after the write adopts the binding instead o
   try {
     const created = await h.host.create(urn, props({ groupUid: ops.uid, identityUid: ci.uid, roleUid: editor.uid }));
     const log = h.emu.requests();
-    expect(log.map((r) => `${r.method} ${r.path}`)).toEqual([`POST /iam/v2beta1/roleBindings/${ops.uid}`, "GET /iam/v2beta1/roleBindings"]);
+    expect(log.map((r) => `${r.method} ${r.path}`)).toEqual([
+      `POST /iam/v2beta1/roleBindings/${ops.uid}`,
+      "GET /iam/v2beta1/roleBindings",
+    ]);
     expect(log[1].query).toMatchObject({ "uidp.children_of": ops.uid, identity: ci.uid, role: editor.uid });
     const list = await h.api("GET", `/iam/v2beta1/roleBindings?uidp.children_of=${ops.uid}&identity=${ci.uid}`);
     expect(list.body.roleBindings.map((b: { uid: string }) => b.uid)).toEqual([created.id]);

@@ -15,9 +15,23 @@ export interface RoleBindingArgs {
 }
 
 /** The references of a binding, as the API hydrates them. */
-export interface BoundIdentity { uid: string; name: string; description: string; subject: string; issuer: string }
-export interface BoundGroup { uid: string; name: string; description: string }
-export interface BoundRole { uid: string; name: string; description: string }
+export interface BoundIdentity {
+  uid: string;
+  name: string;
+  description: string;
+  subject: string;
+  issuer: string;
+}
+export interface BoundGroup {
+  uid: string;
+  name: string;
+  description: string;
+}
+export interface BoundRole {
+  uid: string;
+  name: string;
+  description: string;
+}
 
 const TYPE = "pulumi-nodejs:dynamic/iam:RoleBinding";
 
@@ -43,8 +57,14 @@ export class RoleBinding extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: RoleBindingArgs, opts?: pulumi.CustomResourceOptions) {
     const outputs = {
-      uid: undefined, groupUid: undefined, identityUid: undefined, roleUid: undefined,
-      identity: undefined, group: undefined, role: undefined, createTime: undefined,
+      uid: undefined,
+      groupUid: undefined,
+      identityUid: undefined,
+      roleUid: undefined,
+      identity: undefined,
+      group: undefined,
+      role: undefined,
+      createTime: undefined,
     };
     super(provider, name, { ...outputs, ...args }, opts, "iam", "RoleBinding");
   }

@@ -10,7 +10,9 @@ import { z } from "zod";
 import { ResourceKind, defineProvider, parentOfUid, uidSchema } from "../../provider/resource";
 
 const uidOf = (value: unknown): string | undefined =>
-  value !== null && typeof value === "object" && typeof (value as { uid?: unknown }).uid === "string" ? (value as { uid: string }).uid : undefined;
+  value !== null && typeof value === "object" && typeof (value as { uid?: unknown }).uid === "string"
+    ? (value as { uid: string }).uid
+    : undefined;
 
 const label = (props: Record<string, unknown>) => {
   const parts = [
@@ -41,7 +43,11 @@ const roleBinding: ResourceKind = {
     roleUid: (record.roleUid as string | undefined) ?? uidOf(record.role),
   }),
   label,
-  adoptionQuery: (inputs) => ({ "uidp.children_of": String(inputs.groupUid), identity: String(inputs.identityUid), role: String(inputs.roleUid) }),
+  adoptionQuery: (inputs) => ({
+    "uidp.children_of": String(inputs.groupUid),
+    identity: String(inputs.identityUid),
+    role: String(inputs.roleUid),
+  }),
   alreadyExistsHint:
     "the identity already holds this role on the group through another binding; remove this RoleBinding from the program, " +
     "or delete the other binding, or refer to it with platform.iam.RoleBinding.get(name, uid)",

@@ -21,7 +21,12 @@ test(`ascending by name: all ${REPOS} repos in ceil(${REPOS}/200) = 3 requests`,
   expect(repos.map((r) => r.name)).toEqual(allNames);
   const requests = listRequests(emu, PATH);
   expect(requests).toHaveLength(Math.ceil(REPOS / 200));
-  expect(requests.every((r) => r.query.page_size === "200" && r.query.order_by === "name" && r.query["uidp.descendants_of"] === emu.rootUid)).toBe(true);
+  expect(
+    requests.every(
+      (r) =>
+        r.query.page_size === "200" && r.query.order_by === "name" && r.query["uidp.descendants_of"] === emu.rootUid,
+    ),
+  ).toBe(true);
 });
 
 test("descending by name with skip: the same set reversed, skipped ones left out, 2 requests", async () => {
@@ -68,22 +73,38 @@ describe("getRepo", () => {
 
   test("no match and several matches are clear errors; several lists the uids", async () => {
     await expect(getRepo({ name: "nope" }, { client })).rejects.toThrow('getRepo: no repo matches name "nope"');
-    const team = await client.request<{ uid: string }>({ method: "POST", domain: "iam", path: `groups/${emu.rootUid}`, body: { name: "team" } });
-    const twin = await client.request<{ uid: string }>({ method: "POST", domain: "registry", path: `repos/${team.uid}`, body: { name: "bulk-repo-1" } });
+    const team = await client.request<{ uid: string }>({
+      method: "POST",
+      domain: "iam",
+      path: `groups/${emu.rootUid}`,
+      body: { name: "team" },
+    });
+    const twin = await client.request<{ uid: string }>({
+      method: "POST",
+      domain: "registry",
+      path: `repos/${team.uid}`,
+      body: { name: "bulk-repo-1" },
+    });
     const { repos } = await getRepos({ name: "bulk-repo-1" }, { client });
     expect(repos).toHaveLength(2);
     const error = await getRepo({ name: "bulk-repo-1" }, { client }).catch((e) => e);
     expect(error.message).toMatch(/^getRepo: 2 repos match name "bulk-repo-1"/);
     for (const r of repos) expect(error.message).toContain(r.uid);
-    await expect(getRepo({ name: "bulk-repo-1", childrenOf: team.uid }, { client })).resolves.toMatchObject({ uid: twin.uid });
+    await expect(getRepo({ name: "bulk-repo-1", childrenOf: team.uid }, { client })).resolves.toMatchObject({
+      uid: twin.uid,
+    });
   });
 
   test("arguments are validated before any request, naming the argument", async () => {
-    await expect(getRepo({ uid: "x", name: "y" }, { client })).rejects.toThrow("getRepo: invalid arguments: name: cannot be combined with uid");
+    await expect(getRepo({ uid: "x", name: "y" }, { client })).rejects.toThrow(
+      "getRepo: invalid arguments: name: cannot be combined with uid",
+    );
     await expect(getRepo({}, { client })).rejects.toThrow(/getRepo: invalid arguments: name: give uid, or name/);
     await expect(getRepos({ limit: 0 }, { client })).rejects.toThrow(/getRepos: invalid arguments: limit: /);
     await expect(getRepos({ orderBy: "name; drop" }, { client })).rejects.toThrow(/orderBy: must be a field name/);
-    await expect(getRepos({ descendentsOf: "x" } as never, { client })).rejects.toThrow('getRepos: invalid arguments: unknown field "descendentsOf"');
+    await expect(getRepos({ descendentsOf: "x" } as never, { client })).rejects.toThrow(
+      'getRepos: invalid arguments: unknown field "descendentsOf"',
+    );
     expect(emu.requests()).toHaveLength(0);
   });
 });

@@ -1,7 +1,17 @@
 /** Repos are read-only here: `getRepo({ uid })` or by name, `getRepos({ descendantsOf })`. */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { Collection, defineLookup, findOne, InputArgs, listArgs, listRecords, LookupOptions, oneByUidOrName, OneByUidOrNameArgs } from "../../provider/lookup";
+import {
+  Collection,
+  defineLookup,
+  findOne,
+  InputArgs,
+  listArgs,
+  listRecords,
+  LookupOptions,
+  oneByUidOrName,
+  OneByUidOrNameArgs,
+} from "../../provider/lookup";
 
 export const repoSchema = z.looseObject({
   uid: z.string(),
@@ -41,7 +51,9 @@ export function getReposOutput(args: GetReposOutputArgs = {}, options?: LookupOp
 export type GetRepoArgs = OneByUidOrNameArgs;
 export type GetRepoOutputArgs = InputArgs<GetRepoArgs>;
 
-const repoLookup = defineLookup("getRepo", oneByUidOrName, (args, client): Promise<Repo> => findOne(client, repos, args));
+const repoLookup = defineLookup("getRepo", oneByUidOrName, (args, client): Promise<Repo> =>
+  findOne(client, repos, args),
+);
 
 /** One repo by uid, or by exact name within an optional scope; an error on none or several. */
 export function getRepo(args: GetRepoArgs, options?: LookupOptions): Promise<Repo> {

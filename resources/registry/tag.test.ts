@@ -57,7 +57,9 @@ test("name, digest and updatedSince filters go out under their wire names", asyn
 });
 
 test("bad arguments name the argument, before any request", async () => {
-  await expect(getTags({ digest: "md5:abc" }, { client })).rejects.toThrow("getTags: invalid arguments: digest: must be sha256:");
+  await expect(getTags({ digest: "md5:abc" }, { client })).rejects.toThrow(
+    "getTags: invalid arguments: digest: must be sha256:",
+  );
   await expect(getTags({ updatedSince: "yesterday" }, { client })).rejects.toThrow(/updatedSince: /);
   await expect(getTags({ childrenOf: repoUid } as never, { client })).rejects.toThrow('unknown field "childrenOf"');
   expect(emu.requests()).toHaveLength(0);

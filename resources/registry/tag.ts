@@ -20,10 +20,19 @@ const getTagsArgs = z.strictObject({
   ...sharedArgs,
   /** The repo whose tags to list (its direct children). */
   repoUid: z.string().min(1, "must not be empty").optional(),
-  digest: z.string().regex(/^sha256:[0-9a-f]{64}$/, "must be sha256: followed by 64 lowercase hex characters").optional(),
+  digest: z
+    .string()
+    .regex(/^sha256:[0-9a-f]{64}$/, "must be sha256: followed by 64 lowercase hex characters")
+    .optional(),
   /** Only tags updated at or after this time (RFC 3339, or a Date). */
   updatedSince: z
-    .preprocess((v) => (v instanceof Date ? v.toISOString() : v), z.iso.datetime({ offset: true, message: "must be an RFC 3339 timestamp such as 2024-05-01T00:00:00Z, or a Date" }))
+    .preprocess(
+      (v) => (v instanceof Date ? v.toISOString() : v),
+      z.iso.datetime({
+        offset: true,
+        message: "must be an RFC 3339 timestamp such as 2024-05-01T00:00:00Z, or a Date",
+      }),
+    )
     .optional(),
   includeReferrers: z.boolean().optional(),
   includeDates: z.boolean().optional(),
@@ -45,9 +54,13 @@ const TAG_FILTERS = {
   includeEpochs: "include_epochs",
 };
 
-const tagsLookup = defineLookup<typeof getTagsArgs, GetTagsResult, GetTagsArgs>("getTags", getTagsArgs, async (args, client): Promise<GetTagsResult> => ({
-  tags: await listRecords(client, tags, args, TAG_FILTERS),
-}));
+const tagsLookup = defineLookup<typeof getTagsArgs, GetTagsResult, GetTagsArgs>(
+  "getTags",
+  getTagsArgs,
+  async (args, client): Promise<GetTagsResult> => ({
+    tags: await listRecords(client, tags, args, TAG_FILTERS),
+  }),
+);
 
 export function getTags(args: GetTagsArgs = {}, options?: LookupOptions): Promise<GetTagsResult> {
   return tagsLookup.get(args, options);

@@ -25,15 +25,31 @@ test(`all ${ADVISORIES} advisories, newest first, in 3 requests`, async () => {
 test("ascending by creation with skip is the descending list reversed, minus the skipped", async () => {
   const { advisories: down } = await getAdvisories({ orderBy: "created_at desc" }, { client });
   const { advisories: up } = await getAdvisories({ orderBy: "created_at", skip: 60 }, { client });
-  expect(up.map((a) => a.uid)).toEqual(down.map((a) => a.uid).reverse().slice(60));
+  expect(up.map((a) => a.uid)).toEqual(
+    down
+      .map((a) => a.uid)
+      .reverse()
+      .slice(60),
+  );
 });
 
 test("artifact and component filters go out as repeated snake_case parameters", async () => {
-  const { advisories } = await getAdvisories({ descendantsOf: emu.rootUid, artifactNames: ["bulk-repo-1"], componentNames: ["component-1", "component-4"] }, { client });
+  const { advisories } = await getAdvisories(
+    { descendantsOf: emu.rootUid, artifactNames: ["bulk-repo-1"], componentNames: ["component-1", "component-4"] },
+    { client },
+  );
   expect(advisories.length).toBeGreaterThan(0);
-  expect(advisories.every((a) => a.artifactName === "bulk-repo-1" && ["component-1", "component-4"].includes(String(a.componentName)))).toBe(true);
+  expect(
+    advisories.every(
+      (a) => a.artifactName === "bulk-repo-1" && ["component-1", "component-4"].includes(String(a.componentName)),
+    ),
+  ).toBe(true);
   const { advisories: all } = await getAdvisories({}, { client });
-  expect(advisories).toHaveLength(all.filter((a) => a.artifactName === "bulk-repo-1" && ["component-1", "component-4"].includes(String(a.componentName))).length);
+  expect(advisories).toHaveLength(
+    all.filter(
+      (a) => a.artifactName === "bulk-repo-1" && ["component-1", "component-4"].includes(String(a.componentName)),
+    ).length,
+  );
   const query = listRequests(emu, PATH)[0].query;
   expect(query.artifact_names).toBe("bulk-repo-1");
   expect(query.component_names).toEqual(["component-1", "component-4"]);
@@ -60,7 +76,11 @@ test("limit stops early", async () => {
 });
 
 test("bad arguments name the argument", async () => {
-  await expect(getAdvisories({ artifactNames: "nginx" } as never, { client })).rejects.toThrow(/^getAdvisories: invalid arguments: artifactNames: expected array/);
-  await expect(getAdvisories({ componentNames: ["ok", ""] }, { client })).rejects.toThrow("componentNames[1]: must not be empty");
+  await expect(getAdvisories({ artifactNames: "nginx" } as never, { client })).rejects.toThrow(
+    /^getAdvisories: invalid arguments: artifactNames: expected array/,
+  );
+  await expect(getAdvisories({ componentNames: ["ok", ""] }, { client })).rejects.toThrow(
+    "componentNames[1]: must not be empty",
+  );
   expect(emu.requests()).toHaveLength(0);
 });

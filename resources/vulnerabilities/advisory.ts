@@ -21,7 +21,12 @@ export const advisorySchema = z.looseObject({
   deleteTime: z.string().optional(),
 });
 export type Advisory = z.infer<typeof advisorySchema>;
-const advisories: Collection<Advisory> = { domain: "vulnerabilities", collection: "advisories", noun: "advisory", schema: advisorySchema };
+const advisories: Collection<Advisory> = {
+  domain: "vulnerabilities",
+  collection: "advisories",
+  noun: "advisory",
+  schema: advisorySchema,
+};
 
 const names = z.array(z.string().min(1, "must not be empty")).optional();
 
@@ -64,14 +69,21 @@ export interface GetAdvisoriesResult {
   advisories: Advisory[];
 }
 
-const advisoriesLookup = defineLookup("getAdvisories", getAdvisoriesArgs, async (args, client): Promise<GetAdvisoriesResult> => ({
-  advisories: await listRecords(client, advisories, args, ADVISORY_FILTERS),
-}));
+const advisoriesLookup = defineLookup(
+  "getAdvisories",
+  getAdvisoriesArgs,
+  async (args, client): Promise<GetAdvisoriesResult> => ({
+    advisories: await listRecords(client, advisories, args, ADVISORY_FILTERS),
+  }),
+);
 
 export function getAdvisories(args: GetAdvisoriesArgs = {}, options?: LookupOptions): Promise<GetAdvisoriesResult> {
   return advisoriesLookup.get(args, options);
 }
 
-export function getAdvisoriesOutput(args: GetAdvisoriesOutputArgs = {}, options?: LookupOptions): pulumi.Output<GetAdvisoriesResult> {
+export function getAdvisoriesOutput(
+  args: GetAdvisoriesOutputArgs = {},
+  options?: LookupOptions,
+): pulumi.Output<GetAdvisoriesResult> {
   return advisoriesLookup.output(args, options);
 }

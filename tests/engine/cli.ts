@@ -97,7 +97,9 @@ function parseInvocation(argv: string[]): Invocation {
     project,
     config,
     secretKeys,
-    stateFile: path.resolve(values.state ?? path.join(repoRoot, ".work", "engine-state", `${project}-${values.stack}.json`)),
+    stateFile: path.resolve(
+      values.state ?? path.join(repoRoot, ".work", "engine-state", `${project}-${values.stack}.json`),
+    ),
     refresh: values.refresh!,
     expectNoChanges: values["expect-no-changes"]!,
     esm: values.esm!,
@@ -138,7 +140,10 @@ async function main(argv: string[]): Promise<number> {
   });
   // The host boots in its own process while this one compiles the program and loads the SDK:
   // each takes most of a second.
-  const hostStarting = startHost({ cwd: staged.dir, env: { ...process.env, PULUMI_PROJECT: inv.project, PULUMI_STACK: inv.stack } });
+  const hostStarting = startHost({
+    cwd: staged.dir,
+    env: { ...process.env, PULUMI_PROJECT: inv.project, PULUMI_STACK: inv.stack },
+  });
   let host: ProviderHost | undefined;
   try {
     if (inv.operation !== "refresh" && inv.operation !== "destroy") {
@@ -169,9 +174,13 @@ async function operate(
   print: (line?: string) => void,
   unhandled: unknown[],
 ): Promise<number> {
-  const title = { preview: "Previewing update", up: "Updating", refresh: "Refreshing", destroy: "Destroying" }[inv.operation];
+  const title = { preview: "Previewing update", up: "Updating", refresh: "Refreshing", destroy: "Destroying" }[
+    inv.operation
+  ];
   const module = inv.esm ? "ES module" : "CommonJS";
-  print(`${title} (${inv.stack}) with the local engine [${inv.project}, ${path.relative(repoRoot, inv.programDir) || "."}, ${module}]`);
+  print(
+    `${title} (${inv.stack}) with the local engine [${inv.project}, ${path.relative(repoRoot, inv.programDir) || "."}, ${module}]`,
+  );
   print();
 
   const save = inv.operation !== "preview";
@@ -185,7 +194,13 @@ async function operate(
     if (inv.operation === "refresh") return 0;
   }
 
-  const deployment = new Deployment({ state, stateFile: save ? inv.stateFile : undefined, host, preview: inv.operation === "preview", print });
+  const deployment = new Deployment({
+    state,
+    stateFile: save ? inv.stateFile : undefined,
+    host,
+    preview: inv.operation === "preview",
+    print,
+  });
   if (inv.operation === "destroy") {
     print(`     ${"Type".padEnd(40)} ${"Name".padEnd(24)} Status`);
     await deployment.destroy();
@@ -207,7 +222,10 @@ async function operate(
   const programErrors = [program.error, ...unhandled]
     .filter((e) => e !== undefined && !(e instanceof SkippedAfterError))
     // A missing module's message carries node's require stack: the first line says it all.
-    .map((e) => `the program failed: ${(e as { code?: string }).code === "MODULE_NOT_FOUND" ? messageOf(e).split("\n")[0] : messageOf(e)}`);
+    .map(
+      (e) =>
+        `the program failed: ${(e as { code?: string }).code === "MODULE_NOT_FOUND" ? messageOf(e).split("\n")[0] : messageOf(e)}`,
+    );
   if (!deployment.failed && programErrors.length > 0) {
     deployment.printPlan();
     return diagnostics(print, programErrors.slice(0, 1), `${inv.operation} failed`);

@@ -43,7 +43,8 @@ export class Deployment {
 
   async register(reg: Registration): Promise<RegistrationResult> {
     if (this.failed) throw new SkippedAfterError();
-    if (this.registered.has(reg.urn)) return this.fail(reg, `duplicate resource URN ${reg.urn}: resource names must be unique per type`);
+    if (this.registered.has(reg.urn))
+      return this.fail(reg, `duplicate resource URN ${reg.urn}: resource names must be unique per type`);
     this.registered.add(reg.urn);
     const dependencies = [...new Set([...reg.dependencies, ...(reg.parent ? [reg.parent] : [])])];
     const old = this.previous.get(reg.urn);
@@ -65,7 +66,16 @@ export class Deployment {
   private component(reg: Registration, old: ResourceState | undefined, dependencies: string[]): RegistrationResult {
     this.record({ kind: old ? "same" : "create", reg, changes: [], replaces: [] });
     if (!old && !this.options.preview) this.done("create", reg);
-    this.put({ urn: reg.urn, type: reg.type, id: "", custom: false, inputs: {}, outputs: old?.outputs ?? {}, dependencies, parent: reg.parent || undefined });
+    this.put({
+      urn: reg.urn,
+      type: reg.type,
+      id: "",
+      custom: false,
+      inputs: {},
+      outputs: old?.outputs ?? {},
+      dependencies,
+      parent: reg.parent || undefined,
+    });
     return { id: "", outputs: reg.inputs };
   }
 
@@ -75,25 +85,44 @@ export class Deployment {
     if (!result.id) throw new Error(`cannot read ${reg.type} with id "${reg.readId}": it does not exist`);
     this.record({ kind: "read", reg, changes: [], replaces: [] });
     const entry: ResourceState = {
-      urn: reg.urn, type: reg.type, id: result.id, custom: true, inputs: result.inputs ?? props, outputs: result.props,
-      dependencies, parent: reg.parent || undefined, external: true,
+      urn: reg.urn,
+      type: reg.type,
+      id: result.id,
+      custom: true,
+      inputs: result.inputs ?? props,
+      outputs: result.props,
+      dependencies,
+      parent: reg.parent || undefined,
+      external: true,
     };
     if (!this.options.preview) this.put(entry);
     return { id: result.id, outputs: result.props };
   }
 
-  private async custom(reg: Registration, old: ResourceState | undefined, dependencies: string[]): Promise<RegistrationResult> {
+  private async custom(
+    reg: Registration,
+    old: ResourceState | undefined,
+    dependencies: string[],
+  ): Promise<RegistrationResult> {
     const { host, preview } = this.options;
     const news = keepIgnoredChanges(forProvider(reg.inputs), old?.inputs, reg.ignoreChanges);
     const check = await host.check(reg.urn, old?.inputs ?? {}, news);
     if (check.failures.length > 0) {
-      const reasons = check.failures.map((f) => (f.reason.startsWith(f.property) ? f.reason : `${f.property}: ${f.reason}`));
+      const reasons = check.failures.map((f) =>
+        f.reason.startsWith(f.property) ? f.reason : `${f.property}: ${f.reason}`,
+      );
       throw new Error(`invalid inputs: ${reasons.join("; ")}`);
     }
     const inputs = check.inputs;
     const base = {
-      urn: reg.urn, type: reg.type, custom: true, inputs, dependencies, parent: reg.parent || undefined,
-      protect: reg.protect || undefined, retainOnDelete: reg.retainOnDelete || undefined,
+      urn: reg.urn,
+      type: reg.type,
+      custom: true,
+      inputs,
+      dependencies,
+      parent: reg.parent || undefined,
+      protect: reg.protect || undefined,
+      retainOnDelete: reg.retainOnDelete || undefined,
       secretProperties: secretKeys(reg.inputs).length ? secretKeys(reg.inputs) : undefined,
     };
 
@@ -208,13 +237,31 @@ export class Deployment {
 
   private record(step: { kind: Step["kind"]; reg: Registration; changes: Step["changes"]; replaces: string[] }): void {
     this.steps.push({
-      kind: step.kind, urn: step.reg.urn, type: step.reg.type, name: step.reg.name,
-      changes: step.changes, replaces: step.replaces, secretProperties: secretKeys(step.reg.inputs),
+      kind: step.kind,
+      urn: step.reg.urn,
+      type: step.reg.type,
+      name: step.reg.name,
+      changes: step.changes,
+      replaces: step.replaces,
+      secretProperties: secretKeys(step.reg.inputs),
     });
   }
 
   private done(kind: Step["kind"], reg: Registration, changes: Step["changes"] = [], replaces: string[] = []): void {
-    this.print(stepLines({ kind, urn: reg.urn, type: reg.type, name: reg.name, changes, replaces, secretProperties: secretKeys(reg.inputs) }, true));
+    this.print(
+      stepLines(
+        {
+          kind,
+          urn: reg.urn,
+          type: reg.type,
+          name: reg.name,
+          changes,
+          replaces,
+          secretProperties: secretKeys(reg.inputs),
+        },
+        true,
+      ),
+    );
   }
 
   private print(lines: string[]): void {
@@ -260,7 +307,12 @@ function keepIgnoredChanges(news: Props, olds: Props | undefined, ignore: string
 
 function stepOf(kind: Step["kind"], entry: ResourceState): Step {
   return {
-    kind, urn: entry.urn, type: entry.type, name: nameOf(entry.urn), changes: [], replaces: [],
+    kind,
+    urn: entry.urn,
+    type: entry.type,
+    name: nameOf(entry.urn),
+    changes: [],
+    replaces: [],
     secretProperties: entry.secretProperties ?? [],
   };
 }

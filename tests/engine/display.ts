@@ -50,8 +50,12 @@ export function stepLines(step: Step, done: boolean): string[] {
   if (step.kind === "update" || step.kind === "replace") {
     for (const change of step.changes) {
       const secret = step.secretProperties.includes(change.path.split(".")[0]);
-      const forces = step.replaces.some((r) => change.path === r || change.path.startsWith(r + ".")) ? "  (forces replacement)" : "";
-      lines.push(`        ~ ${change.path}: ${displayValue(change.old, secret)} => ${displayValue(change.new, secret)}${forces}`);
+      const forces = step.replaces.some((r) => change.path === r || change.path.startsWith(r + "."))
+        ? "  (forces replacement)"
+        : "";
+      lines.push(
+        `        ~ ${change.path}: ${displayValue(change.old, secret)} => ${displayValue(change.new, secret)}${forces}`,
+      );
     }
   }
   return lines;

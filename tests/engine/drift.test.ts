@@ -55,7 +55,9 @@ describe("local engine: drift and failures (records-fake provider)", () => {
     const bad = [...copy(org), { key: "bad", name: "Not Valid" }];
     const up = await p.run(["up"], bad);
     expect(up.code).not.toBe(0);
-    expect(up.stdout).toContain(`error: pulumi-nodejs:dynamic/records:Record "bad": invalid inputs: name: must match ^[a-z0-9-]+$`);
+    expect(up.stdout).toContain(
+      `error: pulumi-nodejs:dynamic/records:Record "bad": invalid inputs: name: must match ^[a-z0-9-]+$`,
+    );
     expect(up.stdout).not.toMatch(/\n\s+at /);
     expect(names(p)).not.toContain("Not Valid");
   });
@@ -67,7 +69,10 @@ describe("local engine: drift and failures (records-fake provider)", () => {
     const up = await p.run(["up"], failing);
     expect(up.code).not.toBe(0);
     expect(up.stdout).toContain(`record sub: the service refused it (note "fail")`);
-    const saved = up.state!.resources.filter((r) => r.custom).map((r) => r.urn.split("::").pop()).sort();
+    const saved = up
+      .state!.resources.filter((r) => r.custom)
+      .map((r) => r.urn.split("::").pop())
+      .sort();
     expect(saved).toEqual(["a", "b", "org"]);
     p.clearLog();
     expect((await p.run(["up"], org)).code).toBe(0);

@@ -79,7 +79,10 @@ describe("local engine (records-fake provider)", () => {
     const p = project("remove");
     expect((await p.run(["up"], org)).code).toBe(0);
     p.clearLog();
-    const up = await p.run(["up"], org.filter((s) => s.key === "org" || s.key === "b"));
+    const up = await p.run(
+      ["up"],
+      org.filter((s) => s.key === "org" || s.key === "b"),
+    );
     expect(up.code).toBe(0);
     expect(p.store().log).toEqual(["delete sub", "delete a"]);
     expect(up.stdout).toContain("- 2 deleted");

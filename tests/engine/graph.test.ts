@@ -45,8 +45,8 @@ describe("deleteInReverseDependencyOrder", () => {
   });
 
   test("refuses a dependency cycle instead of hanging", async () => {
-    await expect(deleteInReverseDependencyOrder([entry("a", "b"), entry("b", "a")], async () => undefined)).rejects.toThrow(
-      /dependency cycle/,
-    );
+    await expect(
+      deleteInReverseDependencyOrder([entry("a", "b"), entry("b", "a")], async () => undefined),
+    ).rejects.toThrow(/dependency cycle/);
   });
 });

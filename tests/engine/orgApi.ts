@@ -24,7 +24,10 @@ export interface OrgSnapshot {
 export async function call<T = any>(api: Api, method: string, path: string, body?: unknown): Promise<T> {
   const response = await fetch(`${api.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${api.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    headers: {
+      authorization: `Bearer ${api.token}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
@@ -78,7 +81,8 @@ export function renderTree(org: OrgSnapshot, rootUid: string, rootLabel = "organ
       children.push({ label: `identity ${i.name}  (${claim.issuer ?? "?"} · ${claim.subject ?? "?"})` });
     }
     for (const b of org.roleBindings.filter((b) => parentOf(b.uid) === groupUid)) {
-      const identity = (b.identity as OrgRecord | undefined)?.name ?? identityName.get(String(b.identityUid)) ?? String(b.identityUid);
+      const identity =
+        (b.identity as OrgRecord | undefined)?.name ?? identityName.get(String(b.identityUid)) ?? String(b.identityUid);
       const role = (b.role as OrgRecord | undefined)?.name ?? String(b.roleUid);
       children.push({ label: `binding  ${identity} is ${role}` });
     }

@@ -17,8 +17,19 @@ export interface OrgStack {
  * A stack of the example against an API: the URL and root uid as plain config, the token as
  * secret config, as `pulumi config set [--secret]` would store them.
  */
-export function orgStack(options: { url: string; token: string; rootUid: string; cwd: string; label: string; esm?: boolean }): OrgStack {
-  const dir = path.join(repoRoot, ".work", `e2e-${options.label}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
+export function orgStack(options: {
+  url: string;
+  token: string;
+  rootUid: string;
+  cwd: string;
+  label: string;
+  esm?: boolean;
+}): OrgStack {
+  const dir = path.join(
+    repoRoot,
+    ".work",
+    `e2e-${options.label}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
+  );
   fs.mkdirSync(dir, { recursive: true });
   const stateFile = path.join(dir, "state.json");
   return {
@@ -28,9 +39,12 @@ export function orgStack(options: { url: string; token: string; rootUid: string;
         [
           ...operation,
           ...(options.esm ? ["--esm"] : []),
-          "--config", `platform:apiUrl=${options.url}`,
-          "--secret-config", `platform:token=${options.token}`,
-          "--config", `rootUid=${options.rootUid}`,
+          "--config",
+          `platform:apiUrl=${options.url}`,
+          "--secret-config",
+          `platform:token=${options.token}`,
+          "--config",
+          `rootUid=${options.rootUid}`,
           ...Object.entries(settings).flatMap(([key, value]) => ["--config", `${key}=${value}`]),
         ],
         { cwd: options.cwd, state: stateFile, env: withoutPlatformEnv() },

@@ -37,7 +37,14 @@ export function describeOrgStories(variant: StoryVariant): void {
 
     beforeAll(async () => {
       emu = await startEmulator({ quiet: true });
-      stack = orgStack({ url: emu.url, token: emu.token, rootUid: emu.rootUid, cwd: variant.cwd, label: variant.label, esm: variant.esm });
+      stack = orgStack({
+        url: emu.url,
+        token: emu.token,
+        rootUid: emu.rootUid,
+        cwd: variant.cwd,
+        label: variant.label,
+        esm: variant.esm,
+      });
       before = await snapshot(api(), emu.rootUid);
     });
     afterAll(async () => {
@@ -53,7 +60,8 @@ export function describeOrgStories(variant: StoryVariant): void {
       const org = await snapshot(api(), emu.rootUid);
       const [engineering] = named(org.groups, "engineering");
       expect(parentOf(engineering.uid)).toBe(emu.rootUid);
-      for (const team of ["platform", "payments", "data"]) expect(parentOf(named(org.groups, team)[0].uid)).toBe(engineering.uid);
+      for (const team of ["platform", "payments", "data"])
+        expect(parentOf(named(org.groups, team)[0].uid)).toBe(engineering.uid);
       expect(parentOf(named(org.groups, "oncall")[0].uid)).toBe(named(org.groups, "platform")[0].uid);
       expect(parentOf(named(org.groups, "ledger")[0].uid)).toBe(named(org.groups, "payments")[0].uid);
       const [github] = named(org.identities, "github-deploy");
@@ -131,7 +139,9 @@ export function describeOrgStories(variant: StoryVariant): void {
     test("drift: a description edited and an identity deleted in the console fail the check, and up repairs both", async () => {
       const platformUid = uidInState("platform");
       const gitlabUid = stackState().outputs.tree.identities["gitlab-ci"];
-      await call(api(), "PATCH", `/iam/v2beta1/groups/${platformUid}?updateMask=description`, { description: "edited by hand" });
+      await call(api(), "PATCH", `/iam/v2beta1/groups/${platformUid}?updateMask=description`, {
+        description: "edited by hand",
+      });
       await call(api(), "DELETE", `/iam/v2beta1/identities/${gitlabUid}`);
 
       const stateBefore = fs.readFileSync(stack.stateFile, "utf8");
@@ -145,7 +155,9 @@ export function describeOrgStories(variant: StoryVariant): void {
       const repair = await stack.run(["up", "--refresh"], settings);
       expect(repair.code).toBe(0);
       const org = await snapshot(api(), emu.rootUid);
-      expect(org.groups.find((g) => g.uid === platformUid)!.description).toBe("Platform engineering: CI/CD and base images");
+      expect(org.groups.find((g) => g.uid === platformUid)!.description).toBe(
+        "Platform engineering: CI/CD and base images",
+      );
       const [gitlab] = named(org.identities, "gitlab-ci");
       expect(gitlab).toBeDefined();
       // The service deleted the identity's binding with it: the repair binds the new identity again.
@@ -168,7 +180,11 @@ export function describeOrgStories(variant: StoryVariant): void {
         listAll(api(), "vulnerabilities", "advisories", emu.rootUid),
       ]);
       return {
-        tagsOf: (repoUid: string) => tags.filter((t) => parentOf(t.uid) === repoUid).map((t) => String(t.name)).sort(),
+        tagsOf: (repoUid: string) =>
+          tags
+            .filter((t) => parentOf(t.uid) === repoUid)
+            .map((t) => String(t.name))
+            .sort(),
         advisoriesPerRepo: (repos: string[]) =>
           Object.fromEntries(repos.map((repo) => [repo, advisories.filter((a) => a.artifactName === repo).length])),
       };

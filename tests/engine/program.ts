@@ -77,7 +77,10 @@ export async function runProgram(options: ProgramOptions): Promise<ProgramResult
     }
 
     /** Hands one registration (a new resource, or a read of an existing one) to the engine and remembers the answer. */
-    private async registerWith(req: any, registration: Omit<Registration, "urn" | "type" | "name" | "parent" | "dependencies">) {
+    private async registerWith(
+      req: any,
+      registration: Omit<Registration, "urn" | "type" | "name" | "parent" | "dependencies">,
+    ) {
       const urn = this.newUrn(req.getParent(), req.getType(), req.getName());
       const result = await options.hooks.register({
         urn,

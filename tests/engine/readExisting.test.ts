@@ -27,18 +27,38 @@ afterAll(async () => {
 
 test("an existing group read with Group.get is tracked, used as a parent, and left alone by destroy", async () => {
   const api = { url: emu.url, token: emu.token };
-  const existing = await call(api, "POST", `/iam/v2beta1/groups/${emu.rootUid}`, { name: "made-in-console", description: "not ours" });
+  const existing = await call(api, "POST", `/iam/v2beta1/groups/${emu.rootUid}`, {
+    name: "made-in-console",
+    description: "not ours",
+  });
   const before = await snapshot(api, emu.rootUid);
   const run = (operation: string) =>
     runEngine(
-      [operation, "--config", `platform:apiUrl=${emu.url}`, "--secret-config", `platform:token=${emu.token}`, "--config", `existingUid=${existing.uid}`],
-      { cwd: path.join(repoRoot, "tests", "engine", "programs", "read-existing"), state: path.join(dir, "state.json"), env: withoutPlatformEnv() },
+      [
+        operation,
+        "--config",
+        `platform:apiUrl=${emu.url}`,
+        "--secret-config",
+        `platform:token=${emu.token}`,
+        "--config",
+        `existingUid=${existing.uid}`,
+      ],
+      {
+        cwd: path.join(repoRoot, "tests", "engine", "programs", "read-existing"),
+        state: path.join(dir, "state.json"),
+        env: withoutPlatformEnv(),
+      },
     );
 
   emu.clearRequests();
   const up = await run("up");
   expect(up.code).toBe(0);
-  expect(emu.requests().filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`)).toEqual([`POST /iam/v2beta1/groups/${existing.uid}`]);
+  expect(
+    emu
+      .requests()
+      .filter((r) => r.method !== "GET")
+      .map((r) => `${r.method} ${r.path}`),
+  ).toEqual([`POST /iam/v2beta1/groups/${existing.uid}`]);
   const read = up.state?.resources.find((r) => r.urn.endsWith("::existing"));
   expect(read).toMatchObject({ id: existing.uid, external: true });
   expect(read?.outputs).toMatchObject({ name: "made-in-console", description: "not ours" });

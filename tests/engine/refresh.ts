@@ -33,7 +33,9 @@ export async function refreshState(state: StackState, host: ProviderHost): Promi
           return;
         }
         const inputs = read.inputs ?? entry.inputs;
-        const changes = read.inputs ? propertyChanges(entry.inputs, inputs) : propertyChanges(entry.outputs, read.props);
+        const changes = read.inputs
+          ? propertyChanges(entry.inputs, inputs)
+          : propertyChanges(entry.outputs, read.props);
         if (changes.length > 0) result.drift.push({ entry, gone: false, changes });
         entry.id = read.id;
         entry.inputs = inputs;

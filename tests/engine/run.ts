@@ -37,7 +37,9 @@ export function runEngine(args: string[], options: EngineRunOptions): Promise<En
     child.stderr.on("data", (chunk) => (stderr += chunk));
     child.once("error", reject);
     child.once("close", (code) => {
-      const state = fs.existsSync(options.state) ? (JSON.parse(fs.readFileSync(options.state, "utf8")) as StackState) : undefined;
+      const state = fs.existsSync(options.state)
+        ? (JSON.parse(fs.readFileSync(options.state, "utf8")) as StackState)
+        : undefined;
       resolve({ code: code ?? -1, stdout, stderr, state });
     });
   });

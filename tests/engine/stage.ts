@@ -91,6 +91,7 @@ function programCompilerOptions(dir: string): TypeScript.CompilerOptions {
   const file = path.join(dir, "tsconfig.json");
   if (!fs.existsSync(file)) return {};
   const parsed = ts.parseConfigFileTextToJson(file, fs.readFileSync(file, "utf8"));
-  if (parsed.error) throw new Error(`tsconfig.json: ${ts.flattenDiagnosticMessageText(parsed.error.messageText, "\n")}`);
+  if (parsed.error)
+    throw new Error(`tsconfig.json: ${ts.flattenDiagnosticMessageText(parsed.error.messageText, "\n")}`);
   return ts.convertCompilerOptionsFromJson(parsed.config?.compilerOptions ?? {}, dir).options;
 }

@@ -3,7 +3,12 @@ import { displayChanges, displayValue, forProvider, makeSecret, propertyChanges,
 describe("propertyChanges", () => {
   test("lists changed leaves by dotted path and ignores __provider", () => {
     const olds = { name: "a", claimMatch: { issuer: "https://x", subject: "s1" }, __provider: "old code" };
-    const news = { name: "a", claimMatch: { issuer: "https://x", subject: "s2" }, description: "d", __provider: "new code" };
+    const news = {
+      name: "a",
+      claimMatch: { issuer: "https://x", subject: "s2" },
+      description: "d",
+      __provider: "new code",
+    };
     expect(propertyChanges(olds, news)).toEqual([
       { path: "claimMatch.subject", old: "s1", new: "s2" },
       { path: "description", old: undefined, new: "d" },
@@ -17,9 +22,14 @@ describe("propertyChanges", () => {
 
 describe("displayChanges", () => {
   test("shows input changes, else the declared properties whose stored outputs differ", () => {
-    const stored = { inputs: { name: "a", description: "d" }, outputs: { name: "a", description: "edited", uid: "g/1" } };
+    const stored = {
+      inputs: { name: "a", description: "d" },
+      outputs: { name: "a", description: "edited", uid: "g/1" },
+    };
     expect(displayChanges(stored, { name: "b", description: "d" })).toEqual([{ path: "name", old: "a", new: "b" }]);
-    expect(displayChanges(stored, { name: "a", description: "d" })).toEqual([{ path: "description", old: "edited", new: "d" }]);
+    expect(displayChanges(stored, { name: "a", description: "d" })).toEqual([
+      { path: "description", old: "edited", new: "d" },
+    ]);
   });
 });
 

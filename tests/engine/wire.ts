@@ -111,7 +111,11 @@ export function propertyChanges(olds: Props, news: Props, prefix = ""): Property
 export function displayChanges(stored: { inputs: Props; outputs: Props }, news: Props): PropertyChange[] {
   const changes = propertyChanges(stored.inputs, news);
   if (changes.length > 0) return changes;
-  const declared = Object.fromEntries(Object.keys(news).filter((key) => key in stored.outputs).map((key) => [key, stored.outputs[key]]));
+  const declared = Object.fromEntries(
+    Object.keys(news)
+      .filter((key) => key in stored.outputs)
+      .map((key) => [key, stored.outputs[key]]),
+  );
   return propertyChanges(declared, news);
 }
 

@@ -33,7 +33,10 @@ beforeAll(async () => {
   const api = { url: emu.url, token: emu.token };
   teamA = (await call(api, "POST", `/iam/v2beta1/groups/${emu.rootUid}`, { name: "team-a" })).uid;
   teamB = (await call(api, "POST", `/iam/v2beta1/groups/${emu.rootUid}`, { name: "team-b" })).uid;
-  const identity = await call(api, "POST", `/iam/v2beta1/identities/${teamA}`, { name: "pipeline", claimMatch: { issuer: emu.issuer, subject: "repo:acme/a:ref:refs/heads/main" } });
+  const identity = await call(api, "POST", `/iam/v2beta1/identities/${teamA}`, {
+    name: "pipeline",
+    claimMatch: { issuer: emu.issuer, subject: "repo:acme/a:ref:refs/heads/main" },
+  });
   const viewer = (await call(api, "GET", "/iam/v2beta1/roles?name=viewer")).roles[0];
   await call(api, "POST", `/iam/v2beta1/roleBindings/${teamA}`, { identityUid: identity.uid, roleUid: viewer.uid });
   const oidcToken = await emu.mintOidcToken({ subject: "repo:acme/a:ref:refs/heads/main", audience: emu.url });
@@ -57,13 +60,22 @@ function run(operation: string[], label: string, config: string[]) {
     env: withoutPlatformEnv(),
   });
 }
-const asIdentity = (uid: string, tokenFile: string) => ["--config", `platform:identity=${uid}`, "--config", `platform:identityTokenFile=${tokenFile}`];
+const asIdentity = (uid: string, tokenFile: string) => [
+  "--config",
+  `platform:identity=${uid}`,
+  "--config",
+  `platform:identityTokenFile=${tokenFile}`,
+];
 
 test("a viewer on one team cannot change another team: PERMISSION_DENIED naming the resource, nothing changed", async () => {
   const api = { url: emu.url, token: emu.token };
   const before = await snapshot(api, emu.rootUid);
   emu.clearRequests();
-  const up = await run(["up"], "viewer", [...asIdentity(viewerOnA.uid, viewerOnA.tokenFile), "--config", `parentUid=${teamB}`]);
+  const up = await run(["up"], "viewer", [
+    ...asIdentity(viewerOnA.uid, viewerOnA.tokenFile),
+    "--config",
+    `parentUid=${teamB}`,
+  ]);
   expect(up.code).not.toBe(0);
   const printed = up.stdout + up.stderr;
   expect(printed).toMatch(/team-group/);
@@ -80,31 +92,64 @@ test("no token of any kind reaches the provider text, state, outputs, messages o
   // An owner identity, so the run gets as far as creating and updating.
   const api = { url: emu.url, token: emu.token };
   const owner = (await call(api, "GET", "/iam/v2beta1/roles?name=owner")).roles[0];
-  const identity = await call(api, "POST", `/iam/v2beta1/identities/${emu.rootUid}`, { name: "deployer", claimMatch: { issuer: emu.issuer, subject: "deployer" } });
-  await call(api, "POST", `/iam/v2beta1/roleBindings/${emu.rootUid}`, { identityUid: identity.uid, roleUid: owner.uid });
+  const identity = await call(api, "POST", `/iam/v2beta1/identities/${emu.rootUid}`, {
+    name: "deployer",
+    claimMatch: { issuer: emu.issuer, subject: "deployer" },
+  });
+  await call(api, "POST", `/iam/v2beta1/roleBindings/${emu.rootUid}`, {
+    identityUid: identity.uid,
+    roleUid: owner.uid,
+  });
   const oidcToken = await emu.mintOidcToken({ subject: "deployer", audience: emu.url });
   const tokenFile = path.join(dir, "deployer-token");
   fs.writeFileSync(tokenFile, oidcToken);
 
   const runs = [
     await run(["up"], "secrets-identity", [...asIdentity(identity.uid, tokenFile), "--config", `parentUid=${teamA}`]),
-    await run(["up"], "secrets-identity", [...asIdentity(identity.uid, tokenFile), "--config", `parentUid=${teamA}`, "--config", "description=changed"]),
-    await run(["refresh"], "secrets-identity", [...asIdentity(identity.uid, tokenFile), "--config", `parentUid=${teamA}`]),
+    await run(["up"], "secrets-identity", [
+      ...asIdentity(identity.uid, tokenFile),
+      "--config",
+      `parentUid=${teamA}`,
+      "--config",
+      "description=changed",
+    ]),
+    await run(["refresh"], "secrets-identity", [
+      ...asIdentity(identity.uid, tokenFile),
+      "--config",
+      `parentUid=${teamA}`,
+    ]),
     // A failure's message must not carry the token either.
-    await run(["up"], "secrets-static", ["--secret-config", `platform:token=${emu.token}`, "--config", "parentUid=no-such-group", "--config", "name=x"]),
-    await run(["up"], "secrets-static-ok", ["--secret-config", `platform:token=${emu.token}`, "--config", `parentUid=${teamB}`]),
+    await run(["up"], "secrets-static", [
+      "--secret-config",
+      `platform:token=${emu.token}`,
+      "--config",
+      "parentUid=no-such-group",
+      "--config",
+      "name=x",
+    ]),
+    await run(["up"], "secrets-static-ok", [
+      "--secret-config",
+      `platform:token=${emu.token}`,
+      "--config",
+      `parentUid=${teamB}`,
+    ]),
   ];
   expect(runs.map((r) => r.code)).toEqual([0, 0, 0, 255, 0]);
-  expect(runs[3].stdout + runs[3].stderr).toMatch(/creating group "x" under "no-such-group" failed: (NOT_FOUND|PERMISSION_DENIED)/);
+  expect(runs[3].stdout + runs[3].stderr).toMatch(
+    /creating group "x" under "no-such-group" failed: (NOT_FOUND|PERMISSION_DENIED)/,
+  );
 
   const secrets = [emu.token, oidcToken, viewerOnA.oidcToken];
   const texts = runs.flatMap((r) => [r.stdout, r.stderr, JSON.stringify(r.state ?? {})]);
-  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith(".json"))) texts.push(fs.readFileSync(path.join(dir, file), "utf8"));
+  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith(".json")))
+    texts.push(fs.readFileSync(path.join(dir, file), "utf8"));
   for (const text of texts) {
     for (const secret of secrets) expect(text.includes(secret)).toBe(false);
     expect(text).not.toMatch(EXCHANGED_TOKEN);
   }
-  const providers = runs.flatMap((r) => (r.state?.resources ?? []).map((res) => String(res.outputs.__provider ?? ""))).filter(Boolean);
+  const providers = runs
+    .flatMap((r) => (r.state?.resources ?? []).map((res) => String(res.outputs.__provider ?? "")))
+    .filter(Boolean);
   expect(providers.length).toBeGreaterThan(0);
   for (const text of providers) {
     expect(text).toMatch(/require\("platform-pulumi\/dist\/resources\/iam\/groupProvider(\.js)?"\)/);

@@ -26,7 +26,12 @@ beforeAll(async () => {
   const roles = await h.api("GET", "/iam/v2beta1/roles?name=viewer");
   viewerUid = roles.body.roles[0].uid;
   team = (await h.api("POST", `/iam/v2beta1/groups/${h.emu.rootUid}`, { name: "bad-input-team" })).body.uid;
-  identity = (await h.api("POST", `/iam/v2beta1/identities/${team}`, { name: "ci", claimMatch: { issuer: "https://issuer.example", subject: "ci" } })).body.uid;
+  identity = (
+    await h.api("POST", `/iam/v2beta1/identities/${team}`, {
+      name: "ci",
+      claimMatch: { issuer: "https://issuer.example", subject: "ci" },
+    })
+  ).body.uid;
   before = await org();
 });
 afterAll(() => h?.close());
@@ -38,7 +43,12 @@ afterEach(async () => {
 const claim = { issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/app:ref:refs/heads/main" };
 const group = (over: Record<string, unknown>) => ({ parentUid: h.emu.rootUid, name: "team", ...over });
 const ident = (over: Record<string, unknown>) => ({ parentUid: h.emu.rootUid, name: "ci", claimMatch: claim, ...over });
-const binding = (over: Record<string, unknown>) => ({ groupUid: team, identityUid: identity, roleUid: viewerUid, ...over });
+const binding = (over: Record<string, unknown>) => ({
+  groupUid: team,
+  identityUid: identity,
+  roleUid: viewerUid,
+  ...over,
+});
 
 // [what, resource, inputs, property named, reason pattern]
 const rejectedByCheck: Array<[string, ResourceType, () => Record<string, unknown>, string, RegExp]> = [
@@ -58,16 +68,70 @@ const rejectedByCheck: Array<[string, ResourceType, () => Record<string, unknown
   ["identity name missing", "Identity", () => ident({ name: undefined }), "name", /required/],
   ["identity claimMatch missing", "Identity", () => ident({ claimMatch: undefined }), "claimMatch", /required/],
   ["identity claimMatch a string", "Identity", () => ident({ claimMatch: "issuer" }), "claimMatch", /./],
-  ["identity issuer over http", "Identity", () => ident({ claimMatch: { ...claim, issuer: "http://issuer.example.com" } }), "claimMatch.issuer", /https/],
-  ["identity issuer not a URL", "Identity", () => ident({ claimMatch: { ...claim, issuer: "github" } }), "claimMatch.issuer", /https/],
-  ["identity issuer and issuerPattern", "Identity", () => ident({ claimMatch: { ...claim, issuerPattern: "https://.*" } }), "claimMatch", /issuer/],
-  ["identity neither subject nor pattern", "Identity", () => ident({ claimMatch: { issuer: claim.issuer } }), "claimMatch", /subject/],
-  ["identity subject and subjectPattern", "Identity", () => ident({ claimMatch: { ...claim, subjectPattern: "repo:.*" } }), "claimMatch", /subject/],
-  ["identity audience and audiencePattern", "Identity", () => ident({ claimMatch: { ...claim, audience: "a", audiencePattern: "a.*" } }), "claimMatch", /audience/],
-  ["identity subjectPattern not a regex", "Identity", () => ident({ claimMatch: { issuer: claim.issuer, subjectPattern: "repo:(" } }), "claimMatch.subjectPattern", /./],
-  ["identity claims not strings", "Identity", () => ident({ claimMatch: { ...claim, claims: { ref: 1 } } }), "claimMatch.claims", /./],
+  [
+    "identity issuer over http",
+    "Identity",
+    () => ident({ claimMatch: { ...claim, issuer: "http://issuer.example.com" } }),
+    "claimMatch.issuer",
+    /https/,
+  ],
+  [
+    "identity issuer not a URL",
+    "Identity",
+    () => ident({ claimMatch: { ...claim, issuer: "github" } }),
+    "claimMatch.issuer",
+    /https/,
+  ],
+  [
+    "identity issuer and issuerPattern",
+    "Identity",
+    () => ident({ claimMatch: { ...claim, issuerPattern: "https://.*" } }),
+    "claimMatch",
+    /issuer/,
+  ],
+  [
+    "identity neither subject nor pattern",
+    "Identity",
+    () => ident({ claimMatch: { issuer: claim.issuer } }),
+    "claimMatch",
+    /subject/,
+  ],
+  [
+    "identity subject and subjectPattern",
+    "Identity",
+    () => ident({ claimMatch: { ...claim, subjectPattern: "repo:.*" } }),
+    "claimMatch",
+    /subject/,
+  ],
+  [
+    "identity audience and audiencePattern",
+    "Identity",
+    () => ident({ claimMatch: { ...claim, audience: "a", audiencePattern: "a.*" } }),
+    "claimMatch",
+    /audience/,
+  ],
+  [
+    "identity subjectPattern not a regex",
+    "Identity",
+    () => ident({ claimMatch: { issuer: claim.issuer, subjectPattern: "repo:(" } }),
+    "claimMatch.subjectPattern",
+    /./,
+  ],
+  [
+    "identity claims not strings",
+    "Identity",
+    () => ident({ claimMatch: { ...claim, claims: { ref: 1 } } }),
+    "claimMatch.claims",
+    /./,
+  ],
   ["identity parentUid malformed", "Identity", () => ident({ parentUid: "/acme" }), "parentUid", /./],
-  ["identity unknown claimMatch field", "Identity", () => ident({ claimMatch: { ...claim, subjct: "x" } }), "claimMatch.subjct", /unknown property; claimMatch takes issuer/],
+  [
+    "identity unknown claimMatch field",
+    "Identity",
+    () => ident({ claimMatch: { ...claim, subjct: "x" } }),
+    "claimMatch.subjct",
+    /unknown property; claimMatch takes issuer/,
+  ],
   ["binding roleUid with a slash", "RoleBinding", () => binding({ roleUid: "acme/viewer" }), "roleUid", /./],
   ["binding roleUid a number", "RoleBinding", () => binding({ roleUid: 5 }), "roleUid", /string/],
   ["binding groupUid missing", "RoleBinding", () => binding({ groupUid: undefined }), "groupUid", /required/],
@@ -89,13 +153,48 @@ test.each(rejectedByCheck)("check rejects: %s", async (_what, type, inputs, prop
 
 // What only the service can tell: one error naming the record and the service's reason, nothing created.
 const rejectedByService: Array<[string, ResourceType, () => Record<string, unknown>, RegExp]> = [
-  ["a group under a parent that does not exist", "Group", () => group({ parentUid: `${h.emu.rootUid}/missing` }), /NOT_FOUND.*missing/],
-  ["an identity under a parent that does not exist", "Identity", () => ident({ parentUid: `${h.emu.rootUid}/missing` }), /NOT_FOUND.*missing/],
-  ["a group in another organization", "Group", () => group({ parentUid: "someone-else/team" }), /(NOT_FOUND|PERMISSION_DENIED).*someone-else/],
-  ["a binding to a role that does not exist", "RoleBinding", () => binding({ roleUid: "0".repeat(40) }), /roleUid|role/],
-  ["a binding of an identity that does not exist", "RoleBinding", () => binding({ identityUid: `${team}/nobody` }), /identityUid|identity/],
-  ["a binding on a group that does not exist", "RoleBinding", () => binding({ groupUid: `${h.emu.rootUid}/missing` }), /NOT_FOUND.*missing/],
-  ["a group whose name is taken", "Group", () => group({ name: "bad-input-team" }), /already exists.*Group\.get\(name, uid\)/],
+  [
+    "a group under a parent that does not exist",
+    "Group",
+    () => group({ parentUid: `${h.emu.rootUid}/missing` }),
+    /NOT_FOUND.*missing/,
+  ],
+  [
+    "an identity under a parent that does not exist",
+    "Identity",
+    () => ident({ parentUid: `${h.emu.rootUid}/missing` }),
+    /NOT_FOUND.*missing/,
+  ],
+  [
+    "a group in another organization",
+    "Group",
+    () => group({ parentUid: "someone-else/team" }),
+    /(NOT_FOUND|PERMISSION_DENIED).*someone-else/,
+  ],
+  [
+    "a binding to a role that does not exist",
+    "RoleBinding",
+    () => binding({ roleUid: "0".repeat(40) }),
+    /roleUid|role/,
+  ],
+  [
+    "a binding of an identity that does not exist",
+    "RoleBinding",
+    () => binding({ identityUid: `${team}/nobody` }),
+    /identityUid|identity/,
+  ],
+  [
+    "a binding on a group that does not exist",
+    "RoleBinding",
+    () => binding({ groupUid: `${h.emu.rootUid}/missing` }),
+    /NOT_FOUND.*missing/,
+  ],
+  [
+    "a group whose name is taken",
+    "Group",
+    () => group({ name: "bad-input-team" }),
+    /already exists.*Group\.get\(name, uid\)/,
+  ],
 ];
 
 test.each(rejectedByService)("create fails clearly: %s", async (_what, type, inputs, message) => {
@@ -124,13 +223,45 @@ describe("settings", () => {
   const cases: Array<[string, () => Record<string, string>, RegExp]> = [
     ["no credentials", () => ({ "platform:apiUrl": h.emu.url }), /no credentials: set platform:token/],
     ["no API URL", () => ({ "platform:token": "t" }), /platform:apiUrl is not set/],
-    ["plain http to a remote host", () => ({ "platform:apiUrl": "http://api.example.com", "platform:token": "t" }), /platform:apiUrl: http:\/\/ is refused for api.example.com/],
-    ["an unknown API version", () => ({ "platform:apiUrl": h.emu.url, "platform:token": "t", "platform:apiVersion": "v9" }), /platform:apiVersion: "v9" is not an API version/],
-    ["an unreachable URL", () => ({ "platform:apiUrl": "http://127.0.0.1:1", "platform:token": "t" }), /cannot reach http:\/\/127.0.0.1:1 \(ECONNREFUSED\): check platform:apiUrl/],
-    ["a proxy answering HTML", () => ({ "platform:apiUrl": proxyUrl, "platform:token": "t" }), /not an API Status \(text\/html\): is platform:apiUrl/],
-    ["a wrong token", () => ({ "platform:apiUrl": h.emu.url, "platform:token": "wrong" }), /UNAUTHENTICATED.*platform:token/],
-    ["an identity without its token file", () => ({ "platform:apiUrl": h.emu.url, "platform:identity": identity }), /platform:identityTokenFile/],
-    ["an identity token file that does not exist", () => ({ "platform:apiUrl": h.emu.url, "platform:identity": identity, "platform:identityTokenFile": "/nonexistent/token" }), /platform:identityTokenFile.*ENOENT/],
+    [
+      "plain http to a remote host",
+      () => ({ "platform:apiUrl": "http://api.example.com", "platform:token": "t" }),
+      /platform:apiUrl: http:\/\/ is refused for api.example.com/,
+    ],
+    [
+      "an unknown API version",
+      () => ({ "platform:apiUrl": h.emu.url, "platform:token": "t", "platform:apiVersion": "v9" }),
+      /platform:apiVersion: "v9" is not an API version/,
+    ],
+    [
+      "an unreachable URL",
+      () => ({ "platform:apiUrl": "http://127.0.0.1:1", "platform:token": "t" }),
+      /cannot reach http:\/\/127.0.0.1:1 \(ECONNREFUSED\): check platform:apiUrl/,
+    ],
+    [
+      "a proxy answering HTML",
+      () => ({ "platform:apiUrl": proxyUrl, "platform:token": "t" }),
+      /not an API Status \(text\/html\): is platform:apiUrl/,
+    ],
+    [
+      "a wrong token",
+      () => ({ "platform:apiUrl": h.emu.url, "platform:token": "wrong" }),
+      /UNAUTHENTICATED.*platform:token/,
+    ],
+    [
+      "an identity without its token file",
+      () => ({ "platform:apiUrl": h.emu.url, "platform:identity": identity }),
+      /platform:identityTokenFile/,
+    ],
+    [
+      "an identity token file that does not exist",
+      () => ({
+        "platform:apiUrl": h.emu.url,
+        "platform:identity": identity,
+        "platform:identityTokenFile": "/nonexistent/token",
+      }),
+      /platform:identityTokenFile.*ENOENT/,
+    ],
   ];
 
   test.each(cases)("a host configured with %s fails its create naming the setting", async (_what, config, message) => {
@@ -138,7 +269,9 @@ describe("settings", () => {
     const host: ProviderHost = await startHost({ cwd: h.staged.dir, env });
     try {
       await host.configure(config());
-      const error = await host.create(h.urn("Group", "bad"), props("Group", group({ name: "never-created" }))).catch((e: unknown) => e);
+      const error = await host
+        .create(h.urn("Group", "bad"), props("Group", group({ name: "never-created" })))
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(HostError);
       expect((error as Error).message).toMatch(message);
       expect((error as Error).message).not.toMatch(STACK_TRACE);
@@ -158,12 +291,22 @@ describe("look-ups", () => {
 
   const cases: Array<[string, () => Promise<unknown>, RegExp, boolean]> = [
     ["getRole without a name", () => h.platform.iam.getRole({}), /getRole.*name/, false],
-    ["getRole of a role that does not exist", () => h.platform.iam.getRole({ name: "no-such-role" }), /getRole.*no-such-role/, true],
+    [
+      "getRole of a role that does not exist",
+      () => h.platform.iam.getRole({ name: "no-such-role" }),
+      /getRole.*no-such-role/,
+      true,
+    ],
     ["getRepos ordered by nonsense", () => h.platform.registry.getRepos({ orderBy: "name; drop" }), /orderBy/, false],
     ["getRepos with a negative skip", () => h.platform.registry.getRepos({ skip: -1 }), /skip/, false],
     ["getRepos with ids as a string", () => h.platform.registry.getRepos({ ids: "a" }), /ids/, false],
     ["getTags with a malformed digest", () => h.platform.registry.getTags({ digest: "abc" }), /digest.*sha256/, false],
-    ["getGroup with uid and name", () => h.platform.iam.getGroup({ uid: team, name: "x" }), /name.*cannot be combined with uid/, false],
+    [
+      "getGroup with uid and name",
+      () => h.platform.iam.getGroup({ uid: team, name: "x" }),
+      /name.*cannot be combined with uid/,
+      false,
+    ],
     ["getAdvisories with limit 0", () => h.platform.vulnerabilities.getAdvisories({ limit: 0 }), /limit/, false],
     ["getIdentities with an unknown argument", () => h.platform.iam.getIdentities({ parent: team }), /parent/, false],
   ];

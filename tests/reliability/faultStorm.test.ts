@@ -17,7 +17,14 @@ jest.setTimeout(300_000);
 
 const program = path.join(repoRoot, "tests", "reliability", "programs", "storm");
 const storm: FaultRule[] = [
-  { path: ".*", unavailableRate: 0.05, exhaustedRate: 0.05, retryAfterSeconds: 0, dropRate: 0.05, dropAfterCommitRate: 0.05 },
+  {
+    path: ".*",
+    unavailableRate: 0.05,
+    exhaustedRate: 0.05,
+    retryAfterSeconds: 0,
+    dropRate: 0.05,
+    dropAfterCommitRate: 0.05,
+  },
 ];
 
 function stack(emu: RunningEmulator, label: string) {
@@ -29,9 +36,12 @@ function stack(emu: RunningEmulator, label: string) {
     runEngine(
       [
         ...operation,
-        "--config", `platform:apiUrl=${emu.url}`,
-        "--secret-config", `platform:token=${emu.token}`,
-        "--config", `rootUid=${emu.rootUid}`,
+        "--config",
+        `platform:apiUrl=${emu.url}`,
+        "--secret-config",
+        `platform:token=${emu.token}`,
+        "--config",
+        `rootUid=${emu.rootUid}`,
         ...Object.entries(config).flatMap(([key, value]) => ["--config", `${key}=${value}`]),
       ],
       { cwd: program, state, env: withoutPlatformEnv() },
@@ -65,7 +75,9 @@ test("a 200-resource organization goes up, changes and is destroyed through 20% 
     expect(lostPosts(emu)).toBeGreaterThan(0);
     const created = storms(await snapshot(api, emu.rootUid));
     expect(created.groups).toHaveLength(100);
-    expect(names(created.groups.filter((g) => g.name !== "nested"))).toEqual(Array.from({ length: 50 }, (_, i) => `storm-team-${i}`).sort());
+    expect(names(created.groups.filter((g) => g.name !== "nested"))).toEqual(
+      Array.from({ length: 50 }, (_, i) => `storm-team-${i}`).sort(),
+    );
     expect(created.identities).toHaveLength(50);
     expect(created.roleBindings).toHaveLength(50);
     const requestsUp = emu.requests().length;
@@ -107,8 +119,13 @@ test("100 groups created in parallel under one parent through 20% faults: exactl
     const groups = (await snapshot(api, emu.rootUid)).groups.filter((g) => g.name?.startsWith("storm-team-"));
     expect(groups).toHaveLength(100);
     expect(new Set(groups.map((g) => g.name)).size).toBe(100);
-    expect(groups.every((g) => g.uid.startsWith(`${emu.rootUid}/`) && !g.uid.slice(emu.rootUid.length + 1).includes("/"))).toBe(true);
-    const stateUids = (up.state?.resources ?? []).filter((r) => r.custom).map((r) => r.id).sort();
+    expect(
+      groups.every((g) => g.uid.startsWith(`${emu.rootUid}/`) && !g.uid.slice(emu.rootUid.length + 1).includes("/")),
+    ).toBe(true);
+    const stateUids = (up.state?.resources ?? [])
+      .filter((r) => r.custom)
+      .map((r) => r.id)
+      .sort();
     expect(stateUids).toEqual(groups.map((g) => g.uid).sort());
 
     emu.setFaults(storm);

@@ -8,9 +8,20 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 /** Plain JSON property bag, as Struct carries it. */
 export type Props = Record<string, any>;
 
-export interface CheckResult { inputs: Props; failures: { property: string; reason: string }[] }
-export interface DiffResult { changes: "some" | "none" | "unknown"; replaces: string[]; deleteBeforeReplace: boolean }
-export interface ReadResult { id: string; props: Props; inputs: Props | undefined }
+export interface CheckResult {
+  inputs: Props;
+  failures: { property: string; reason: string }[];
+}
+export interface DiffResult {
+  changes: "some" | "none" | "unknown";
+  replaces: string[];
+  deleteBeforeReplace: boolean;
+}
+export interface ReadResult {
+  id: string;
+  props: Props;
+  inputs: Props | undefined;
+}
 
 /**
  * The real dynamic-provider host (what the engine launches as pulumi-resource-pulumi-nodejs),
@@ -141,7 +152,10 @@ export async function startHost(options: { cwd: string; env?: NodeJS.ProcessEnv 
 
 /** The host answers failures as gRPC errors whose details carry the provider's message. */
 export class HostError extends Error {
-  constructor(readonly code: number, readonly details: string) {
+  constructor(
+    readonly code: number,
+    readonly details: string,
+  ) {
     super(details);
     this.name = "HostError";
   }
@@ -165,7 +179,9 @@ function readPort(child: ChildProcess, errors: () => string): Promise<number> {
       }
     };
     child.stdout!.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`dynamic-provider host exited (${code}) before listening: ${errors()}`)));
+    child.once("exit", (code) =>
+      reject(new Error(`dynamic-provider host exited (${code}) before listening: ${errors()}`)),
+    );
   });
 }
 

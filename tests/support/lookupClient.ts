@@ -16,7 +16,10 @@ export function fetchClient(target: { url: string; token: string }, apiVersion =
       const qs = search.toString().replace(/\+/g, "%20");
       const response = await fetch(`${target.url}/${req.domain}/${apiVersion}/${req.path}${qs ? `?${qs}` : ""}`, {
         method: req.method,
-        headers: { authorization: `Bearer ${target.token}`, ...(req.body === undefined ? {} : { "content-type": "application/json" }) },
+        headers: {
+          authorization: `Bearer ${target.token}`,
+          ...(req.body === undefined ? {} : { "content-type": "application/json" }),
+        },
         body: req.body === undefined ? undefined : JSON.stringify(req.body),
       });
       const text = await response.text();
@@ -28,7 +31,10 @@ export function fetchClient(target: { url: string; token: string }, apiVersion =
 }
 
 /** Wraps a client; `before(n, req)` runs before the n-th request (1-based). */
-export function hookedClient(inner: ApiClient, before: (n: number, req: ApiRequest) => void): ApiClient & { seen: ApiRequest[] } {
+export function hookedClient(
+  inner: ApiClient,
+  before: (n: number, req: ApiRequest) => void,
+): ApiClient & { seen: ApiRequest[] } {
   const seen: ApiRequest[] = [];
   return {
     seen,
@@ -47,7 +53,8 @@ export function fakeClient(pages: Array<unknown | ((req: ApiRequest) => unknown)
     seen,
     async request<T>(req: ApiRequest): Promise<T> {
       seen.push(req);
-      if (seen.length > pages.length) throw new Error(`fake client: unexpected request ${seen.length}: ${JSON.stringify(req)}`);
+      if (seen.length > pages.length)
+        throw new Error(`fake client: unexpected request ${seen.length}: ${JSON.stringify(req)}`);
       const page = pages[seen.length - 1];
       return (typeof page === "function" ? (page as (r: ApiRequest) => unknown)(req) : page) as T;
     },
@@ -55,6 +62,9 @@ export function fakeClient(pages: Array<unknown | ((req: ApiRequest) => unknown)
 }
 
 /** The List requests the emulator logged for one collection path, e.g. "/registry/v2beta1/repos". */
-export function listRequests(emu: { requests(): Array<{ method: string; path: string; query: Record<string, string | string[]> }> }, path: string) {
+export function listRequests(
+  emu: { requests(): Array<{ method: string; path: string; query: Record<string, string | string[]> }> },
+  path: string,
+) {
   return emu.requests().filter((r) => r.method === "GET" && r.path === path);
 }

@@ -56,8 +56,16 @@ async function mockedProviders(staged: StagedPackage) {
   const platform = staged.require("platform-pulumi");
   const instances: Record<string, pulumi.CustomResource> = {
     "mock-group": new platform.iam.Group("mock-group", { parentUid: "acme", name: "team", description: "the team" }),
-    "mock-identity": new platform.iam.Identity("mock-identity", { parentUid: "acme", name: "ci", claimMatch: { issuer: "https://issuer.example", subject: "repo:acme/app" } }),
-    "mock-binding": new platform.iam.RoleBinding("mock-binding", { groupUid: "acme/team", identityUid: "acme/ci", roleUid: "viewer" }),
+    "mock-identity": new platform.iam.Identity("mock-identity", {
+      parentUid: "acme",
+      name: "ci",
+      claimMatch: { issuer: "https://issuer.example", subject: "repo:acme/app" },
+    }),
+    "mock-binding": new platform.iam.RoleBinding("mock-binding", {
+      groupUid: "acme/team",
+      identityUid: "acme/ci",
+      roleUid: "viewer",
+    }),
     "mock-group-get": platform.iam.Group.get("mock-group-get", "acme/existing"),
   };
   // Registration is asynchronous: wait until every resource reached the mocked engine.
@@ -94,7 +102,10 @@ export async function startHarness(emulatorOptions: EmulatorOptions = {}): Promi
       async api(method, path, body) {
         const response = await fetch(`${running.emu.url}${path}`, {
           method,
-          headers: { authorization: `Bearer ${running.emu.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+          headers: {
+            authorization: `Bearer ${running.emu.token}`,
+            ...(body === undefined ? {} : { "content-type": "application/json" }),
+          },
           body: body === undefined ? undefined : JSON.stringify(body),
         });
         const text = await response.text();

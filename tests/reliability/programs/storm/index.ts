@@ -16,15 +16,26 @@ const roleUid = flat ? undefined : platform.iam.getRoleOutput({ name: "viewer" }
 
 export const uids: pulumi.Output<string>[] = [];
 for (let i = 0; i < teams; i++) {
-  const team = new platform.iam.Group(`team-${i}`, { parentUid: rootUid, name: `storm-team-${i}`, description: `team ${i}, revision ${revision}` });
+  const team = new platform.iam.Group(`team-${i}`, {
+    parentUid: rootUid,
+    name: `storm-team-${i}`,
+    description: `team ${i}, revision ${revision}`,
+  });
   uids.push(team.uid);
   if (flat || !roleUid) continue;
-  const nested = new platform.iam.Group(`nested-${i}`, { parentUid: team.uid, name: "nested", description: `nested ${i}, revision ${revision}` });
+  const nested = new platform.iam.Group(`nested-${i}`, {
+    parentUid: team.uid,
+    name: "nested",
+    description: `nested ${i}, revision ${revision}`,
+  });
   const ci = new platform.iam.Identity(`ci-${i}`, {
     parentUid: team.uid,
     name: `ci-${i}`,
     description: `revision ${revision}`,
-    claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject: `repo:acme/team-${i}:ref:refs/heads/main` },
+    claimMatch: {
+      issuer: "https://token.actions.githubusercontent.com",
+      subject: `repo:acme/team-${i}:ref:refs/heads/main`,
+    },
   });
   const binding = new platform.iam.RoleBinding(`ci-${i}-viewer`, { groupUid: team.uid, identityUid: ci.uid, roleUid });
   uids.push(nested.uid, ci.uid, binding.uid);
