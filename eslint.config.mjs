@@ -10,6 +10,7 @@ export default tseslint.config(
       ".work/",
       "**/node_modules/",
       "tests/**/programs/",
+      "tools/**/programs/",
       "examples/*/",
       "*.js",
       "*.mjs",

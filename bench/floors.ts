@@ -7,7 +7,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type * as Pulumi from "@pulumi/pulumi";
-import type { StagedPackage } from "../tests/support/stage";
+import type { StagedPackage } from "../tools/host/stage";
 
 // What both refresh floors share: configure from the stack config, a bare undici GET.
 const BARE_GET_PROVIDER_HEAD = `const { request } = require("undici");

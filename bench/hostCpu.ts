@@ -5,7 +5,7 @@
  * costs inside the host. Where /proc is missing, the figure is simply absent.
  */
 import * as fs from "node:fs";
-import { hostEntryPath } from "../tests/support/host";
+import { hostEntryPath } from "../tools/host/host";
 
 /** The pid of the host started in `cwd`, found by its command line and working directory. */
 export function findHostPid(cwd: string): number | undefined {

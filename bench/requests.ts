@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { Harness } from "../tests/support/resourceHarness";
-import { startHost } from "../tests/support/host";
+import { startHost } from "../tools/host/host";
 import { startEmulator, RunningEmulator } from "../emulator";
 import { pool } from "./stats";
 

@@ -1,5 +1,5 @@
 import { startEmulator, RunningEmulator } from "./index";
-import { call, detail, G } from "./testClient";
+import { call, detail, G } from "../tests/support/emulatorClient";
 import { builtinRole } from "./capabilities";
 
 let emu: RunningEmulator;

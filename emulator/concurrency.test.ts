@@ -1,5 +1,5 @@
 import { startEmulator, RunningEmulator } from "./index";
-import { call, G } from "./testClient";
+import { call, G } from "../tests/support/emulatorClient";
 
 let emu: RunningEmulator;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import * as http from "node:http";
 import { startEmulator, RunningEmulator } from "./index";
-import { call, detail, G } from "./testClient";
+import { call, detail, G } from "../tests/support/emulatorClient";
 import { ApiError, failedPrecondition, invalidArgument, notFound, resourceExhausted } from "./errors";
 
 let emu: RunningEmulator;

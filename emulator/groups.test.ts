@@ -1,5 +1,5 @@
 import { startEmulator, RunningEmulator } from "./index";
-import { call, detail, G } from "./testClient";
+import { call, detail, G } from "../tests/support/emulatorClient";
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 let emu: RunningEmulator;

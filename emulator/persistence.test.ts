@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator } from "./index";
-import { call, G } from "./testClient";
+import { call, G } from "../tests/support/emulatorClient";
 import { readState, writeStateAtomically } from "./persistence";
 
 let dir: string;

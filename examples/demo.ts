@@ -8,7 +8,7 @@
  *   5. destroy             the organization is as it was before the demo
  *
  * With the `pulumi` CLI on PATH it uses the CLI (local file backend in a temporary folder);
- * without it, the project's local engine (tests/engine), which runs the same program with the
+ * without it, the project's local engine (tools/engine), which runs the same program with the
  * SDK's runtime and the real dynamic-provider host.
  */
 import { spawnSync, spawn } from "node:child_process";
@@ -18,10 +18,10 @@ import * as path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
-import { call, renderTree, snapshot } from "../tests/engine/orgApi";
-import { exampleDir, withoutPlatformEnv } from "../tests/engine/orgProject";
-import { runEngine } from "../tests/engine/run";
-import { repoRoot } from "../tests/support/stage";
+import { call, renderTree, snapshot } from "../tools/engine/orgApi";
+import { exampleDir, withoutPlatformEnv } from "../tools/engine/orgProject";
+import { runEngine } from "../tools/engine/run";
+import { repoRoot } from "../tools/host/stage";
 
 interface Runner {
   describe: string;
@@ -197,7 +197,7 @@ function engineRunner(emu: RunningEmulator): Runner {
   ];
   return {
     describe:
-      "The pulumi CLI is not on PATH: using the project's local engine (tests/engine: the Pulumi SDK runtime + the real dynamic-provider host).",
+      "The pulumi CLI is not on PATH: using the project's local engine (tools/engine: the Pulumi SDK runtime + the real dynamic-provider host).",
     async run(args) {
       const result = await runEngine([...args.filter((a) => a !== "--yes"), ...config], {
         cwd: repoRoot,

@@ -1,14 +1,14 @@
 /**
- * The example organization's user stories (tests/engine/orgStories.ts) with the program compiled
+ * The example organization's user stories (tests/support/orgStories.ts) with the program compiled
  * to an ES module (index.mjs, loaded with import()), run from the example's own folder; and the
  * example type-checked against the package's published declarations.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as ts from "typescript";
-import { exampleDir } from "./engine/orgProject";
-import { describeOrgStories } from "./engine/orgStories";
-import { repoRoot, stagePackage } from "./support/stage";
+import { exampleDir } from "../tools/engine/orgProject";
+import { describeOrgStories } from "./support/orgStories";
+import { repoRoot, stagePackage } from "../tools/host/stage";
 
 jest.setTimeout(180_000);
 

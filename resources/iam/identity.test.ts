@@ -3,7 +3,7 @@
  * when a program constructs the resource from the installed package, against the emulator.
  */
 import { Harness, startHarness } from "../../tests/support/resourceHarness";
-import { HostError } from "../../tests/support/host";
+import { HostError } from "../../tools/host/host";
 import { UNKNOWN } from "../../provider/resource";
 
 let h: Harness;

@@ -4,7 +4,7 @@
  */
 import { BUILTIN_ROLES } from "../../emulator";
 import { Harness, startHarness } from "../../tests/support/resourceHarness";
-import { HostError } from "../../tests/support/host";
+import { HostError } from "../../tools/host/host";
 import { UNKNOWN } from "../../provider/resource";
 
 let h: Harness;

@@ -8,10 +8,10 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { startEmulator, RunningEmulator } from "../../emulator";
-import { call, snapshot } from "../engine/orgApi";
-import { withoutPlatformEnv } from "../engine/orgProject";
-import { runEngine } from "../engine/run";
-import { repoRoot } from "../support/stage";
+import { call, snapshot } from "../../tools/engine/orgApi";
+import { withoutPlatformEnv } from "../../tools/engine/orgProject";
+import { runEngine } from "../../tools/engine/run";
+import { repoRoot } from "../../tools/host/stage";
 
 jest.setTimeout(120_000);
 

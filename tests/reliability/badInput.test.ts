@@ -5,9 +5,9 @@
  * Resources go through the real dynamic-provider host; look-ups through the installed package.
  */
 import * as http from "node:http";
-import { startHost, ProviderHost, HostError } from "../support/host";
+import { startHost, ProviderHost, HostError } from "../../tools/host/host";
 import { Harness, ResourceType, startHarness } from "../support/resourceHarness";
-import { snapshot, OrgSnapshot } from "../engine/orgApi";
+import { snapshot, OrgSnapshot } from "../../tools/engine/orgApi";
 
 jest.setTimeout(120_000);
 

@@ -6,8 +6,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { EmulatorOptions, RunningEmulator, startEmulator } from "../../emulator";
-import { ProviderHost, startHost, urnOf } from "./host";
-import { StagedPackage, stagePackage } from "./stage";
+import { ProviderHost, startHost, urnOf } from "../../tools/host/host";
+import { StagedPackage, stagePackage } from "../../tools/host/stage";
 
 export type ResourceType = "Group" | "Identity" | "RoleBinding";
 

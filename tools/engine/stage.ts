@@ -2,7 +2,7 @@ import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type * as TypeScript from "typescript";
-import { repoRoot, stagePackage } from "../support/stage";
+import { repoRoot, stagePackage } from "../host/stage";
 
 export interface StagedProgram {
   /** The program's working directory: the host runs here, so `require("platform-pulumi/…")` resolves. */

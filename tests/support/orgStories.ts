@@ -6,8 +6,8 @@
 import * as fs from "node:fs";
 import { startEmulator } from "../../emulator";
 import type { RunningEmulator } from "../../emulator";
-import { call, listAll, OrgRecord, OrgSnapshot, snapshot } from "./orgApi";
-import { orgStack, OrgStack } from "./orgProject";
+import { call, listAll, OrgRecord, OrgSnapshot, snapshot } from "../../tools/engine/orgApi";
+import { orgStack, OrgStack } from "../../tools/engine/orgProject";
 
 const writes = (emu: RunningEmulator) => emu.requests().filter((r) => r.method !== "GET");
 const named = (records: OrgRecord[], name: string) => records.filter((r) => r.name === name);

@@ -9,7 +9,7 @@ import { startEmulator, RunningEmulator } from "../../emulator";
 import { call, snapshot } from "./orgApi";
 import { withoutPlatformEnv } from "./orgProject";
 import { runEngine } from "./run";
-import { repoRoot } from "../support/stage";
+import { repoRoot } from "../host/stage";
 
 jest.setTimeout(120_000);
 
@@ -44,7 +44,7 @@ test("an existing group read with Group.get is tracked, used as a parent, and le
         `existingUid=${existing.uid}`,
       ],
       {
-        cwd: path.join(repoRoot, "tests", "engine", "programs", "read-existing"),
+        cwd: path.join(repoRoot, "tools", "engine", "programs", "read-existing"),
         state: path.join(dir, "state.json"),
         env: withoutPlatformEnv(),
       },

@@ -1,4 +1,4 @@
-import type { ProviderHost } from "../support/host";
+import type { ProviderHost } from "../host/host";
 import { changeSummary, isChange, Step, stepLines, summaryLines, tableHeader } from "./display";
 import { deleteInReverseDependencyOrder } from "./graph";
 import type { Registration, RegistrationResult } from "./program";

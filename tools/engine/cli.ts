@@ -3,17 +3,17 @@
  * The local engine's command line: one operation per process, like one `pulumi` invocation, so
  * every run gets a fresh Pulumi runtime. A test and demo tool, not part of the package:
  *
- *   node dist/tests/engine/cli.js preview|up|refresh|destroy [--stack dev] [--cwd DIR]
+ *   node dist/tools/engine/cli.js preview|up|refresh|destroy [--stack dev] [--cwd DIR]
  *        [--config key=value]... [--secret-config key=value]... [--state FILE]
  *        [--refresh] [--expect-no-changes] [--esm]
  *
- * See tests/engine/README.md for how it works and where it differs from the real engine.
+ * See tools/engine/README.md for how it works and where it differs from the real engine.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { startHost, ProviderHost } from "../support/host";
-import { repoRoot } from "../support/stage";
+import { startHost, ProviderHost } from "../host/host";
+import { repoRoot } from "../host/stage";
 import { Deployment, messageOf, SkippedAfterError } from "./deployment";
 import { runProgram } from "./program";
 import { driftLines, refreshState } from "./refresh";

@@ -1,6 +1,6 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { repoRoot } from "../support/stage";
+import { repoRoot } from "../host/stage";
 import { EngineRun, runEngine } from "./run";
 
 /** The example program as the end-to-end tests and the demo run it. */

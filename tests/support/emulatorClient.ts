@@ -1,5 +1,5 @@
 /** A tiny HTTP client for the emulator's own tests: one call, status + parsed body + headers. */
-import { RunningEmulator } from "./types";
+import { RunningEmulator } from "../../emulator/types";
 
 export interface Reply<T = any> {
   status: number;

@@ -1,4 +1,4 @@
-import type { ProviderHost } from "../support/host";
+import type { ProviderHost } from "../host/host";
 import { nameOf, messageOf } from "./deployment";
 import { ResourceState, StackState } from "./state";
 import { displayValue, propertyChanges, PropertyChange } from "./wire";

@@ -1,7 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 
-/** The repository root, found from the compiled location (dist/tests/support). */
+/** The repository root, found from the compiled location (dist/tools/host). */
 export const repoRoot = path.resolve(__dirname, "..", "..", "..");
 
 export interface StagedPackage {
@@ -34,7 +34,7 @@ export function stagePackage(name = `stage-${process.pid}-${Math.random().toStri
   fs.copyFileSync(path.join(repoRoot, "package.json"), path.join(packageDir, "package.json"));
   fs.cpSync(built, path.join(packageDir, "dist"), {
     recursive: true,
-    filter: (source) => !source.startsWith(path.join(built, "tests")) && !source.startsWith(path.join(built, "bench")),
+    filter: (source) => !["tests", "tools", "bench", "examples"].some((dir) => source.startsWith(path.join(built, dir))),
   });
   fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: name, private: true }) + "\n");
   return {
