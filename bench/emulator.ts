@@ -35,7 +35,7 @@ async function listPageMedian(groups: number, samples: number): Promise<number> 
       const query = new URLSearchParams({ page_size: "200", "uidp.descendants_of": emulator.rootUid });
       if (token) query.set("page_token", token);
       const started = performance.now();
-      const response = await fetch(`${emulator.url}/iam/v2beta1/groups?${query}`, { headers });
+      const response = await fetch(`${emulator.url}/iam/v2beta1/groups?${query.toString()}`, { headers });
       const body = (await response.json()) as { groups: unknown[]; nextPageToken?: string };
       const elapsed = performance.now() - started;
       if (response.status !== 200 || body.groups.length === 0)

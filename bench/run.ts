@@ -72,7 +72,7 @@ function options() {
   for (const name of only)
     if (!FIGURES.includes(name as Figure))
       throw new Error(`--only: "${name}" is not a figure; choose from ${FIGURES.join(", ")}`);
-  const quick = values.quick!;
+  const quick = values.quick;
   return {
     quick,
     figures: new Set<Figure>(only.length ? (only as Figure[]) : FIGURES),
@@ -86,7 +86,7 @@ function options() {
     groupLimits: [1, 200, 201, 1000],
     longRunHours: 4,
     longRunBurst: quick ? 4 : 8,
-    cpuProf: values["cpu-prof"]!,
+    cpuProf: values["cpu-prof"],
   };
 }
 
@@ -161,7 +161,7 @@ async function figureRefreshAndPreview(o: Options, world: World): Promise<void> 
     heading(o, "refresh", `[3] Refresh of ${o.resources} groups through the host, concurrency ${o.concurrency}`);
     const r = await benchRefresh(world, states, { runs: o.runs, concurrency: o.concurrency });
     const cpu = (v: keyof typeof r.hostCpuMs) =>
-      r.hostCpuMs[v] ? `   host CPU ${fmt(r.hostCpuMs[v]!.median, 0)} ms` : "";
+      r.hostCpuMs[v] ? `   host CPU ${fmt(r.hostCpuMs[v].median, 0)} ms` : "";
     console.log(`  ours:                                 ${describe(r.wallMs.ours, "ms", 0)}${cpu("ours")}`);
     console.log(`  (b) floor provider, bare GET:         ${describe(r.wallMs.floor, "ms", 0)}${cpu("floor")}`);
     console.log(

@@ -47,7 +47,7 @@ async function bulkGroupUids(h: Harness, expected: number): Promise<string[]> {
     if (token) query.set("page_token", token);
     const page = await h.api<{ groups: { uid: string; name: string }[]; nextPageToken?: string }>(
       "GET",
-      `/iam/v2beta1/groups?${query}`,
+      `/iam/v2beta1/groups?${query.toString()}`,
     );
     if (page.status !== 200) throw new Error(`listing the bulk groups failed with HTTP ${page.status}`);
     for (const group of page.body.groups) if (group.name.startsWith("bulk-group-")) uids.push(group.uid);

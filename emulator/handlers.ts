@@ -202,7 +202,7 @@ function checkBindingUnique(ctx: Context, groupUid: string, identityUid: unknown
   if (clash)
     throw alreadyExists(
       "role binding",
-      `identity "${identityUid}" already holds role "${roleUid}" on group "${groupUid}" (binding "${clash.uid}")`,
+      `identity "${String(identityUid)}" already holds role "${String(roleUid)}" on group "${groupUid}" (binding "${clash.uid}")`,
       clash.uid,
     );
 }

@@ -31,7 +31,7 @@ export function decodePageToken(token: string): PageTokenPayload {
   if (!token.startsWith(PREFIX)) throw fail();
   let payload: PageTokenPayload;
   try {
-    payload = JSON.parse(Buffer.from(token.slice(PREFIX.length), "base64url").toString("utf8"));
+    payload = JSON.parse(Buffer.from(token.slice(PREFIX.length), "base64url").toString("utf8")) as PageTokenPayload;
   } catch {
     throw fail();
   }

@@ -78,3 +78,10 @@ export function getTime(params: Params, name: string): number | undefined {
     throw invalidField(name, `must be an RFC 3339 timestamp, got "${raw}"`);
   return ms;
 }
+
+/** A stored value as text: strings as they are, numbers and booleans printed, anything else "". */
+export function textOf(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return "";
+}

@@ -20,7 +20,7 @@ export function readState(file: string): EmulatorState | null {
   const text = fs.readFileSync(file, "utf8");
   let state: EmulatorState;
   try {
-    state = JSON.parse(text);
+    state = JSON.parse(text) as EmulatorState;
   } catch (error) {
     throw new Error(
       `the emulator state file ${file} is not valid JSON (${(error as Error).message}); move it away to start fresh`,

@@ -3,7 +3,7 @@
  * read-only, with their rules), how it renders as JSON, and its resource-specific list filters.
  */
 import { FieldViolation } from "./errors";
-import { Params, getList, getString, getTime, getBool } from "./params";
+import { Params, getList, getString, getTime, getBool, textOf } from "./params";
 import { Kind, Rec, Store } from "./store";
 import { FieldSpecs } from "./validation";
 import { ALL_CAPABILITIES } from "./capabilities";
@@ -87,7 +87,7 @@ function checkClaimMatch(value: Record<string, unknown>): FieldViolation[] {
 }
 
 const groupSummary = (rec: Rec | undefined) =>
-  rec ? { uid: rec.uid, name: rec.name, description: String(rec.data.description ?? "") } : undefined;
+  rec ? { uid: rec.uid, name: rec.name, description: textOf(rec.data.description) } : undefined;
 
 function anyIn(values: unknown, wanted: Set<string>): boolean {
   return Array.isArray(values) && values.some((v) => wanted.has(String(v)));
@@ -225,14 +225,14 @@ export const RESOURCES: Record<Kind, ResourceDef> = {
           ? {
               uid: identity.uid,
               name: identity.name,
-              description: String(identity.data.description ?? ""),
-              subject: String(claim.subject ?? claim.subjectPattern ?? ""),
-              issuer: String(claim.issuer ?? claim.issuerPattern ?? ""),
+              description: textOf(identity.data.description),
+              subject: textOf(claim.subject ?? claim.subjectPattern),
+              issuer: textOf(claim.issuer ?? claim.issuerPattern),
             }
           : { uid: rec.data.identityUid },
         group: groupSummary(store.of("groups").get(String(rec.parentUid))) ?? { uid: rec.parentUid },
         role: role
-          ? { uid: role.uid, name: role.name, description: String(role.data.description ?? "") }
+          ? { uid: role.uid, name: role.name, description: textOf(role.data.description) }
           : { uid: rec.data.roleUid },
         createTime: iso(rec.createTime),
       };
@@ -366,7 +366,7 @@ export const RESOURCES: Record<Kind, ResourceDef> = {
         signature.push(wanted);
         if (wanted) {
           const set = new Set(wanted);
-          predicates.push((r) => set.has(String(r.data[field] ?? "")));
+          predicates.push((r) => set.has(textOf(r.data[field])));
         }
       }
       const aliases = getList(params, "aliases");
@@ -385,11 +385,7 @@ export const RESOURCES: Record<Kind, ResourceDef> = {
             r.data.componentName,
             r.data.description,
             ...((r.data.aliases as string[]) ?? []),
-          ].some((v) =>
-            String(v ?? "")
-              .toLowerCase()
-              .includes(query),
-          ),
+          ].some((v) => textOf(v).toLowerCase().includes(query)),
         );
       }
       signature.push(aliases, eventTypes, latest, query);

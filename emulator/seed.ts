@@ -13,62 +13,54 @@ export const ROOT_NAME = "demo-org";
 export const DEV_IDENTITY_NAME = "dev-owner";
 
 export function bootstrap(store: Store, now: number, devIssuer: string): { rootUid: string; devIdentityUid: string } {
-  store
-    .of("roles")
-    .addMany(
-      BUILTIN_ROLES.map((role) =>
-        makeRec({
-          uid: role.uid,
-          parentUid: null,
-          name: role.name,
-          createTime: now,
-          updateTime: now,
-          data: { description: role.description, capabilities: role.capabilities, builtin: true },
-        }),
-      ),
-    );
-  const rootUid = newSegment();
-  store
-    .of("groups")
-    .add(
+  store.of("roles").addMany(
+    BUILTIN_ROLES.map((role) =>
       makeRec({
-        uid: rootUid,
+        uid: role.uid,
         parentUid: null,
-        name: ROOT_NAME,
+        name: role.name,
         createTime: now,
         updateTime: now,
-        data: { description: "Root organization of the emulator", verified: false },
+        data: { description: role.description, capabilities: role.capabilities, builtin: true },
       }),
-    );
+    ),
+  );
+  const rootUid = newSegment();
+  store.of("groups").add(
+    makeRec({
+      uid: rootUid,
+      parentUid: null,
+      name: ROOT_NAME,
+      createTime: now,
+      updateTime: now,
+      data: { description: "Root organization of the emulator", verified: false },
+    }),
+  );
   const devIdentityUid = childUid(rootUid);
-  store
-    .of("identities")
-    .add(
-      makeRec({
-        uid: devIdentityUid,
-        parentUid: rootUid,
-        name: DEV_IDENTITY_NAME,
-        createTime: now,
-        updateTime: now,
-        data: {
-          description: "Development owner of the root organization",
-          claimMatch: { issuer: devIssuer, subject: DEV_IDENTITY_NAME },
-          lastSeenTime: now,
-        },
-      }),
-    );
-  store
-    .of("roleBindings")
-    .add(
-      makeRec({
-        uid: childUid(rootUid),
-        parentUid: rootUid,
-        name: "",
-        createTime: now,
-        updateTime: now,
-        data: { identityUid: devIdentityUid, roleUid: builtinRole("owner").uid },
-      }),
-    );
+  store.of("identities").add(
+    makeRec({
+      uid: devIdentityUid,
+      parentUid: rootUid,
+      name: DEV_IDENTITY_NAME,
+      createTime: now,
+      updateTime: now,
+      data: {
+        description: "Development owner of the root organization",
+        claimMatch: { issuer: devIssuer, subject: DEV_IDENTITY_NAME },
+        lastSeenTime: now,
+      },
+    }),
+  );
+  store.of("roleBindings").add(
+    makeRec({
+      uid: childUid(rootUid),
+      parentUid: rootUid,
+      name: "",
+      createTime: now,
+      updateTime: now,
+      data: { identityUid: devIdentityUid, roleUid: builtinRole("owner").uid },
+    }),
+  );
   return { rootUid, devIdentityUid };
 }
 

@@ -132,7 +132,7 @@ async function route(
     const v1 = (domain === "iam" && collection === "groups") || (domain === "registry" && collection === "repos");
     if (!v1 || uid !== undefined) throw notFound("path", path);
     if (method !== "GET") throw unimplemented(`${method} is not supported on ${path}; v1 offers only GET`);
-    return { status: 200, body: listV1(ctx, collection as "groups" | "repos", params) };
+    return { status: 200, body: listV1(ctx, collection, params) };
   }
   const def = resourceFor(domain, collection);
   if (!def) throw notFound("path", path);
@@ -158,56 +158,58 @@ async function route(
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function createHandler(deps: ServerDeps): http.RequestListener {
-  return async (req, res) => {
-    const method = (req.method ?? "GET").toUpperCase();
-    const url = new URL(req.url ?? "/", "http://emulator");
-    const path = url.pathname;
-    const entry = deps.log.record({
-      method,
-      path,
-      query: rawQuery(url.searchParams),
-      status: 0,
-      time: deps.clock.iso(),
-    });
-    const drop = () => {
-      entry.status = 0;
-      req.socket.destroy();
-    };
-    const send = (answer: Answer) => {
-      entry.status = answer.status;
-      const text = answer.body === undefined ? "" : JSON.stringify(answer.body);
-      res.writeHead(answer.status, {
-        "content-type": "application/json",
-        "content-length": Buffer.byteLength(text),
-        ...(answer.headers ?? {}),
-      });
-      res.end(text);
-    };
+  return (req, res) => void handle(deps, req, res);
+}
 
-    try {
-      const fault = deps.faults.decide(method, path);
-      if (fault.latencyMs > 0) await sleep(fault.latencyMs);
-      if (fault.action === "drop") return drop();
-      if (fault.action === "unavailable")
-        return send(errorAnswer(unavailable("the service is temporarily unavailable (injected fault); retry")));
-      if (fault.action === "exhausted") return send(errorAnswer(resourceExhausted(fault.retryAfterSeconds)));
-      let answer: Answer;
-      try {
-        const bodyText = await readBody(req);
-        answer = await route(deps, req, method, path, normalizeParams(url.searchParams), bodyText);
-      } catch (error) {
-        if (error instanceof ApiError) answer = errorAnswer(error);
-        else {
-          if (!deps.quiet) console.error("emulator: internal error", error);
-          answer = errorAnswer(internal("the emulator failed to handle the request"));
-        }
-      }
-      if (fault.action === "dropAfterCommit") return drop();
-      send(answer);
-    } catch (error) {
-      if (!deps.quiet) console.error("emulator: failed to answer", error);
-      if (!res.headersSent) send(errorAnswer(internal("the emulator failed to answer")));
-      else res.destroy();
-    }
+async function handle(deps: ServerDeps, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const method = (req.method ?? "GET").toUpperCase();
+  const url = new URL(req.url ?? "/", "http://emulator");
+  const path = url.pathname;
+  const entry = deps.log.record({
+    method,
+    path,
+    query: rawQuery(url.searchParams),
+    status: 0,
+    time: deps.clock.iso(),
+  });
+  const drop = () => {
+    entry.status = 0;
+    req.socket.destroy();
   };
+  const send = (answer: Answer) => {
+    entry.status = answer.status;
+    const text = answer.body === undefined ? "" : JSON.stringify(answer.body);
+    res.writeHead(answer.status, {
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(text),
+      ...(answer.headers ?? {}),
+    });
+    res.end(text);
+  };
+
+  try {
+    const fault = deps.faults.decide(method, path);
+    if (fault.latencyMs > 0) await sleep(fault.latencyMs);
+    if (fault.action === "drop") return drop();
+    if (fault.action === "unavailable")
+      return send(errorAnswer(unavailable("the service is temporarily unavailable (injected fault); retry")));
+    if (fault.action === "exhausted") return send(errorAnswer(resourceExhausted(fault.retryAfterSeconds)));
+    let answer: Answer;
+    try {
+      const bodyText = await readBody(req);
+      answer = await route(deps, req, method, path, normalizeParams(url.searchParams), bodyText);
+    } catch (error) {
+      if (error instanceof ApiError) answer = errorAnswer(error);
+      else {
+        if (!deps.quiet) console.error("emulator: internal error", error);
+        answer = errorAnswer(internal("the emulator failed to handle the request"));
+      }
+    }
+    if (fault.action === "dropAfterCommit") return drop();
+    send(answer);
+  } catch (error) {
+    if (!deps.quiet) console.error("emulator: failed to answer", error);
+    if (!res.headersSent) send(errorAnswer(internal("the emulator failed to answer")));
+    else res.destroy();
+  }
 }

@@ -7,7 +7,7 @@ import { Auth } from "./auth";
 import { Clock } from "./clock";
 import { invalidField, unauthenticated } from "./errors";
 import { Jwks, OidcKeys, peekClaims } from "./oidc";
-import { Params, getString } from "./params";
+import { Params, getString, textOf } from "./params";
 import { Store } from "./store";
 
 export interface ExchangeDeps {
@@ -92,13 +92,13 @@ export async function exchangeToken(deps: ExchangeDeps, params: Params, authoriz
     }
   }
   for (const [claim, expected] of Object.entries((claimMatch.claims ?? {}) as Record<string, string>)) {
-    if (String(payload[claim] ?? "") !== expected)
+    if (textOf(payload[claim]) !== expected)
       throw unauthenticated(
         `the OIDC token's ${claim} claim does not match the claimMatch of identity "${identityUid}"`,
       );
   }
   for (const [claim, pattern] of Object.entries((claimMatch.claimPatterns ?? {}) as Record<string, string>)) {
-    if (!anchored(pattern).test(String(payload[claim] ?? "")))
+    if (!anchored(pattern).test(textOf(payload[claim])))
       throw unauthenticated(
         `the OIDC token's ${claim} claim does not match the claimMatch of identity "${identityUid}"`,
       );

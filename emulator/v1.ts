@@ -1,6 +1,6 @@
 /** The v1 list endpoints that stay available: key `items`, `id` instead of uid, createdAt/updatedAt. */
 import { Context, listAll } from "./handlers";
-import { Params } from "./params";
+import { Params, textOf } from "./params";
 import { RESOURCES } from "./resources";
 import { Rec } from "./store";
 
@@ -10,7 +10,7 @@ function v1Group(rec: Rec) {
   return {
     id: rec.uid,
     name: rec.name,
-    description: String(rec.data.description ?? ""),
+    description: textOf(rec.data.description),
     resourceLimits: { clusters: 0, idps: 0, repositories: 0 },
     verified: rec.data.verified === true,
     createdAt: iso(rec.createTime),
@@ -22,7 +22,7 @@ function v1Repo(rec: Rec) {
   return {
     id: rec.uid,
     name: rec.name,
-    description: String(rec.data.description ?? ""),
+    description: textOf(rec.data.description),
     catalogTier: rec.data.catalogTier ?? "CATALOG_TIER_UNSPECIFIED",
     bundles: rec.data.bundles ?? [],
     aliases: rec.data.aliases ?? [],

@@ -14,6 +14,8 @@ export interface FieldSpec {
   /** Value a field takes on create when absent, and when cleared through an update mask. */
   empty?: unknown;
   /** Extra rule; returns violations (field paths included) for the value. */
+  // Runs after the type rule accepted the value, so each check declares the type it was promised.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   check?: (value: any) => FieldViolation[];
 }
 

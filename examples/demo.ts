@@ -167,7 +167,7 @@ function outputSummary(outputs: any): string[] {
     const list = outputs.images[team] as { repo: string; tags: string[] }[];
     return `${`${team}:`.padEnd(width)} ${list.map((i) => `${i.repo} [${i.tags.join(", ")}]`).join(", ")}`;
   });
-  const advisories = Object.entries(outputs.advisoriesPerRepo ?? {}).map(([repo, n]) => `${repo} ${n}`);
+  const advisories = Object.entries(outputs.advisoriesPerRepo ?? {}).map(([repo, n]) => `${repo} ${String(n)}`);
   const label = (text: string) => text.padEnd(22);
   return [
     `${label("tree")}uids of the ${groups} groups and ${Object.keys(tree.identities ?? {}).length} identities`,

@@ -63,7 +63,7 @@ export function exchangedToken(
     const started = now();
     const answer = await transport.send({
       method: "GET",
-      url: `${settings.authUrl}${path}?${query}`,
+      url: `${settings.authUrl}${path}?${query.toString()}`,
       headers: { authorization: `Bearer ${oidcToken}`, accept: "application/json" },
     });
     exchanges += 1;

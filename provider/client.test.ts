@@ -24,7 +24,6 @@ const settingsOf = (over: Partial<Settings> = {}): Settings => ({
   token: emu.token,
   ...over,
 });
-const rootPath = () => `/iam/v2beta1/groups/${emu.rootUid}`;
 
 describe("settings", () => {
   const saved = { ...process.env };

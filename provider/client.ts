@@ -33,7 +33,9 @@ export interface ClientOptions extends TransportOptions {
   transport?: Transport;
 }
 
-const USER_AGENT = `platform-pulumi/${require("../../package.json").version as string}`;
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- package.json sits outside the compiled tree
+const { version } = require("../../package.json") as { version: string };
+const USER_AGENT = `platform-pulumi/${version}`;
 
 /** Spaces as %20 (the spec's order_by rule) and list values as repeated keys. */
 export function encodeQuery(query: Query | undefined): string {
@@ -48,7 +50,7 @@ export function encodeQuery(query: Query | undefined): string {
 }
 
 // Characters encodeURIComponent leaves alone, plus the segment separator: the usual uid.
-const PLAIN_PATH = /^[A-Za-z0-9._~\/-]*$/;
+const PLAIN_PATH = /^[A-Za-z0-9._~/-]*$/;
 
 /** Uids contain `/` between segments; each segment is escaped on its own. */
 export function encodePath(path: string): string {

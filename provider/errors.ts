@@ -8,7 +8,10 @@ import { Code, STATUS_NAMES } from "./statusCodes";
 
 export { Code };
 
-/** Only used when the body is not a Status (a proxy's page, an empty answer): the facts file's mapping read backwards. */
+/**
+ * Only used when the body is not a Status (a proxy's page, an empty answer): the facts file's
+ * mapping read backwards.
+ */
 const CODE_OF_HTTP_STATUS: Record<number, number> = {
   400: Code.INVALID_ARGUMENT,
   401: Code.UNAUTHENTICATED,

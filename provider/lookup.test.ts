@@ -16,7 +16,10 @@ import { formatIssues } from "./zodIssues";
 
 const resolve = <T>(output: pulumi.Output<T>): Promise<T> => (output as unknown as { promise(): Promise<T> }).promise();
 
-/** A failed Output also rejects its internal isKnown/isSecret promises; a program would fail on those, a test observes the value's. */
+/**
+ * A failed Output also rejects its internal isKnown/isSecret promises; a program would fail on
+ * those, a test observes the value's.
+ */
 function failure<T>(output: pulumi.Output<T>): Promise<T> {
   const internals = output as unknown as {
     isKnown: Promise<boolean>;
@@ -43,7 +46,7 @@ describe.each([
   ["preview", true],
 ])("Output forms under setMocks (%s)", (_, dryRun) => {
   beforeAll(() => {
-    pulumi.runtime.setMocks(
+    void pulumi.runtime.setMocks(
       {
         newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }),
         call: (args) => args.inputs,

@@ -53,7 +53,7 @@ export function defineLookup<S extends z.ZodType<object>, R, A = z.input<S>>(
     }
   };
   const output = (args: InputArgs<A>, options?: LookupOptions): pulumi.Output<R> =>
-    pulumi.output(args ?? {}).apply((plain) => get(plain as A, options)) as pulumi.Output<R>;
+    pulumi.output(args ?? {}).apply((plain) => get(plain as A, options));
   return { get, output };
 }
 

@@ -69,6 +69,11 @@ const recordSchema = z.looseObject({ uid: z.string().min(1) });
 
 // ---- values -------------------------------------------------------------------------------
 
+/** An untyped value as messages show it: strings as they are, anything else as JSON. */
+export function shown(value: unknown): string {
+  return typeof value === "string" ? value : (JSON.stringify(value) ?? String(value));
+}
+
 export function isUnknown(value: unknown): boolean {
   return value === UNKNOWN;
 }
@@ -82,7 +87,7 @@ export function containsUnknown(value: unknown): boolean {
 
 /** A deep copy without `undefined` (the host cannot carry it); array holes become null. */
 export function stripUndefined<T>(value: T): T {
-  if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : stripUndefined(v))) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => (v === undefined ? null : stripUndefined(v))) as T;
   if (value !== null && typeof value === "object") {
     const out: Props = {};
     for (const [key, v] of Object.entries(value)) if (v !== undefined) out[key] = stripUndefined(v);
@@ -298,10 +303,10 @@ export function defineProvider(kind: ResourceKind, client: () => ApiClient = sha
     const items = Array.isArray(answer?.[kind.collection]) ? (answer[kind.collection] as unknown[]) : [];
     const wanted = inputsOf(kind, pick(inputs, compared));
     return items
-      .map((item) => recordSchema.safeParse(item).data as ApiRecord | undefined)
+      .map((item) => recordSchema.safeParse(item).data)
       .find((item) => {
         if (!item) return false;
-        const created = Date.parse(String(item.createTime ?? ""));
+        const created = Date.parse(typeof item.createTime === "string" ? item.createTime : "");
         const recent = Number.isNaN(created) || created >= sentAt - CLOCK_SKEW_MS;
         return recent && sameValue(inputsOf(kind, outputsOf(item)), wanted);
       });

@@ -115,6 +115,7 @@ export interface Transport {
 }
 
 export function createTransport(options: TransportOptions = {}): Transport {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
   const { Agent, RetryAgent, request } = require("undici") as typeof import("undici");
   const timeoutMs = options.timeoutMs ?? 30_000;
   const agent = new Agent({

@@ -7,7 +7,10 @@ import * as pulumi from "@pulumi/pulumi";
 import provider = require("./groupProvider");
 
 export interface GroupArgs {
-  /** The group this one lives under (the root organization's uid for a top-level group). Changing it replaces the group. */
+  /**
+   * The group this one lives under (the root organization's uid for a top-level group).
+   * Changing it replaces the group.
+   */
   parentUid: pulumi.Input<string>;
   /** Must match ^[a-z0-9 ._-]{1,}$ and be unique among the parent's groups. */
   name: pulumi.Input<string>;

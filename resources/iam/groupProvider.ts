@@ -8,12 +8,12 @@
  * KEEP THIS FILE'S PATH AND NAME STABLE FOREVER: every stack's state names it.
  */
 import { z } from "zod";
-import { ResourceKind, defineProvider, expecting, parentOfUid, uidSchema } from "../../provider/resource";
+import { ResourceKind, defineProvider, expecting, parentOfUid, shown, uidSchema } from "../../provider/resource";
 
 const GROUP_NAME_PATTERN = /^[a-z0-9 ._-]{1,}$/;
 
 const label = (props: Record<string, unknown>) =>
-  `group${props.name ? ` "${String(props.name)}"` : ""}${props.uid ? ` (${String(props.uid)})` : props.parentUid ? ` under "${String(props.parentUid)}"` : ""}`;
+  `group${props.name ? ` "${shown(props.name)}"` : ""}${props.uid ? ` (${shown(props.uid)})` : props.parentUid ? ` under "${shown(props.parentUid)}"` : ""}`;
 
 const group: ResourceKind = {
   typeName: "Group",

@@ -14,6 +14,7 @@ import {
   expecting,
   oneOf,
   parentOfUid,
+  shown,
   uidSchema,
 } from "../../provider/resource";
 
@@ -64,7 +65,7 @@ const rules = (inputs: Record<string, unknown>): CheckFailure[] => [
 ];
 
 const label = (props: Record<string, unknown>) =>
-  `identity${props.name ? ` "${String(props.name)}"` : ""}${props.uid ? ` (${String(props.uid)})` : props.parentUid ? ` under "${String(props.parentUid)}"` : ""}`;
+  `identity${props.name ? ` "${shown(props.name)}"` : ""}${props.uid ? ` (${shown(props.uid)})` : props.parentUid ? ` under "${shown(props.parentUid)}"` : ""}`;
 
 const identity: ResourceKind = {
   typeName: "Identity",

@@ -7,7 +7,7 @@
  * KEEP THIS FILE'S PATH AND NAME STABLE FOREVER: every stack's state names it.
  */
 import { z } from "zod";
-import { ResourceKind, defineProvider, parentOfUid, uidSchema } from "../../provider/resource";
+import { ResourceKind, defineProvider, parentOfUid, shown, uidSchema } from "../../provider/resource";
 
 const uidOf = (value: unknown): string | undefined =>
   value !== null && typeof value === "object" && typeof (value as { uid?: unknown }).uid === "string"
@@ -16,11 +16,11 @@ const uidOf = (value: unknown): string | undefined =>
 
 const label = (props: Record<string, unknown>) => {
   const parts = [
-    props.roleUid ? `role "${String(props.roleUid)}"` : "",
-    props.identityUid ? `for identity "${String(props.identityUid)}"` : "",
-    props.groupUid ? `on group "${String(props.groupUid)}"` : "",
+    props.roleUid ? `role "${shown(props.roleUid)}"` : "",
+    props.identityUid ? `for identity "${shown(props.identityUid)}"` : "",
+    props.groupUid ? `on group "${shown(props.groupUid)}"` : "",
   ].filter(Boolean);
-  return `role binding${props.uid ? ` ${String(props.uid)}` : ""}${parts.length ? ` (${parts.join(" ")})` : ""}`;
+  return `role binding${props.uid ? ` ${shown(props.uid)}` : ""}${parts.length ? ` (${parts.join(" ")})` : ""}`;
 };
 
 const roleBinding: ResourceKind = {
@@ -39,8 +39,8 @@ const roleBinding: ResourceKind = {
   toOutputs: (record) => ({
     ...record,
     groupUid: uidOf(record.group) ?? parentOfUid(record.uid),
-    identityUid: (record.identityUid as string | undefined) ?? uidOf(record.identity),
-    roleUid: (record.roleUid as string | undefined) ?? uidOf(record.role),
+    identityUid: record.identityUid ?? uidOf(record.identity),
+    roleUid: record.roleUid ?? uidOf(record.role),
   }),
   label,
   adoptionQuery: (inputs) => ({

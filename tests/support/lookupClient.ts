@@ -47,7 +47,7 @@ export function hookedClient(
 }
 
 /** Answers each request with the next crafted body (or a function of the request). */
-export function fakeClient(pages: Array<unknown | ((req: ApiRequest) => unknown)>): ApiClient & { seen: ApiRequest[] } {
+export function fakeClient(pages: unknown[]): ApiClient & { seen: ApiRequest[] } {
   const seen: ApiRequest[] = [];
   return {
     seen,

@@ -41,7 +41,7 @@ export interface Harness {
 /** Constructs one of each resource (and one `get`) from the staged package under mocks. */
 async function mockedProviders(staged: StagedPackage) {
   const mocked: Record<string, MockedResource> = {};
-  pulumi.runtime.setMocks(
+  void pulumi.runtime.setMocks(
     {
       newResource: async (args) => {
         mocked[args.name] = { type: args.type, name: args.name, id: args.id, inputs: args.inputs };

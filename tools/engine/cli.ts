@@ -78,11 +78,11 @@ function parseInvocation(argv: string[]): Invocation {
     config[key] = pair.slice(at + 1);
     if (secret) secretKeys.push(key);
   };
-  for (const pair of values.config!) put(pair, false);
-  for (const pair of values["secret-config"]!) put(pair, true);
-  const packages = values.package!.length
+  for (const pair of values.config) put(pair, false);
+  for (const pair of values["secret-config"]) put(pair, true);
+  const packages = values.package.length
     ? Object.fromEntries(
-        values.package!.map((spec) => {
+        values.package.map((spec) => {
           const at = spec.indexOf("=");
           if (at <= 0) throw new UsageError(`--package expects name=folder, got ${JSON.stringify(spec)}`);
           return [spec.slice(0, at), path.resolve(spec.slice(at + 1))];
@@ -91,7 +91,7 @@ function parseInvocation(argv: string[]): Invocation {
     : undefined;
   return {
     operation,
-    stack: values.stack!,
+    stack: values.stack,
     projectDir,
     programDir: path.resolve(projectDir, main ?? "."),
     project,
@@ -100,9 +100,9 @@ function parseInvocation(argv: string[]): Invocation {
     stateFile: path.resolve(
       values.state ?? path.join(repoRoot, ".work", "engine-state", `${project}-${values.stack}.json`),
     ),
-    refresh: values.refresh!,
-    expectNoChanges: values["expect-no-changes"]!,
-    esm: values.esm!,
+    refresh: values.refresh,
+    expectNoChanges: values["expect-no-changes"],
+    esm: values.esm,
     packages,
   };
 }
@@ -161,7 +161,7 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** Loads the program's @pulumi/pulumi ahead of the program, while the host boots (runProgram gets the cached module). */
+/** Loads the program's @pulumi/pulumi ahead of the program, while the host boots (runProgram gets it cached). */
 function preloadSdk(dir: string): void {
   require(require.resolve("@pulumi/pulumi", { paths: [dir] }));
 }

@@ -42,7 +42,7 @@ export async function listAll(api: Api, domain: string, collection: string, root
   do {
     const query = new URLSearchParams({ "uidp.descendants_of": rootUid, page_size: "200", order_by: "name" });
     if (pageToken) query.set("page_token", pageToken);
-    const page = await call(api, "GET", `/${domain}/v2beta1/${collection}?${query}`);
+    const page = await call(api, "GET", `/${domain}/v2beta1/${collection}?${query.toString()}`);
     records.push(...(page[collection] ?? []));
     pageToken = page.nextPageToken ?? "";
   } while (pageToken);

@@ -54,7 +54,7 @@ export async function startHost(options: { cwd: string; env?: NodeJS.ProcessEnv 
     stdio: ["ignore", "pipe", "pipe"],
   });
   let errText = "";
-  child.stderr!.on("data", (chunk) => (errText += chunk));
+  child.stderr.on("data", (chunk) => (errText += chunk));
   const port = await readPort(child, () => errText);
   const client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {
     "grpc.max_receive_message_length": 64 * 1024 * 1024,
@@ -65,7 +65,7 @@ export async function startHost(options: { cwd: string; env?: NodeJS.ProcessEnv 
         error ? reject(hostError(error)) : resolve(response),
       );
     });
-  const struct = (value: Props) => structproto.Struct.fromJavaScript(value as any);
+  const struct = (value: Props) => structproto.Struct.fromJavaScript(value);
 
   return {
     port,
@@ -169,7 +169,7 @@ function readPort(child: ChildProcess, errors: () => string): Promise<number> {
   return new Promise((resolve, reject) => {
     let out = "";
     const onData = (chunk: Buffer) => {
-      out += chunk;
+      out += chunk.toString("utf8");
       const line = out.split("\n")[0];
       if (out.includes("\n")) {
         child.stdout!.off("data", onData);

@@ -34,7 +34,8 @@ export function stagePackage(name = `stage-${process.pid}-${Math.random().toStri
   fs.copyFileSync(path.join(repoRoot, "package.json"), path.join(packageDir, "package.json"));
   fs.cpSync(built, path.join(packageDir, "dist"), {
     recursive: true,
-    filter: (source) => !["tests", "tools", "bench", "examples"].some((dir) => source.startsWith(path.join(built, dir))),
+    filter: (source) =>
+      !["tests", "tools", "bench", "examples"].some((dir) => source.startsWith(path.join(built, dir))),
   });
   fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: name, private: true }) + "\n");
   return {
