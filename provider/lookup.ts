@@ -8,6 +8,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiClient, Domain, Query, sharedClient } from "./client";
+import { callBudgetMs, withCallDeadline } from "./deadline";
+import { safeMessage } from "./messages";
 import { listAll } from "./pagination";
 import { formatIssues } from "./zodIssues";
 
@@ -26,7 +28,7 @@ export type InputArgs<A> = {
 /** A look-up failed: its message names the function and says what to do. */
 export class LookupError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(safeMessage(message), options);
     this.name = "LookupError";
   }
 }
@@ -46,7 +48,8 @@ export function defineLookup<S extends z.ZodType<object>, R, A = z.input<S>>(
     const parsed = argsSchema.safeParse(args ?? {});
     if (!parsed.success) throw new LookupError(`${name}: invalid arguments: ${formatIssues(parsed.error)}`);
     try {
-      return await run(parsed.data, options?.client ?? sharedClient());
+      const client = options?.client ?? sharedClient();
+      return await withCallDeadline(name, callBudgetMs(), () => run(parsed.data, client));
     } catch (error) {
       if (error instanceof LookupError) throw error;
       throw new LookupError(`${name}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });

@@ -16,6 +16,8 @@
 import { z } from "zod";
 import { ApiClient, Query, sharedClient } from "./client";
 import { ApiError, Code, UnknownOutcomeError, isAlreadyExists, isApiError, isNotFound } from "./errors";
+import { callBudgetMs, withCallDeadline } from "./deadline";
+import { safeMessage } from "./messages";
 import { configureFromPulumi } from "./settings";
 import { formatPath } from "./zodIssues";
 
@@ -236,7 +238,7 @@ export function uidSchema(what: string, form: "path" | "segment") {
 /** A failure the engine will show as its message alone. */
 export class ResourceError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(safeMessage(message), options);
     this.name = "ResourceError";
   }
 }
@@ -363,7 +365,7 @@ export function defineProvider(kind: ResourceKind, client: () => ApiClient = sha
     );
   }
 
-  return {
+  const operations: DynamicProvider = {
     async configure(req) {
       try {
         configureFromPulumi(req.config);
@@ -443,5 +445,19 @@ export function defineProvider(kind: ResourceKind, client: () => ApiClient = sha
         throw failed("deleting", what, error);
       }
     },
+  };
+  return withCallDeadlines(kind, operations);
+}
+
+/** Each operation that calls the API is one call with one overall deadline across its retries. */
+function withCallDeadlines(kind: ResourceKind, ops: DynamicProvider): DynamicProvider {
+  const scoped = <T>(what: string, fn: () => Promise<T>) => withCallDeadline(what, callBudgetMs(), fn);
+  return {
+    ...ops,
+    create: (inputs) => scoped(`creating ${kind.label(inputs)}`, () => ops.create(inputs)),
+    read: (id, props) => scoped(`reading ${kind.label({ ...props, uid: id })}`, () => ops.read(id, props)),
+    update: (id, olds, news) =>
+      scoped(`updating ${kind.label({ ...news, uid: id })}`, () => ops.update(id, olds, news)),
+    delete: (id, props) => scoped(`deleting ${kind.label({ ...props, uid: id })}`, () => ops.delete(id, props)),
   };
 }
