@@ -124,12 +124,13 @@ export function createClient(
   };
 
   async function once<T>(req: ApiRequest): Promise<T> {
-    const { path } = requestTarget(req, settings.apiVersion);
+    const { path, uid, collection } = requestTarget(req, settings.apiVersion);
+    const url = `${settings.apiUrl}${path}${encodeQuery(req.query)}`;
     let token = await tokens.current();
     for (let attempt = 0; ; attempt++) {
       const answer = await transport.send({
         method: req.method,
-        url: `${settings.apiUrl}${path}${encodeQuery(req.query)}`,
+        url,
         headers: {
           authorization: `Bearer ${token}`,
           accept: "application/json",
@@ -158,6 +159,9 @@ export function createClient(
         text: answer.text,
         method: req.method,
         path,
+        url,
+        askedUid: uid,
+        collection,
       });
       if (error.code === Code.UNAUTHENTICATED && attempt === 0 && tokens.rejected(token)) {
         token = await tokens.current();
