@@ -140,7 +140,10 @@ export function validatePatch(
     changes = given;
   } else {
     const writable = Object.keys(specs).filter((k) => !specs[k].readOnly);
-    const fields = updateMask.includes("*") ? writable : updateMask.map(fieldName);
+    // A nested path (claimMatch.subject) takes its whole top-level message from the body.
+    const fields = updateMask.includes("*")
+      ? writable
+      : [...new Set(updateMask.map((f) => fieldName(f.split(".")[0])))];
     changes = {};
     for (const field of fields) {
       const spec = specs[field];

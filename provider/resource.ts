@@ -49,8 +49,13 @@ export interface ResourceKind {
   rules?(inputs: Props): CheckFailure[];
   /** The input naming the parent group: it goes in the create path, never in a body. */
   parentField: string;
-  /** Inputs sent in the create body and, when changed, in the PATCH (the mask's vocabulary). */
+  /** Inputs sent in the create body and in every PATCH body (the mask's vocabulary). */
   writable: readonly string[];
+  /**
+   * Writable fields that are messages of their own (an identity's claimMatch): the mask names
+   * their changed members (`claimMatch.subject`) rather than the whole field.
+   */
+  nested?: readonly string[];
   /** Inputs whose change replaces the record instead of updating it. */
   replaceOn: readonly string[];
   /** Every field of the API's record, plus the inputs the record answers (the parent's uid). */
@@ -125,6 +130,38 @@ export function changedFields(olds: Props, news: Props, fields: readonly string[
 /** The updateMask query value: exactly these fields, comma-separated. */
 export function updateMask(fields: readonly string[]): string {
   return fields.join(",");
+}
+
+const isObject = (value: unknown): value is Props =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
+
+/**
+ * The mask paths of the `changed` fields: a field that is a message of its own (`nested`) and
+ * was one before too is named by its changed members (`claimMatch.subject`, sorted), so the
+ * service leaves the members that did not change alone; maps and scalars are named whole.
+ */
+export function maskPaths(
+  olds: Props,
+  news: Props,
+  changed: readonly string[],
+  nested: readonly string[] = [],
+): string[] {
+  return changed.flatMap((field) => {
+    const [before, after] = [olds[field], news[field]];
+    if (!nested.includes(field) || !isObject(before) || !isObject(after)) return [field];
+    const members = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+    const differing = members.filter((m) => containsUnknown(after[m]) || !sameValue(before[m], after[m]));
+    return differing.length ? differing.map((m) => `${field}.${m}`) : [field];
+  });
+}
+
+/**
+ * A PATCH body: every writable field the program declares for the record, changed or not, so
+ * each field the API documents as required in an update body (a group's or identity's name) is
+ * there; a field the program leaves out stays out (when the mask names it, the service clears it).
+ */
+export function updateBody(kind: ResourceKind, news: Props): Props {
+  return stripUndefined(pick(news, kind.writable));
 }
 
 /** The parent group's uid: everything before the last segment (none for a root group). */
@@ -412,8 +449,7 @@ export function defineProvider(kind: ResourceKind, client: () => ApiClient = sha
         const { __provider: _p, ...outs } = { ...olds, ...pick(news, compared) };
         return { outs: stripUndefined(outs) };
       }
-      // A field left out of the program means its empty value: the mask names it, the body clears it.
-      const body = stripUndefined(Object.fromEntries(changed.map((field) => [field, news[field] ?? ""])));
+      const body = updateBody(kind, news);
       const what = kind.label({ ...news, uid: id });
       let record: unknown;
       try {
@@ -421,7 +457,7 @@ export function defineProvider(kind: ResourceKind, client: () => ApiClient = sha
           method: "PATCH",
           domain: "iam",
           path: itemPath(id),
-          query: { updateMask: updateMask(changed) },
+          query: { updateMask: updateMask(maskPaths(olds, news, changed, kind.nested)) },
           body,
         });
       } catch (error) {

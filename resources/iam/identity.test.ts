@@ -94,7 +94,10 @@ test("lifecycle: one request per create/read/update/delete, none for check and d
   );
   const log = h.emu.requests();
   expect(log.map((r) => `${r.method} ${r.path}`)).toEqual([`PATCH /iam/v2beta1/identities/${created.id}`]);
-  expect(log[0].query).toEqual({ updateMask: "description,claimMatch" });
+  // Nested members by name; the body carries name, description and the whole claimMatch.
+  expect(log[0].query).toEqual({
+    updateMask: "description,claimMatch.audience,claimMatch.subject,claimMatch.subjectPattern",
+  });
   expect(updated).toMatchObject({ uid: created.id, description: "deploys", claimMatch: narrowed });
   expect(updated.claimMatch.subject).toBeUndefined();
   expect((await h.api("GET", `/iam/v2beta1/identities/${created.id}`)).body.claimMatch).toEqual(narrowed);
@@ -121,6 +124,29 @@ test("lifecycle: one request per create/read/update/delete, none for check and d
   for (const output of [created.props, read.props, updated, drifted.props, drifted.inputs]) {
     expect(JSON.stringify(output)).not.toContain(h.emu.token);
   }
+});
+
+test("a subject-only change is one PATCH masking claimMatch.subject; the other members stay", async () => {
+  const root = h.emu.rootUid;
+  const claimMatch = { issuer: GITHUB, subject: "repo:acme/app:ref:refs/heads/main", claims: { ref: "main" } };
+  const created = await h.host.create(urn, props({ parentUid: root, name: "ci-subject", claimMatch }));
+  h.emu.clearRequests();
+  const moved = { ...claimMatch, subject: "repo:acme/app:ref:refs/heads/release" };
+  const updated = await h.host.update(
+    created.id,
+    urn,
+    created.props,
+    props({ parentUid: root, name: "ci-subject", claimMatch: moved }),
+  );
+  const log = h.emu.requests();
+  expect(log.map((r) => `${r.method} ${r.path}`)).toEqual([`PATCH /iam/v2beta1/identities/${created.id}`]);
+  expect(log[0].query).toEqual({ updateMask: "claimMatch.subject" });
+  expect(updated).toMatchObject({ name: "ci-subject", claimMatch: moved });
+  expect((await h.api("GET", `/iam/v2beta1/identities/${created.id}`)).body).toMatchObject({
+    name: "ci-subject",
+    claimMatch: moved,
+  });
+  await h.host.delete(created.id, urn, updated);
 });
 
 test("check names the failing property of claimMatch and sends nothing", async () => {

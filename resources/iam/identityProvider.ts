@@ -80,6 +80,7 @@ const identity: ResourceKind = {
   rules,
   parentField: "parentUid",
   writable: ["name", "description", "claimMatch"],
+  nested: ["claimMatch"],
   replaceOn: ["parentUid"],
   toOutputs: (record) => ({ ...record, parentUid: parentOfUid(record.uid) }),
   label,
