@@ -53,15 +53,19 @@ export function callBudgetMs(): number {
   }
 }
 
-/** The call's overall deadline passed: says what timed out and which setting sets the budget. */
+/**
+ * The call's overall deadline passed: says how long, which setting sets it, and which request
+ * was under way. The call itself ("reading group …") is named by whoever reports the error
+ * (the lifecycle, a look-up); `what` keeps it for callers that report it bare.
+ */
 export class DeadlineExceededError extends Error {
   constructor(
     readonly what: string,
     readonly budgetMs: number,
     detail: string,
   ) {
-    const seconds = Math.round((budgetMs / 1000) * 10) / 10;
-    super(`${what}: no answer within ${seconds} s (platform:timeout)${detail ? `; ${detail}` : ""}`);
+    const seconds = Number((budgetMs / 1000).toFixed(3));
+    super(`no answer within ${seconds} s (platform:timeout)${detail ? `; ${detail}` : ""}`);
     this.name = "DeadlineExceededError";
   }
 }

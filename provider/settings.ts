@@ -96,8 +96,9 @@ function baseUrl(value: string, from: string): string {
   return url.toString().replace(/\/+$/, "");
 }
 
-/** The longest overall budget a call may be given: an hour. */
+/** The longest overall budget a call may be given: an hour; the shortest, a tenth of a second. */
 export const MAX_TIMEOUT_SECONDS = 3600;
+export const MIN_TIMEOUT_SECONDS = 0.1;
 
 /**
  * platform:timeout / PLATFORM_TIMEOUT in milliseconds (the overall budget of one provider call
@@ -108,9 +109,9 @@ export function timeoutSetting(): number | undefined {
   if (!timeout) return undefined;
   const text = timeout.value.trim();
   const seconds = /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
-  if (!(seconds >= 1 && seconds <= MAX_TIMEOUT_SECONDS)) {
+  if (!(seconds >= MIN_TIMEOUT_SECONDS && seconds <= MAX_TIMEOUT_SECONDS)) {
     throw new SettingsError(
-      `${timeout.from}: must be a number of seconds from 1 to ${MAX_TIMEOUT_SECONDS} (the overall time one provider call or look-up may take; default 120)`,
+      `${timeout.from}: must be a number of seconds from ${MIN_TIMEOUT_SECONDS} to ${MAX_TIMEOUT_SECONDS} (the overall time one provider call or look-up may take; default 120)`,
     );
   }
   return seconds * 1000;

@@ -5,9 +5,9 @@
  * SendFailure that says whether anything may have reached the service.
  *
  * Limits of one send: the headers must arrive within `headersTimeoutMs`; the body may pause at
- * most `bodyIdleTimeoutMs` between chunks (undici's bodyTimeout is exactly that idle timeout);
- * the whole send ends when `signal` aborts (the call's deadline); an answer larger than
- * `maxBodyBytes` is refused, its connection dropped.
+ * most `bodyIdleTimeoutMs` between chunks (an idle timeout, as undici's bodyTimeout); the whole
+ * send ends when `signal` aborts (the call's deadline); an answer larger than `maxBodyBytes` is
+ * refused, its connection dropped.
  */
 // Types only: undici is loaded by createTransport, when the first API client is built. Loading it
 // costs a program ~65 ms (110 files), about half of what `require("platform-pulumi")` took, and
@@ -103,53 +103,81 @@ export function createTransport(options: { connections?: number } = {}): Transpo
   const agent = new Agent({ keepAliveTimeout: 10_000, connections: options.connections ?? 64 });
   return {
     async send(req, limits) {
-      let answer: Dispatcher.ResponseData;
-      try {
-        answer = await request(req.url, {
-          method: req.method,
-          headers: req.headers,
-          body: req.body,
-          dispatcher: agent,
-          headersTimeout: limits.headersTimeoutMs,
-          bodyTimeout: limits.bodyIdleTimeoutMs,
-          signal: limits.signal,
-        });
-      } catch (error) {
-        const cause = causeOf(error);
-        const sent = !NOTHING_SENT.has(cause);
-        throw new SendFailure(cause, sent, TIMEOUT_TEXT[cause] ?? cause);
-      }
-      const header = (name: string) => {
-        const value = answer.headers[name];
-        return Array.isArray(value) ? value[0] : value;
+      // Our own timers, not undici's headersTimeout/bodyTimeout: those tick about once a
+      // second, so a 20 ms limit would take a second, and tests could not state exact limits.
+      const abort = new AbortController();
+      let why: string | undefined;
+      const stop = (code: string) => {
+        why ??= code;
+        abort.abort();
       };
-      const declared = Number(header("content-length"));
-      if (Number.isFinite(declared) && declared > limits.maxBodyBytes) {
-        answer.body.destroy();
-        throw new AnswerTooLargeError(new URL(req.url).origin, limits.maxBodyBytes);
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
+      const onDeadline = () => stop("ABORTED");
+      if (limits.signal?.aborted) onDeadline();
+      limits.signal?.addEventListener("abort", onDeadline, { once: true });
+      let timer = setTimeout(() => stop("UND_ERR_HEADERS_TIMEOUT"), limits.headersTimeoutMs);
+      timer.unref?.();
+      const failure = (error: unknown, reading: boolean) => {
+        const code = why ?? causeOf(error);
+        const text = TIMEOUT_TEXT[code] ?? code;
+        return new SendFailure(
+          code,
+          reading || !NOTHING_SENT.has(code),
+          reading ? `${text} while reading the answer` : text,
+        );
+      };
       try {
-        for await (const chunk of answer.body as AsyncIterable<Buffer>) {
-          size += chunk.length;
-          if (size > limits.maxBodyBytes) {
-            answer.body.destroy();
-            throw new AnswerTooLargeError(new URL(req.url).origin, limits.maxBodyBytes);
-          }
-          chunks.push(chunk);
+        let answer: Dispatcher.ResponseData;
+        try {
+          answer = await request(req.url, {
+            method: req.method,
+            headers: req.headers,
+            body: req.body,
+            dispatcher: agent,
+            headersTimeout: 0,
+            bodyTimeout: 0,
+            signal: abort.signal,
+          });
+        } catch (error) {
+          throw failure(error, false);
         }
-      } catch (error) {
-        if (error instanceof AnswerTooLargeError) throw error;
-        const cause = causeOf(error);
-        throw new SendFailure(cause, true, `${TIMEOUT_TEXT[cause] ?? cause} while reading the answer`);
+        clearTimeout(timer);
+        timer = setTimeout(() => stop("UND_ERR_BODY_TIMEOUT"), limits.bodyIdleTimeoutMs);
+        timer.unref?.();
+        const header = (name: string) => {
+          const value = answer.headers[name];
+          return Array.isArray(value) ? value[0] : value;
+        };
+        const declared = Number(header("content-length"));
+        if (Number.isFinite(declared) && declared > limits.maxBodyBytes) {
+          answer.body.destroy();
+          throw new AnswerTooLargeError(new URL(req.url).origin, limits.maxBodyBytes);
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        try {
+          for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+            timer.refresh();
+            size += chunk.length;
+            if (size > limits.maxBodyBytes) {
+              answer.body.destroy();
+              throw new AnswerTooLargeError(new URL(req.url).origin, limits.maxBodyBytes);
+            }
+            chunks.push(chunk);
+          }
+        } catch (error) {
+          if (error instanceof AnswerTooLargeError) throw error;
+          throw failure(error, true);
+        }
+        return {
+          status: answer.statusCode,
+          contentType: header("content-type") ?? "",
+          text: Buffer.concat(chunks).toString("utf8"),
+          retryAfter: header("retry-after"),
+        };
+      } finally {
+        clearTimeout(timer);
+        limits.signal?.removeEventListener("abort", onDeadline);
       }
-      return {
-        status: answer.statusCode,
-        contentType: header("content-type") ?? "",
-        text: Buffer.concat(chunks).toString("utf8"),
-        retryAfter: header("retry-after"),
-      };
     },
     close: () => agent.close(),
   };
