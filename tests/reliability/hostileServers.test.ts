@@ -127,24 +127,24 @@ async function stackWithOneGroup(label: string): Promise<{ stack: string; uid: s
   return { stack, uid };
 }
 
+const neverAnswers: http.RequestListener = () => undefined;
+const tricklesForever: http.RequestListener = (_req, res) => {
+  res.writeHead(200, { "content-type": "application/json" });
+  const timer = setInterval(() => res.write(" "), 50);
+  res.on("close", () => clearInterval(timer));
+};
+const retryAfterAnHour: http.RequestListener = (_req, res) => {
+  res.writeHead(503, { "content-type": "application/json", "retry-after": "3600" });
+  res.end(JSON.stringify({ code: 14, message: "come back in an hour" }));
+};
+
 describe("servers that hold a call: every call ends by platform:timeout", () => {
   test.each([
-    ["never-answers", () => undefined, /was still waiting for its answer/],
-    [
-      "trickles-forever",
-      (_req, res) => {
-        res.writeHead(200, { "content-type": "application/json" });
-        const timer = setInterval(() => res.write(" "), 50);
-        res.on("close", () => clearInterval(timer));
-      },
-      /was still waiting for its answer/,
-    ],
+    ["never-answers", neverAnswers, /was still waiting for its answer/],
+    ["trickles-forever", tricklesForever, /was still waiting for its answer/],
     [
       "retry-after-an-hour",
-      (_req, res) => {
-        res.writeHead(503, { "content-type": "application/json", "retry-after": "3600" });
-        res.end(JSON.stringify({ code: 14, message: "come back in an hour" }));
-      },
+      retryAfterAnHour,
       /the service asked to retry after 3600 s \(Retry-After\), past this call's deadline/,
     ],
   ])("%s: refresh and destroy fail within the budget, naming it; the state is kept", async (label, handler, said) => {
