@@ -10,14 +10,23 @@ import { TokenSource, exchangedToken, staticToken } from "./auth";
 import { ApiError, Code, decodeErrorAnswer } from "./errors";
 import { Settings, resolveSettings } from "./settings";
 import { Transport, TransportOptions, createTransport } from "./transport";
+import { InvalidUidError, uidIssue } from "./uid";
 
-export type Domain = "iam" | "registry" | "vulnerabilities";
+/**
+ * The API domain, the first path segment: "iam", "registry", "vulnerabilities", "events",
+ * "ecosystems", ... Any lowercase word is accepted, so a new kind needs no change here.
+ */
+export type Domain = string;
 export type Query = Record<string, string | number | boolean | string[] | undefined>;
 
 export interface ApiRequest {
   method: "GET" | "POST" | "PATCH" | "DELETE";
   domain: Domain;
-  /** What follows the version segment, e.g. "groups" or `groups/${uid}`. */
+  /**
+   * What follows the version segment: a collection ("groups") or a collection and a uid
+   * (`groups/${uid}`). The uid part must be well formed (provider/uid.ts): it is checked and
+   * each segment encoded, so no value can make the request reach another collection.
+   */
   path: string;
   query?: Query;
   body?: unknown;
@@ -49,13 +58,38 @@ export function encodeQuery(query: Query | undefined): string {
   return text ? `?${text}` : "";
 }
 
-// Characters encodeURIComponent leaves alone, plus the segment separator: the usual uid.
-const PLAIN_PATH = /^[A-Za-z0-9._~/-]*$/;
+const DOMAIN = /^[a-z][a-z0-9-]{0,62}$/;
+const COLLECTION = /^[A-Za-z][A-Za-z0-9]{0,62}$/;
 
-/** Uids contain `/` between segments; each segment is escaped on its own. */
-export function encodePath(path: string): string {
-  if (PLAIN_PATH.test(path)) return path;
-  return path.split("/").map(encodeURIComponent).join("/");
+/** Where a request goes, from its domain and path: the encoded path and the uid it names, if any. */
+export interface RequestTarget {
+  /** `/{domain}/{version}/{collection}[/{uid}]`, each uid segment percent-encoded. */
+  path: string;
+  collection: string;
+  /** The record the request names (for a POST, the parent it creates under). */
+  uid?: string;
+}
+
+/**
+ * The one place a request path is built. Refuses (InvalidUidError, before any request) a
+ * domain or collection that is not a plain word and a uid that is not well formed.
+ */
+export function requestTarget(req: Pick<ApiRequest, "method" | "domain" | "path">, apiVersion: string): RequestTarget {
+  const slash = req.path.indexOf("/");
+  const collection = slash < 0 ? req.path : req.path.slice(0, slash);
+  const uid = slash < 0 ? undefined : req.path.slice(slash + 1);
+  const where = `${req.method} ${req.domain}/${collection}`;
+  if (!DOMAIN.test(req.domain)) throw new Error(`${where}: "${req.domain}" is not an API domain (a lowercase word)`);
+  if (!COLLECTION.test(collection))
+    throw new Error(`${req.method} ${req.domain}: ${JSON.stringify(collection.slice(0, 80))} is not a collection name`);
+  let path = `/${req.domain}/${apiVersion}/${collection}`;
+  if (uid !== undefined) {
+    const issue = uidIssue(uid, "path");
+    if (issue) throw new InvalidUidError(uid, issue, where);
+    // Well-formed segments need no escaping; encoding anyway keeps this safe if the grammar ever widens.
+    path += `/${uid.split("/").map(encodeURIComponent).join("/")}`;
+  }
+  return { path, collection, uid };
 }
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -90,12 +124,13 @@ export function createClient(
   };
 
   async function once<T>(req: ApiRequest): Promise<T> {
-    const path = `/${req.domain}/${settings.apiVersion}/${encodePath(req.path)}`;
+    const { path, uid, collection } = requestTarget(req, settings.apiVersion);
+    const url = `${settings.apiUrl}${path}${encodeQuery(req.query)}`;
     let token = await tokens.current();
     for (let attempt = 0; ; attempt++) {
       const answer = await transport.send({
         method: req.method,
-        url: `${settings.apiUrl}${path}${encodeQuery(req.query)}`,
+        url,
         headers: {
           authorization: `Bearer ${token}`,
           accept: "application/json",
@@ -124,6 +159,9 @@ export function createClient(
         text: answer.text,
         method: req.method,
         path,
+        url,
+        askedUid: uid,
+        collection,
       });
       if (error.code === Code.UNAUTHENTICATED && attempt === 0 && tokens.rejected(token)) {
         token = await tokens.current();

@@ -65,6 +65,8 @@ const apiError =
   () => {
     throw new ApiError({ code, httpStatus: 400, method: "X", path: "/p", serviceMessage, ...extra });
   };
+/** What a NOT_FOUND carries when the service says the record asked for is gone (its ResourceInfo names it). */
+const gone = (uid: string) => ({ askedUid: uid, resourceName: uid });
 const lost = () => {
   throw new UnknownOutcomeError("POST", "/iam/v2beta1/groups/acme", "UND_ERR_SOCKET");
 };
@@ -225,7 +227,11 @@ test("create: other API errors name the operation, the record and the API's answ
 
 test("read: one GET; NOT_FOUND is gone; inputs are the user-settable values; nothing undefined", async () => {
   const root = { uid: "acme", name: "acme", description: "", createTime: now() };
-  const client = scripted([() => root, apiError(Code.NOT_FOUND, "gone"), apiError(Code.PERMISSION_DENIED, "denied")]);
+  const client = scripted([
+    () => root,
+    apiError(Code.NOT_FOUND, "gone", gone("acme/gone")),
+    apiError(Code.PERMISSION_DENIED, "denied"),
+  ]);
   const provider = defineProvider(kind, () => client);
   const read = await provider.read("acme", {});
   expect(read).toEqual({ id: "acme", props: root, inputs: { name: "acme" } });
@@ -242,7 +248,7 @@ test("read: one GET; NOT_FOUND is gone; inputs are the user-settable values; not
 });
 
 test("update: NOT_FOUND says to refresh; nothing changed sends nothing", async () => {
-  const client = scripted([apiError(Code.NOT_FOUND, "gone")]);
+  const client = scripted([apiError(Code.NOT_FOUND, "gone", gone("acme/t1"))]);
   const provider = defineProvider(kind, () => client);
   const olds = { ...record(), parentUid: "acme", __provider: "p" };
   expect(await provider.update("acme/t1", olds, { parentUid: "acme", name: "t", __provider: "q" })).toEqual({
@@ -279,7 +285,10 @@ test("update: the body carries every declared writable field, the mask only the 
 });
 
 test("delete: NOT_FOUND is success; FAILED_PRECONDITION is explained", async () => {
-  const client = scripted([apiError(Code.NOT_FOUND, "gone"), apiError(Code.FAILED_PRECONDITION, "not empty")]);
+  const client = scripted([
+    apiError(Code.NOT_FOUND, "gone", gone("acme/t1")),
+    apiError(Code.FAILED_PRECONDITION, "not empty"),
+  ]);
   const provider = defineProvider(kind, () => client);
   await provider.delete("acme/t1", { name: "t" });
   await expect(provider.delete("acme/t1", { name: "t" })).rejects.toThrow(
