@@ -311,3 +311,12 @@ test("configure tolerates a host that was never configured", async () => {
     }),
   ).resolves.toBeUndefined();
 });
+
+test("a uid the service answers is checked like an input before it becomes a resource id", async () => {
+  for (const uid of ["acme/..", "acme/./t1", "../roles/x", "acme//t1", "acme/t 1", "acme/%2e%2e"]) {
+    const client = scripted([() => record({ uid }), () => record({ uid })]);
+    const provider = defineProvider(kind, () => client);
+    await expect(provider.create(inputs)).rejects.toThrow(/^the API answered a thing whose uid .* is not well formed/);
+    await expect(provider.read("acme/t1", {})).rejects.toThrow(/is not well formed .*platform:apiUrl/);
+  }
+});

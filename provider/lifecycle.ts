@@ -16,6 +16,7 @@ import { changedFields, inputsOf, maskPaths, updateBody, updateMask } from "./ch
 import { ApiRecord, Kind, ResourceKind, completeKind } from "./kind";
 import { ResourceError, failed, messageOf } from "./resourceError";
 import { configureFromPulumi } from "./settings";
+import { quoteUid, uidIssue } from "./uid";
 import { Props, pick, stripUndefined } from "./values";
 
 /** The operations of dynamic.ResourceProvider a kind's provider implements: all of them. */
@@ -49,6 +50,13 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
     if (typeof uid !== "string" || uid === "")
       throw new ResourceError(
         `the API answered a ${kind.noun} without a uid: ${JSON.stringify(record)?.slice(0, 200)}`,
+      );
+    // An answered uid becomes the resource id and, later, part of request paths: same grammar as inputs.
+    const issue = uidIssue(uid, "path");
+    if (issue)
+      throw new ResourceError(
+        `the API answered a ${kind.noun} whose uid ${quoteUid(uid)} is not well formed (it ${issue}); ` +
+          "it was not recorded; check that platform:apiUrl points at the Platform API",
       );
     // The server's values win; inputs fill in only what it leaves out.
     return stripUndefined({ ...pick(inputs, kind.compared), ...kind.toOutputs(record as ApiRecord) });

@@ -19,7 +19,7 @@ const identity: ResourceKind = {
   inputs: (f) =>
     f.z.strictObject({
       parentUid: f.uid("a group"),
-      name: f.text(),
+      name: f.name(),
       description: f.optionalText().optional(),
       claimMatch: f.z.strictObject(
         {
@@ -30,7 +30,7 @@ const identity: ResourceKind = {
           audience: f.text().optional(),
           audiencePattern: f.pattern().optional(),
           claims: f.stringMap().optional(),
-          claimPatterns: f.stringMap().optional(),
+          claimPatterns: f.stringMap(f.pattern()).optional(),
         },
         f.expecting("an object with issuer (or issuerPattern) and subject (or subjectPattern)"),
       ),
