@@ -122,7 +122,7 @@ test("a refused delete sends nothing and says why; an allowed one is one DELETE"
 
 test("a replacement under the same natural key deletes first; under a new one it creates first", async () => {
   const provider = defineProvider({ ...kind, replaceOn: ["parentUid", "shape"] }, () => scripted([]));
-  const olds = { uid: "acme/x1", parentUid: "acme", name: "x", shape: { source: "s" } };
+  const olds = { uid: "acme/x1", parentUid: "acme", name: "x", shape: { source: "s" }, keep: false };
   expect(await provider.diff("acme/x1", olds, { ...olds, shape: { source: "t" } })).toMatchObject({
     replaces: ["shape"],
     deleteBeforeReplace: true,
@@ -131,6 +131,19 @@ test("a replacement under the same natural key deletes first; under a new one it
     replaces: ["parentUid"],
     deleteBeforeReplace: false,
   });
+});
+
+test("a replacement of a record whose delete is refused is refused by diff, before anything is created", async () => {
+  const client = scripted([]);
+  const provider = defineProvider(kind, () => client);
+  const olds = { uid: "acme/x1", parentUid: "acme", name: "x", keep: true };
+  await expect(provider.diff("acme/x1", olds, { ...olds, name: "y" })).rejects.toThrow(
+    'replacing thing "x" (acme/x1) (name changed) refused: set keep: false first',
+  );
+  expect(await provider.diff("acme/x1", { ...olds, keep: false }, { ...olds, name: "y" })).toMatchObject({
+    replaces: ["name"],
+  });
+  expect(client.sent).toEqual([]);
 });
 
 test("a kind its API version does not serve is refused before any request, naming the setting", async () => {

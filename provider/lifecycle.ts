@@ -128,9 +128,16 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
       return loadCheck().checkInputs(kind, news);
     },
 
-    async diff(_id, olds: Props, news: Props) {
+    async diff(id, olds: Props, news: Props) {
       const changed = changedFields(olds ?? {}, news ?? {}, kind.declared);
       const replaces = changed.filter((f) => kind.replaceOn.includes(f));
+      // A replacement deletes the old record: a kind that refuses that delete refuses it here,
+      // before the new one is created (the old one's delete would fail after).
+      const refusal = replaces.length > 0 ? kind.refuseDelete?.(olds ?? {}) : undefined;
+      if (refusal)
+        throw new ResourceError(
+          `replacing ${kind.label({ ...olds, uid: id })} (${replaces.join(", ")} changed) refused: ${refusal}`,
+        );
       return {
         changes: changed.length > 0,
         replaces,

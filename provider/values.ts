@@ -3,7 +3,7 @@
  *
  * - `undefined` anywhere in a value crashes a host call, so every result is stripped of it.
  * - During preview, values not known yet arrive as the SDK's `unknownValue` string.
- * - A program that leaves an optional field out means the same as the service's "", {} or null.
+ * - A program that leaves an optional field out means the same as the service's "", {}, [] or null.
  */
 import { isDeepStrictEqual } from "node:util";
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
@@ -40,10 +40,13 @@ export function stripUndefined<T>(value: T): T {
   return value;
 }
 
-/** The comparable form of a value: "", null, absent and {} all mean "not set". */
+/**
+ * The comparable form of a value: "", null, absent, {} and [] all mean "not set" (a repeated
+ * field of the API has no presence: the service answers [] for a list never set).
+ */
 export function canonical(value: unknown): unknown {
   if (value === undefined || value === null || value === "") return undefined;
-  if (Array.isArray(value)) return value.map((v) => canonical(v) ?? null);
+  if (Array.isArray(value)) return value.length ? value.map((v) => canonical(v) ?? null) : undefined;
   if (isObject(value)) {
     const out: Props = {};
     for (const [key, v] of Object.entries(value)) {
