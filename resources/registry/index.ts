@@ -1,2 +1,3 @@
 export * from "./repo";
+export * from "./repoResource";
 export * from "./tag";

@@ -1,18 +1,15 @@
-/** Repos are read-only here: `getRepo({ uid })` or by name, `getRepos({ descendantsOf })`. */
+/**
+ * Look-ups of repos that already exist: `getRepo({ uid })` or by name, `getRepos({ descendantsOf })`.
+ * Where repos live in the API comes from the Repo kind's description.
+ */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import {
-  Collection,
-  defineLookup,
-  findOne,
-  InputArgs,
-  listArgs,
-  listRecords,
-  LookupOptions,
-  oneByUidOrName,
-  OneByUidOrNameArgs,
-} from "../../provider/lookup";
+import { kindLookups } from "../../provider/kindLookups";
+import { InputArgs, ListArgs, LookupOptions, OneByUidOrNameArgs } from "../../provider/lookup";
+import repoProvider = require("./repoProvider");
 
+// Repo is the name of the managed resource class; what a look-up returns is a plain record
+// of the service's fields, hence RepoRecord.
 export const repoSchema = z.looseObject({
   uid: z.string(),
   name: z.string(),
@@ -21,45 +18,37 @@ export const repoSchema = z.looseObject({
   bundles: z.array(z.string()).optional(),
   aliases: z.array(z.string()).optional(),
   activeTags: z.array(z.string()).optional(),
-  sync: z.record(z.string(), z.unknown()).optional(),
-  overlay: z.record(z.string(), z.unknown()).optional(),
+  sync_config: z.record(z.string(), z.unknown()).optional(),
+  customOverlay: z.record(z.string(), z.unknown()).optional(),
   createTime: z.string().optional(),
   updateTime: z.string().optional(),
 });
-export type Repo = z.infer<typeof repoSchema>;
-const repos: Collection<Repo> = { domain: "registry", collection: "repos", noun: "repo", schema: repoSchema };
+export type RepoRecord = z.infer<typeof repoSchema>;
 
-const getReposArgs = z.strictObject({ ...listArgs });
-export type GetReposArgs = z.input<typeof getReposArgs>;
+export type GetReposArgs = ListArgs;
 export type GetReposOutputArgs = InputArgs<GetReposArgs>;
 export interface GetReposResult {
-  repos: Repo[];
+  repos: RepoRecord[];
 }
 
-const reposLookup = defineLookup("getRepos", getReposArgs, async (args, client): Promise<GetReposResult> => ({
-  repos: await listRecords(client, repos, args),
-}));
+const repos = kindLookups<RepoRecord, GetReposResult>(repoProvider.kind, repoSchema);
 
 export function getRepos(args: GetReposArgs = {}, options?: LookupOptions): Promise<GetReposResult> {
-  return reposLookup.get(args, options);
+  return repos.many.get(args, options);
 }
 
 export function getReposOutput(args: GetReposOutputArgs = {}, options?: LookupOptions): pulumi.Output<GetReposResult> {
-  return reposLookup.output(args, options);
+  return repos.many.output(args, options);
 }
 
 export type GetRepoArgs = OneByUidOrNameArgs;
 export type GetRepoOutputArgs = InputArgs<GetRepoArgs>;
 
-const repoLookup = defineLookup("getRepo", oneByUidOrName, (args, client): Promise<Repo> =>
-  findOne(client, repos, args),
-);
-
 /** One repo by uid, or by exact name within an optional scope; an error on none or several. */
-export function getRepo(args: GetRepoArgs, options?: LookupOptions): Promise<Repo> {
-  return repoLookup.get(args, options);
+export function getRepo(args: GetRepoArgs, options?: LookupOptions): Promise<RepoRecord> {
+  return repos.one.get(args, options);
 }
 
-export function getRepoOutput(args: GetRepoOutputArgs, options?: LookupOptions): pulumi.Output<Repo> {
-  return repoLookup.output(args, options);
+export function getRepoOutput(args: GetRepoOutputArgs, options?: LookupOptions): pulumi.Output<RepoRecord> {
+  return repos.one.output(args, options);
 }

@@ -1,0 +1,127 @@
+/**
+ * An image repo of the registry, managed by Pulumi. Its id is the repo's uid.
+ *
+ *     new platform.registry.Repo("app", { parentUid: team.uid, name: "app", catalogTier: "CATALOG_TIER_APPLICATION" });
+ *
+ * Deleting a repo deletes its tags and images, so it is refused unless the program allows it:
+ * set `allowDelete: true`, run `pulumi up`, then remove the repo or destroy the stack.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { CatalogTier } from "./catalogTier";
+import provider = require("./repoProvider");
+
+/** Where a repo's images are synced from and to (`sync_config` on the wire). */
+export interface SyncConfigArgs {
+  source: pulumi.Input<string>;
+  amazon?: pulumi.Input<string>;
+  azure?: pulumi.Input<string>;
+  google?: pulumi.Input<string>;
+}
+export interface SyncConfig {
+  source: string;
+  amazon?: string;
+  azure?: string;
+  google?: string;
+}
+/** What the service adds to a repo's sync configuration (read-only). */
+export interface SyncState {
+  apkoOverlay?: string;
+  expirationTime?: string;
+  gracePeriod?: boolean;
+  uniqueTags?: boolean;
+}
+
+export interface NamedContent {
+  name: string;
+  content: string;
+}
+/** The documented registry.CustomOverlay message: what is layered onto a repo's images. */
+export interface CustomOverlay {
+  accounts?: {
+    groups?: Array<{ groupname: string; gid?: number; members?: string[] }>;
+    runAs?: string;
+    users?: Array<{
+      username: string;
+      uid?: number;
+      gid?: number;
+      groupName?: string;
+      homeDir?: string;
+      shell?: string;
+    }>;
+  };
+  annotations?: Record<string, string>;
+  certificates?: { additional?: NamedContent[]; providers?: string[] };
+  contents?: { packages?: string[]; runtimeKeyring?: NamedContent[]; runtimeRepositories?: string[] };
+  environment?: Record<string, string>;
+}
+
+export interface RepoArgs {
+  /** The group the repo lives in. Changing it replaces the repo (which needs `allowDelete`). */
+  parentUid: pulumi.Input<string>;
+  name: pulumi.Input<string>;
+  description?: pulumi.Input<string>;
+  bundles?: pulumi.Input<pulumi.Input<string>[]>;
+  aliases?: pulumi.Input<pulumi.Input<string>[]>;
+  /** A documented registry.CatalogTier other than CATALOG_TIER_UNSPECIFIED; leave it out for none. */
+  catalogTier?: pulumi.Input<Exclude<CatalogTier, "CATALOG_TIER_UNSPECIFIED">>;
+  syncConfig?: pulumi.Input<SyncConfigArgs>;
+  customOverlay?: pulumi.Input<CustomOverlay>;
+  /**
+   * Allows Pulumi to delete the repo (and so its tags and images): on `pulumi destroy`, when it
+   * is removed from the program, or when a change replaces it. Kept in the state, never sent
+   * to the API; it takes effect once a `pulumi up` has stored it.
+   */
+  allowDelete?: pulumi.Input<boolean>;
+}
+
+const TYPE = "pulumi-nodejs:dynamic/registry:Repo";
+
+export class Repo extends pulumi.dynamic.Resource {
+  /** The repo's uid: the group's uid, "/", one more segment. Same as `id`. */
+  declare readonly uid: pulumi.Output<string>;
+  declare readonly parentUid: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string>;
+  /** "" when none was given. */
+  declare readonly description: pulumi.Output<string>;
+  declare readonly bundles: pulumi.Output<string[]>;
+  declare readonly aliases: pulumi.Output<string[]>;
+  /** Absent when none was given. */
+  declare readonly catalogTier: pulumi.Output<CatalogTier | undefined>;
+  declare readonly syncConfig: pulumi.Output<SyncConfig | undefined>;
+  declare readonly syncState: pulumi.Output<SyncState | undefined>;
+  declare readonly customOverlay: pulumi.Output<CustomOverlay | undefined>;
+  /** The tags the service counts as active (set by the service). */
+  declare readonly activeTags: pulumi.Output<string[]>;
+  declare readonly allowDelete: pulumi.Output<boolean | undefined>;
+  declare readonly createTime: pulumi.Output<string>;
+  declare readonly updateTime: pulumi.Output<string>;
+
+  /** An existing repo, read by uid; not managed (deleting the stack leaves it alone). */
+  static get(name: string, uid: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Repo {
+    return new Repo(name, undefined as unknown as RepoArgs, { ...opts, id: uid });
+  }
+
+  static isInstance(obj: unknown): obj is Repo {
+    return pulumi.CustomResource.isInstance(obj) && (obj as unknown as { __pulumiType?: string }).__pulumiType === TYPE;
+  }
+
+  constructor(name: string, args: RepoArgs, opts?: pulumi.CustomResourceOptions) {
+    const outputs = {
+      uid: undefined,
+      parentUid: undefined,
+      name: undefined,
+      description: undefined,
+      bundles: undefined,
+      aliases: undefined,
+      catalogTier: undefined,
+      syncConfig: undefined,
+      syncState: undefined,
+      customOverlay: undefined,
+      activeTags: undefined,
+      allowDelete: undefined,
+      createTime: undefined,
+      updateTime: undefined,
+    };
+    super(provider, name, { ...outputs, ...args }, opts, "registry", "Repo");
+  }
+}
