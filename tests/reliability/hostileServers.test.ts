@@ -171,3 +171,30 @@ describe("servers that hold a call: every call ends by platform:timeout", () => 
     expect((await engine(["destroy"], stack, emu.url)).code).toBe(0);
   });
 });
+
+describe("huge answers", () => {
+  const hugeError: http.RequestListener = (_req, res) => {
+    res.writeHead(400, { "content-type": "application/json" });
+    res.end(JSON.stringify({ code: 3, message: `Invalid argument: ${"z".repeat(100 * 1024)}` }));
+  };
+
+  test("a 100 KB error message: up and refresh end promptly with a capped message", async () => {
+    const { stack, uid } = await stackWithOneGroup("huge-error");
+    const server = await hostile(hugeError);
+    for (const [operation, target] of [
+      ["refresh", stack],
+      ["up", "huge-error-new"],
+    ]) {
+      const started = Date.now();
+      const run = await engine([operation], target, server.url, { name: "huge-error" });
+      const printed = run.stdout + run.stderr;
+      expect(run.code).not.toBe(0);
+      expect(printed).toMatch(/failed: INVALID_ARGUMENT: Invalid argument: z+… \[\d+ more characters cut\]/);
+      expect(printed.length).toBeLessThan(20_000);
+      expect(server.hits.splice(0)).toHaveLength(1);
+      expect(Date.now() - started).toBeLessThan(20_000);
+    }
+    expect((await engine(["destroy"], stack, emu.url)).code).toBe(0);
+    expect(await exists(uid)).toBe(false);
+  });
+});
