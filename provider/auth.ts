@@ -66,7 +66,11 @@ export async function readTokenFile(file: string): Promise<string> {
   return text;
 }
 
-const exchangeAnswer = z.looseObject({ token: z.string().min(1), expiry: z.string().optional() });
+const exchangeAnswer = z.looseObject({
+  token: z.string().min(1),
+  expiry: z.string().optional(),
+  refreshToken: z.string().optional(),
+});
 
 const ASSUMED_LIFETIME_MS = 60 * 60 * 1000;
 // Renewed shortly before expiry, so each exchanged token serves (almost) its whole hour: renewing
@@ -141,6 +145,7 @@ export function exchangedToken(
         ? Math.min(expiresAt - started, ASSUMED_LIFETIME_MS)
         : ASSUMED_LIFETIME_MS;
     registerSecret(body.data.token);
+    registerSecret(body.data.refreshToken);
     held = {
       token: body.data.token,
       renewAt: started + lifetime - Math.min(RENEW_MARGIN_MS, lifetime * MAX_RENEW_MARGIN_FRACTION),

@@ -61,10 +61,10 @@ describe("settings", () => {
 
   test.each([
     [{}, /platform:apiUrl is not set.*PLATFORM_API_URL/],
-    [{ PLATFORM_API_URL: "not a url", PLATFORM_TOKEN: "t" }, /PLATFORM_API_URL: "not a url" is not a URL/],
+    [{ PLATFORM_API_URL: "not a url", PLATFORM_TOKEN: "t" }, /^PLATFORM_API_URL: is not a URL; expected for example/],
     [
       { PLATFORM_API_URL: "http://api.example.com", PLATFORM_TOKEN: "t" },
-      /PLATFORM_API_URL: http:\/\/ is refused for api.example.com; use https/,
+      /^PLATFORM_API_URL: http:\/\/ is refused; use https/,
     ],
     [
       { PLATFORM_API_URL: "https://a.example.com", PLATFORM_AUTH_URL: "ftp://x", PLATFORM_TOKEN: "t" },
@@ -72,7 +72,7 @@ describe("settings", () => {
     ],
     [
       { PLATFORM_API_URL: "https://a.example.com", PLATFORM_API_VERSION: "v3", PLATFORM_TOKEN: "t" },
-      /PLATFORM_API_VERSION: "v3" is not an API version/,
+      /^PLATFORM_API_VERSION: is not an API version; use v2beta1/,
     ],
     [{ PLATFORM_API_URL: "https://a.example.com" }, /no credentials: set platform:token/],
     [
@@ -89,7 +89,7 @@ describe("settings", () => {
         PLATFORM_IDENTITY: "org//ci",
         PLATFORM_IDENTITY_TOKEN_FILE: "/tmp/x",
       },
-      /PLATFORM_IDENTITY: "org\/\/ci" is not an identity uid/,
+      /^PLATFORM_IDENTITY: is not an identity uid: it has an empty segment/,
     ],
     [
       { PLATFORM_API_URL: "https://a.example.com", PLATFORM_TOKEN: "two words" },

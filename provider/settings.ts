@@ -7,6 +7,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { SettingsError } from "./errors";
+import { registerSecret } from "./messages";
+import { uidIssue } from "./uid";
 
 export type ApiVersion = "v2beta1" | "v2";
 
@@ -78,20 +80,28 @@ function raw(key: Key): { value: string; from: string } | undefined {
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
+/**
+ * A base URL setting, checked. A malformed value is never echoed (it may be a token pasted in
+ * the wrong place): the message says what is wrong with it.
+ */
 function baseUrl(value: string, from: string): string {
   let url: URL;
   try {
-    url = new URL(value);
+    url = new URL(value.trim());
   } catch {
-    throw new SettingsError(`${from}: "${value}" is not a URL; expected for example https://api.example.com`);
+    throw new SettingsError(`${from}: is not a URL; expected for example https://api.example.com`);
   }
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname))) {
+  if (url.username || url.password) {
     throw new SettingsError(
-      `${from}: ${url.protocol}// is refused for ${url.host}; use https:// (plain http is only allowed for localhost)`,
+      `${from}: must not carry credentials (user:password@ in the URL); give the token with platform:token instead`,
     );
   }
-  if (url.search || url.hash || url.username || url.password) {
-    throw new SettingsError(`${from}: the base URL must not carry a query, fragment or credentials`);
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname))) {
+    const scheme = /^[a-z][a-z0-9+.-]{0,15}:$/.test(url.protocol) ? `${url.protocol}// is` : "this scheme is";
+    throw new SettingsError(`${from}: ${scheme} refused; use https:// (plain http is only allowed for localhost)`);
+  }
+  if (url.search || url.hash) {
+    throw new SettingsError(`${from}: the base URL must not carry a query or fragment`);
   }
   return url.toString().replace(/\/+$/, "");
 }
@@ -116,8 +126,6 @@ export function timeoutSetting(): number | undefined {
   }
   return seconds * 1000;
 }
-
-const UID_PATTERN = /^[^/\s]+(\/[^/\s]+)*$/;
 
 let resolved: { sources: string; settings: Settings } | undefined;
 
@@ -150,20 +158,19 @@ function resolveFresh(): Settings {
 
   const version = raw("apiVersion");
   if (version && version.value !== "v2beta1" && version.value !== "v2") {
-    throw new SettingsError(
-      `${version.from}: "${version.value}" is not an API version; use v2beta1 (the default) or v2`,
-    );
+    throw new SettingsError(`${version.from}: is not an API version; use v2beta1 (the default) or v2`);
   }
   const settings: Settings = { apiUrl, authUrl, apiVersion: (version?.value as ApiVersion | undefined) ?? "v2beta1" };
 
   const identity = raw("identity");
   const tokenFile = raw("identityTokenFile");
   const token = raw("token");
+  // Held by the process whether or not it is used: no message may show it.
+  if (token) for (const part of token.value.split(/\s+/)) registerSecret(part);
   // An assumed identity is the deliberate set-up of a pipeline, so it wins over a static token.
   if (identity) {
-    if (!UID_PATTERN.test(identity.value)) {
-      throw new SettingsError(`${identity.from}: "${identity.value}" is not an identity uid (segments separated by /)`);
-    }
+    const issue = uidIssue(identity.value, "path");
+    if (issue) throw new SettingsError(`${identity.from}: is not an identity uid: it ${issue}`);
     if (!tokenFile) {
       const { config, env } = SETTING_SOURCES.identityTokenFile;
       throw new SettingsError(

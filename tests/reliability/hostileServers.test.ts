@@ -198,3 +198,26 @@ describe("huge answers", () => {
     expect(await exists(uid)).toBe(false);
   });
 });
+
+describe("a server that echoes the bearer token", () => {
+  const echo: http.RequestListener = (req, res) => {
+    const auth = String(req.headers.authorization ?? "");
+    res.writeHead(403, { "content-type": "application/json" });
+    res.end(JSON.stringify({ code: 7, message: `Permission denied for ${auth} (token ${auth.slice(7)})` }));
+  };
+
+  test("up and refresh fail without the token in any message, log or state", async () => {
+    const { stack } = await stackWithOneGroup("echoed-token");
+    const server = await hostile(echo);
+    const runs = [await engine(["refresh"], stack, server.url), await engine(["up"], "echoed-token-new", server.url)];
+    for (const run of runs) {
+      const printed = run.stdout + run.stderr;
+      expect(run.code).not.toBe(0);
+      expect(printed).toMatch(/PERMISSION_DENIED: Permission denied for Bearer \[redacted\] \(token \[redacted\]\)/);
+      expect(printed).not.toContain(emu.token);
+      expect(JSON.stringify(run.state ?? {})).not.toContain(emu.token);
+    }
+    expect(server.hits).toHaveLength(2);
+    expect((await engine(["destroy"], stack, emu.url)).code).toBe(0);
+  });
+});
