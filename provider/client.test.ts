@@ -177,6 +177,48 @@ describe("requests", () => {
   });
 });
 
+describe("2xx answers without a usable body", () => {
+  test.each([
+    ["POST", "", "application/json", "UnknownOutcomeError", /HTTP 200 with an empty body/],
+    ["POST", '{"uid": "acme/x', "application/json", "UnknownOutcomeError", /not JSON \(application\/json\)/],
+    ["POST", "<html>portal</html>", "text/html", "UnknownOutcomeError", /not JSON \(text\/html\)/],
+    [
+      "GET",
+      "<html>portal</html>",
+      "text/html",
+      "ApiError",
+      /the answer is not JSON \(text\/html\): is platform:apiUrl/,
+    ],
+    ["DELETE", "", "", "none", /./],
+  ])("%s answered %j", async (method, body, type, expected, message) => {
+    const http = await import("node:http");
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, type ? { "content-type": type } : {});
+      res.end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const client = createClient(settingsOf({ apiUrl: url }), fast());
+    const result: any = await client
+      .request({
+        method: method as "GET",
+        domain: "iam",
+        path: "groups/acme",
+        body: method === "POST" ? {} : undefined,
+      })
+      .catch((e: any) => e);
+    await client.close();
+    server.close();
+    if (expected === "none") {
+      expect(result).toBeUndefined();
+      return;
+    }
+    expect(result?.name).toBe(expected);
+    expect(result.message).toMatch(message);
+    if (expected === "UnknownOutcomeError") expect(result).toBeInstanceOf(UnknownOutcomeError);
+  });
+});
+
 describe("retries", () => {
   test("UNAVAILABLE and RESOURCE_EXHAUSTED are retried until they pass, for reads and creates; Retry-After is honoured", async () => {
     // Every other request fails: each request needs exactly one retry.

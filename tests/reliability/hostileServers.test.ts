@@ -221,3 +221,77 @@ describe("a server that echoes the bearer token", () => {
     expect((await engine(["destroy"], stack, emu.url)).code).toBe(0);
   });
 });
+
+/**
+ * A proxy in front of the emulator: every request is forwarded; the answer to each POST is
+ * replaced by `mangle` (the create itself happened), every other answer passes untouched.
+ */
+async function manglingProxy(mangle: (res: http.ServerResponse, body: string) => void) {
+  return hostile((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const headers = { ...req.headers };
+      delete headers.host;
+      void fetch(`${emu.url}${req.url}`, {
+        method: req.method,
+        headers: headers as Record<string, string>,
+        body: chunks.length ? Buffer.concat(chunks) : undefined,
+      }).then(async (answer) => {
+        const body = await answer.text();
+        if (req.method === "POST" && answer.ok) {
+          mangle(res, body);
+          return;
+        }
+        res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" });
+        res.end(body);
+      });
+    });
+  });
+}
+
+describe("a create answered 2xx without a usable record: the record is adopted, not orphaned", () => {
+  test.each([
+    [
+      "empty-body",
+      (res: http.ServerResponse) => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end();
+      },
+    ],
+    [
+      "truncated-json",
+      (res: http.ServerResponse, body: string) => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(body.slice(0, Math.floor(body.length / 2)));
+      },
+    ],
+    [
+      "html-page",
+      (res: http.ServerResponse) => {
+        res.writeHead(200, { "content-type": "text/html" });
+        res.end("<html><body>Welcome to the portal</body></html>");
+      },
+    ],
+    [
+      "cut-connection",
+      (res: http.ServerResponse, body: string) => {
+        res.writeHead(200, { "content-type": "application/json", "content-length": String(body.length) });
+        res.write(body.slice(0, 10));
+        res.socket?.destroy();
+      },
+    ],
+  ])("%s", async (label, mangle) => {
+    const proxy = await manglingProxy(mangle);
+    const run = await engine(["up"], `unknown-outcome-${label}`, proxy.url, { name: `uo-${label}` });
+    expect(run.stdout + run.stderr).not.toMatch(/error/i);
+    expect(run.code).toBe(0);
+    const [uid] = groupsIn(run.state);
+    const listed = await fetch(`${emu.url}/iam/v2beta1/groups?uidp.children_of=${emu.rootUid}&name=uo-${label}`, {
+      headers: { authorization: `Bearer ${emu.token}` },
+    }).then((r) => r.json() as Promise<{ groups: { uid: string }[] }>);
+    expect(listed.groups.map((g) => g.uid)).toEqual([uid]);
+    expect(proxy.hits.filter((h) => h.startsWith("POST"))).toEqual([`POST /iam/v2beta1/groups/${emu.rootUid}`]);
+    expect((await engine(["destroy"], `unknown-outcome-${label}`, emu.url)).code).toBe(0);
+  });
+});
