@@ -80,7 +80,8 @@ const RENEW_MARGIN_MS = 2 * 60 * 1000;
 const MAX_RENEW_MARGIN_FRACTION = 0.1;
 
 export function exchangedToken(
-  settings: Required<Pick<Settings, "apiUrl" | "authUrl" | "identity" | "identityTokenFile">>,
+  settings: Required<Pick<Settings, "apiUrl" | "authUrl" | "identity">>,
+  oidcToken: () => Promise<string>,
   send: (req: LoopRequest) => Promise<HttpAnswer>,
   clock: Pick<Clock, "now">,
 ): TokenSource {
@@ -90,7 +91,7 @@ export function exchangedToken(
   let exchanges = 0;
 
   async function exchange(): Promise<string> {
-    const oidcToken = await readTokenFile(settings.identityTokenFile);
+    const oidc = await oidcToken();
     const query = new URLSearchParams({ aud: settings.apiUrl, identity: settings.identity });
     const path = "/sts/exchange";
     const url = `${settings.authUrl}${path}?${query.toString()}`;
@@ -102,7 +103,7 @@ export function exchangedToken(
         method: "GET",
         url,
         path,
-        headers: async () => ({ authorization: `Bearer ${oidcToken}`, accept: "application/json" }),
+        headers: async () => ({ authorization: `Bearer ${oidc}`, accept: "application/json" }),
         errorOf: (failed) =>
           decodeErrorAnswer({
             httpStatus: failed.status,

@@ -34,7 +34,8 @@ describe("settings", () => {
     resetConfigured();
   });
   const env = (vars: Record<string, string>) => {
-    for (const key of Object.keys(process.env)) if (key.startsWith("PLATFORM_")) delete process.env[key];
+    for (const key of Object.keys(process.env))
+      if (key.startsWith("PLATFORM_") || key.startsWith("ACTIONS_ID_TOKEN_")) delete process.env[key];
     Object.assign(process.env, vars);
   };
 
@@ -77,7 +78,7 @@ describe("settings", () => {
     [{ PLATFORM_API_URL: "https://a.example.com" }, /no credentials: set platform:token/],
     [
       { PLATFORM_API_URL: "https://a.example.com", PLATFORM_IDENTITY: "org/ci" },
-      /PLATFORM_IDENTITY is set but platform:identityTokenFile \(PLATFORM_IDENTITY_TOKEN_FILE\) is not/,
+      /PLATFORM_IDENTITY is set but there is no OIDC token to exchange: set platform:identityToken/,
     ],
     [
       { PLATFORM_API_URL: "https://a.example.com", PLATFORM_IDENTITY_TOKEN_FILE: "/tmp/x" },

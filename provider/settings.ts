@@ -18,8 +18,19 @@ export interface Settings {
   apiVersion: ApiVersion;
   token?: string;
   identity?: string;
+  /** Where the OIDC token exchanged for `identity` comes from: exactly one of the three below. */
   identityTokenFile?: string;
+  /** A literal OIDC token (GitLab's and other CI systems' job tokens). */
+  identityToken?: string;
+  /** GitHub Actions' OIDC token endpoint, from the job's environment (`id-token: write`). */
+  githubActions?: { requestUrl: string; requestToken: string };
 }
+
+/** The environment GitHub Actions gives a job with `permissions: id-token: write`. */
+export const GITHUB_ACTIONS_ENV = {
+  requestUrl: "ACTIONS_ID_TOKEN_REQUEST_URL",
+  requestToken: "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
+} as const;
 
 export const SETTING_SOURCES = {
   apiUrl: { config: "platform:apiUrl", env: "PLATFORM_API_URL" },
@@ -28,6 +39,7 @@ export const SETTING_SOURCES = {
   token: { config: "platform:token", env: "PLATFORM_TOKEN" },
   identity: { config: "platform:identity", env: "PLATFORM_IDENTITY" },
   identityTokenFile: { config: "platform:identityTokenFile", env: "PLATFORM_IDENTITY_TOKEN_FILE" },
+  identityToken: { config: "platform:identityToken", env: "PLATFORM_IDENTITY_TOKEN" },
   timeout: { config: "platform:timeout", env: "PLATFORM_TIMEOUT" },
 } as const;
 
@@ -138,7 +150,9 @@ export function resolveSettings(): Settings {
   const sources = KEYS.map((key) => {
     const value = raw(key);
     return value ? `${value.from}=${value.value}` : "";
-  }).join("\n");
+  })
+    .concat(Object.values(GITHUB_ACTIONS_ENV).map((name) => `${name}=${process.env[name] ?? ""}`))
+    .join("\n");
   if (resolved?.sources === sources) return resolved.settings;
   const settings = resolveFresh();
   resolved = { sources, settings };
@@ -164,29 +178,45 @@ function resolveFresh(): Settings {
 
   const identity = raw("identity");
   const tokenFile = raw("identityTokenFile");
+  const literal = raw("identityToken");
   const token = raw("token");
-  // Held by the process whether or not it is used: no message may show it.
-  if (token) for (const part of token.value.split(/\s+/)) registerSecret(part);
+  const actions = {
+    requestUrl: process.env[GITHUB_ACTIONS_ENV.requestUrl],
+    requestToken: process.env[GITHUB_ACTIONS_ENV.requestToken],
+  };
+  // Held by the process whether or not they are used: no message may show them.
+  for (const secret of [token, literal]) if (secret) for (const part of secret.value.split(/\s+/)) registerSecret(part);
+  registerSecret(actions.requestToken);
   // An assumed identity is the deliberate set-up of a pipeline, so it wins over a static token.
   if (identity) {
     const issue = uidIssue(identity.value, "path");
     if (issue) throw new SettingsError(`${identity.from}: is not an identity uid: it ${issue}`);
-    if (!tokenFile) {
-      const { config, env } = SETTING_SOURCES.identityTokenFile;
+    settings.identity = identity.value;
+    // The OIDC token to exchange, first found wins: a literal token, a token file, GitHub Actions.
+    if (literal) {
+      const value = literal.value.trim();
+      if (/\s/.test(value) || value === "")
+        throw new SettingsError(`${literal.from}: the OIDC token contains whitespace; paste the token alone`);
+      settings.identityToken = value;
+    } else if (tokenFile) {
+      settings.identityTokenFile = tokenFile.value;
+    } else if (actions.requestUrl && actions.requestToken) {
+      settings.githubActions = { requestUrl: actions.requestUrl, requestToken: actions.requestToken };
+    } else {
       throw new SettingsError(
-        `${identity.from} is set but ${config} (${env}) is not: give the path of the OIDC token file to exchange`,
+        `${identity.from} is set but there is no OIDC token to exchange: set platform:identityToken (PLATFORM_IDENTITY_TOKEN, ` +
+          "a secret) or platform:identityTokenFile (PLATFORM_IDENTITY_TOKEN_FILE), or run in GitHub Actions with " +
+          "`permissions: id-token: write` (ACTIONS_ID_TOKEN_REQUEST_URL and ACTIONS_ID_TOKEN_REQUEST_TOKEN)",
       );
     }
-    settings.identity = identity.value;
-    settings.identityTokenFile = tokenFile.value;
   } else if (token) {
     if (/\s/.test(token.value.trim()) || token.value.trim() === "") {
       throw new SettingsError(`${token.from}: the token contains whitespace; paste the token alone`);
     }
     settings.token = token.value.trim();
-  } else if (tokenFile) {
+  } else if (tokenFile || literal) {
     throw new SettingsError(
-      `${tokenFile.from} is set but platform:identity (PLATFORM_IDENTITY) is not: name the identity to assume`,
+      `${(tokenFile ?? literal)!.from} is set but platform:identity (PLATFORM_IDENTITY) is not: name the identity to assume`,
     );
   } else {
     throw new SettingsError(
