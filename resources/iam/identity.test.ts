@@ -4,7 +4,7 @@
  */
 import { Harness, startHarness } from "../../tests/support/resourceHarness";
 import { HostError } from "../../tools/host/host";
-import { UNKNOWN } from "../../provider/resource";
+import { UNKNOWN } from "../../provider/values";
 
 let h: Harness;
 let provider: string;
@@ -171,7 +171,7 @@ test("check names the failing property of claimMatch and sends nothing", async (
     { property: "claimMatch.subject", reason: "is required (or subjectPattern)" },
   ]);
   expect(await failures({ issuerPattern: "(", subject: "s" })).toEqual([
-    { property: "claimMatch.issuerPattern", reason: "must be a valid regular expression" },
+    { property: "claimMatch.issuerPattern", reason: "must be an RE2 regular expression: missing closing ): `(`" },
   ]);
   expect(await failures({ issuer: GITHUB, subject: "s", audience: "a", audiencePattern: "b" })).toEqual([
     { property: "claimMatch.audience", reason: "set either audience or audiencePattern, not both" },
@@ -188,7 +188,10 @@ test("check names the failing property of claimMatch and sends nothing", async (
   ]);
   expect(await failures(undefined)).toEqual([{ property: "claimMatch", reason: "is required" }]);
   expect(await failures({ issuer: GITHUB, subject: "s" }, { parentUid: "acme/ team" })).toEqual([
-    { property: "parentUid", reason: 'must be a group\'s uid: segments separated by /, e.g. "acme/team"' },
+    {
+      property: "parentUid",
+      reason: 'must be a group\'s uid: it contains whitespace; a uid segment holds only letters, digits, "-" and "_"',
+    },
   ]);
   expect(await failures({ issuer: GITHUB, subject: "s" }, { name: "" })).toEqual([
     { property: "name", reason: "must not be empty" },

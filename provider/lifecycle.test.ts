@@ -3,54 +3,43 @@
  * check's handling of unknown values, and the decisions a create makes when answers get lost.
  * (The real host, emulator and serialized providers are exercised in resources/iam/*.test.ts.)
  */
-import { z } from "zod";
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import { ApiClient, ApiRequest } from "./client";
 import { ApiError, Code, UnknownOutcomeError } from "./errors";
-import {
-  ResourceKind,
-  UNKNOWN,
-  canonical,
-  changedFields,
-  checkInputs,
-  defineProvider,
-  expecting,
-  oneOf,
-  parentOfUid,
-  sameValue,
-  shown,
-  stripUndefined,
-  uidSchema,
-  maskPaths,
-  updateMask,
-} from "./resource";
+import { changedFields, maskPaths, updateMask } from "./changes";
+import { checkInputs } from "./check";
+import type { ResourceKind } from "./kind";
+import { defineProvider } from "./lifecycle";
+import { oneOf } from "./rules";
+import { UNKNOWN, canonical, parentOfUid, sameValue, shown, stripUndefined } from "./values";
 
 const kind: ResourceKind = {
   typeName: "Thing",
   noun: "thing",
+  domain: "iam",
   collection: "groups",
-  inputs: z.strictObject({
-    parentUid: uidSchema("a group", "path"),
-    name: z.string(expecting("a string")),
-    description: z.string(expecting("a string")).optional(),
-    match: z
-      .strictObject(
-        {
-          a: z.string(expecting("a string")).optional(),
-          aPattern: z.string().optional(),
-          b: z.string().url("must be a URL"),
-        },
-        expecting("an object"),
-      )
-      .optional(),
-  }),
+  message: "iam.Group",
+  inputs: (f) =>
+    f.z.strictObject({
+      parentUid: f.uid("a group"),
+      name: f.z.string(f.expecting("a string")),
+      description: f.optionalText().optional(),
+      match: f.z
+        .strictObject(
+          {
+            a: f.z.string(f.expecting("a string")).optional(),
+            aPattern: f.z.string().optional(),
+            b: f.z.string().url("must be a URL"),
+          },
+          f.expecting("an object"),
+        )
+        .optional(),
+    }),
   rules: (inputs) => oneOf(inputs.match, "match", "a", "aPattern", true),
   parentField: "parentUid",
   writable: ["name", "description"],
   replaceOn: ["parentUid"],
-  toOutputs: (record) => ({ ...record, parentUid: parentOfUid(record.uid) }),
   label: (props) => `thing "${shown(props.name ?? "?")}"`,
-  adoptionQuery: (inputs) => ({ "uidp.children_of": String(inputs.parentUid), name: String(inputs.name) }),
   alreadyExistsHint: "rename it",
   explainDeleteRefusal: () => "it is not empty",
 };
@@ -315,7 +304,19 @@ test("configure tolerates a host that was never configured", async () => {
         get: () => {
           throw new TypeError("Cannot read properties of undefined");
         },
+        require: () => {
+          throw new TypeError("Cannot read properties of undefined");
+        },
       },
     }),
   ).resolves.toBeUndefined();
+});
+
+test("a uid the service answers is checked like an input before it becomes a resource id", async () => {
+  for (const uid of ["acme/..", "acme/./t1", "../roles/x", "acme//t1", "acme/t 1", "acme/%2e%2e"]) {
+    const client = scripted([() => record({ uid }), () => record({ uid })]);
+    const provider = defineProvider(kind, () => client);
+    await expect(provider.create(inputs)).rejects.toThrow(/^the API answered a thing whose uid .* is not well formed/);
+    await expect(provider.read("acme/t1", {})).rejects.toThrow(/is not well formed .*platform:apiUrl/);
+  }
 });
