@@ -26,6 +26,7 @@ export const SETTING_SOURCES = {
   token: { config: "platform:token", env: "PLATFORM_TOKEN" },
   identity: { config: "platform:identity", env: "PLATFORM_IDENTITY" },
   identityTokenFile: { config: "platform:identityTokenFile", env: "PLATFORM_IDENTITY_TOKEN_FILE" },
+  adopt: { config: "platform:adopt", env: "PLATFORM_ADOPT" },
 } as const;
 
 type Key = keyof typeof SETTING_SOURCES;
@@ -64,7 +65,7 @@ function programConfig(key: Key): string | undefined {
   }
 }
 
-function raw(key: Key): { value: string; from: string } | undefined {
+export function raw(key: Key): { value: string; from: string } | undefined {
   const { config, env } = SETTING_SOURCES[key];
   const fromConfigure = configured[key];
   if (fromConfigure) return { value: fromConfigure, from: config };
