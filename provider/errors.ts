@@ -224,6 +224,23 @@ export class UnknownOutcomeError extends Error {
   }
 }
 
+/** A repeatable request kept losing its answer (reset, stalled) through every send the policy allows. */
+export class ConnectionLostError extends Error {
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly causeCode: string,
+    readonly detail: string,
+    readonly sends: number,
+  ) {
+    super(
+      `${method} ${path}: the answer was lost (${detail === causeCode ? causeCode : `${detail}, ${causeCode}`}) ` +
+        `${sends === 1 ? "on the only send" : `on each of ${sends} sends`}; check the network between here and platform:apiUrl, then run again`,
+    );
+    this.name = "ConnectionLostError";
+  }
+}
+
 /** Nothing reached the service: wrong URL, DNS, refused connection. */
 export class UnreachableError extends Error {
   constructor(

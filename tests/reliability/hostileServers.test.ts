@@ -117,3 +117,57 @@ describe("a 404 that does not say the record is gone", () => {
     expect(await exists(uid)).toBe(false);
   });
 });
+
+/** A stack holding one group created through the real emulator. */
+async function stackWithOneGroup(label: string): Promise<{ stack: string; uid: string }> {
+  const stack = label;
+  const up = await engine(["up"], stack, emu.url, { name: label });
+  expect(up.code).toBe(0);
+  const [uid] = groupsIn(up.state);
+  return { stack, uid };
+}
+
+const neverAnswers: http.RequestListener = () => undefined;
+const tricklesForever: http.RequestListener = (_req, res) => {
+  res.writeHead(200, { "content-type": "application/json" });
+  const timer = setInterval(() => res.write(" "), 50);
+  res.on("close", () => clearInterval(timer));
+};
+const retryAfterAnHour: http.RequestListener = (_req, res) => {
+  res.writeHead(503, { "content-type": "application/json", "retry-after": "3600" });
+  res.end(JSON.stringify({ code: 14, message: "come back in an hour" }));
+};
+
+describe("servers that hold a call: every call ends by platform:timeout", () => {
+  test.each([
+    ["never-answers", neverAnswers, /was still waiting for its answer/],
+    ["trickles-forever", tricklesForever, /was still waiting for its answer/],
+    [
+      "retry-after-an-hour",
+      retryAfterAnHour,
+      /the service asked to retry after 3600 s \(Retry-After\), past this call's deadline/,
+    ],
+  ])("%s: refresh and destroy fail within the budget, naming it; the state is kept", async (label, handler, said) => {
+    const { stack, uid } = await stackWithOneGroup(label);
+    const server = await hostile(handler);
+    for (const operation of ["refresh", "destroy"]) {
+      const started = Date.now();
+      const run = await engine([operation], stack, server.url, { "platform:timeout": "0.5" });
+      const printed = run.stdout + run.stderr;
+      expect(run.code).not.toBe(0);
+      const verb = operation === "refresh" ? "reading" : "deleting";
+      expect(printed).toMatch(
+        new RegExp(`${verb} group "${label}"[^\\n]* failed: no answer within 0.5 s \\(platform:timeout\\)`),
+      );
+      expect(printed).toMatch(said);
+      expect(groupsIn(run.state)).toEqual([uid]);
+      expect(server.hits.splice(0)).toEqual([
+        `${operation === "refresh" ? "GET" : "DELETE"} /iam/v2beta1/groups/${uid}`,
+      ]);
+      // The engine's own start-up takes a few seconds; the call itself at most the budget.
+      expect(Date.now() - started).toBeLessThan(20_000);
+    }
+    expect(await exists(uid)).toBe(true);
+    expect((await engine(["destroy"], stack, emu.url)).code).toBe(0);
+  });
+});
