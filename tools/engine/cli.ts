@@ -14,11 +14,12 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { startHost, ProviderHost } from "../host/host";
 import { repoRoot } from "../host/stage";
-import { Deployment, messageOf, SkippedAfterError } from "./deployment";
+import { Deployment, messageOf, nameOf, SkippedAfterError } from "./deployment";
 import { runProgram } from "./program";
+import { pendingReport, resolvePendingOperations } from "./pending";
 import { driftLines, refreshState } from "./refresh";
 import { stageProgram } from "./stage";
-import { loadState, saveState, StackState } from "./state";
+import { loadState, PendingOperation, saveState, StackState } from "./state";
 import { isSecretValue, Props } from "./wire";
 
 const OPERATIONS = ["preview", "up", "refresh", "destroy"] as const;
@@ -184,6 +185,18 @@ async function operate(
   print();
 
   const save = inv.operation !== "preview";
+  if (state.pendingOperations?.length) {
+    print("Pending operations from an interrupted run:");
+    if (!save) {
+      for (const line of pendingReport(state)) print(line);
+    } else {
+      const resolved = await resolvePendingOperations(state, host);
+      for (const line of resolved.lines) print(line);
+      saveState(inv.stateFile, state);
+      if (resolved.errors.length > 0) return diagnostics(print, resolved.errors, "resolving pending operations failed");
+    }
+    print();
+  }
   if (inv.refresh || inv.operation === "refresh") {
     const refreshed = await refreshState(state, host);
     print(inv.operation === "refresh" ? "Refresh:" : `Refresh${save ? "" : " (in memory, not saved)"}:`);
@@ -200,6 +213,7 @@ async function operate(
     host,
     preview: inv.operation === "preview",
     print,
+    afterCall: holdAfter(process.env.LOCAL_ENGINE_HOLD_AFTER, host, print),
   });
   if (inv.operation === "destroy") {
     print(`     ${"Type".padEnd(40)} ${"Name".padEnd(24)} Status`);
@@ -245,6 +259,25 @@ async function operate(
     }
   }
   return 0;
+}
+
+/**
+ * Test-only: `LOCAL_ENGINE_HOLD_AFTER=creating:<name>` (or updating:, deleting:) stops the run
+ * for good right after that provider call answered and before its result is saved, and says
+ * so on stdout, so a test can kill the engine exactly between the service's change and the
+ * state's.
+ */
+function holdAfter(
+  spec: string | undefined,
+  host: ProviderHost,
+  print: (line?: string) => void,
+): ((op: PendingOperation) => Promise<void>) | undefined {
+  if (!spec) return undefined;
+  return (op) => {
+    if (`${op.operation}:${nameOf(op.resource.urn)}` !== spec) return Promise.resolve();
+    print(`held after ${op.operation} ${op.resource.urn} (engine pid ${process.pid}, host pid ${host.pid})`);
+    return new Promise<void>(() => undefined);
+  };
 }
 
 function diagnostics(print: (line?: string) => void, errors: string[], verdict: string): number {

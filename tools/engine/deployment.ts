@@ -2,7 +2,7 @@ import type { ProviderHost } from "../host/host";
 import { changeSummary, isChange, Step, stepLines, summaryLines, tableHeader } from "./display";
 import { deleteInReverseDependencyOrder } from "./graph";
 import type { Registration, RegistrationResult } from "./program";
-import { ResourceState, saveState, StackState } from "./state";
+import { PendingOperation, ResourceState, saveState, StackState } from "./state";
 import { deepEqual, displayChanges, forProvider, Props, secretKeys } from "./wire";
 
 export interface DeploymentOptions {
@@ -12,6 +12,8 @@ export interface DeploymentOptions {
   host: ProviderHost;
   preview: boolean;
   print: (line: string) => void;
+  /** Runs after a provider call answered and before its result is saved (a test holds the run there to kill it). */
+  afterCall?: (operation: PendingOperation) => Promise<void>;
 }
 
 /** A failure already reported; registrations that are skipped after it are not reported again. */
@@ -129,8 +131,12 @@ export class Deployment {
     if (!old) {
       this.record({ kind: "create", reg, changes: [], replaces: [] });
       if (preview) return { id: "", outputs: inputs };
-      const created = await host.create(reg.urn, inputs);
-      this.put({ ...base, id: created.id, outputs: created.props });
+      const created = await this.journaled(
+        "creating",
+        base,
+        () => host.create(reg.urn, inputs),
+        (result) => this.put({ ...base, id: result.id, outputs: result.props }),
+      );
       this.done("create", reg);
       return { id: created.id, outputs: created.props };
     }
@@ -149,8 +155,12 @@ export class Deployment {
     if (replaces.length === 0) {
       this.record({ kind: "update", reg, changes, replaces });
       if (preview) return { id: old.id, outputs: { ...old.outputs, ...inputs } };
-      const outputs = await host.update(old.id, reg.urn, old.outputs, inputs);
-      this.put({ ...base, id: old.id, outputs });
+      const outputs = await this.journaled(
+        "updating",
+        { ...base, id: old.id },
+        () => host.update(old.id, reg.urn, old.outputs, inputs),
+        (result) => this.put({ ...base, id: old.id, outputs: result }),
+      );
       this.done("update", reg, changes, replaces);
       return { id: old.id, outputs };
     }
@@ -158,15 +168,18 @@ export class Deployment {
     // Only the inputs are known for the replacement: every other output reads as unknown in the program.
     if (preview) return { id: "", outputs: inputs };
     if (diff.deleteBeforeReplace || reg.deleteBeforeReplace) {
-      await this.deleteOne(old);
-      this.remove(old);
+      await this.deleteOne(old, () => this.remove(old));
     } else {
       // Create the replacement first; the original is deleted at the end of the run, after
       // everything that depended on it has moved to the replacement.
       this.markPendingDelete(old);
     }
-    const created = await host.create(reg.urn, inputs);
-    this.put({ ...base, id: created.id, outputs: created.props });
+    const created = await this.journaled(
+      "creating",
+      base,
+      () => host.create(reg.urn, inputs),
+      (result) => this.put({ ...base, id: result.id, outputs: result.props }),
+    );
     this.done("replace", reg, changes, replaces);
     return { id: created.id, outputs: created.props };
   }
@@ -199,8 +212,9 @@ export class Deployment {
       if (entry.protect && !entry.pendingDelete) {
         throw new Error(`it is protected; remove the protect option first`);
       }
-      if (entry.custom && !entry.external && !entry.retainOnDelete) await this.deleteOne(entry);
-      this.remove(entry);
+      if (entry.custom && !entry.external && !entry.retainOnDelete)
+        await this.deleteOne(entry, () => this.remove(entry));
+      else this.remove(entry);
       if (!entry.external) {
         this.print(stepLines(stepOf(entry.pendingDelete ? "delete-replaced" : "delete", entry), true));
       }
@@ -210,8 +224,45 @@ export class Deployment {
     }
   }
 
-  private async deleteOne(entry: ResourceState): Promise<void> {
-    await this.options.host.delete(entry.id, entry.urn, entry.outputs);
+  private async deleteOne(entry: ResourceState, commit: () => void): Promise<void> {
+    const { outputs: _outputs, ...resource } = entry;
+    await this.journaled(
+      "deleting",
+      resource,
+      () => this.options.host.delete(entry.id, entry.urn, entry.outputs),
+      commit,
+    );
+  }
+
+  /**
+   * One provider call, journaled as the real engine does: the pending operation is saved
+   * before the call and removed in the same save as its result (`commit` records it), so a
+   * run killed in between leaves a record the next run reports and resolves.
+   */
+  private async journaled<T>(
+    operation: PendingOperation["operation"],
+    resource: PendingOperation["resource"],
+    call: () => Promise<T>,
+    commit: (result: T) => void,
+  ): Promise<T> {
+    const pending: PendingOperation = { operation, resource, startedAt: new Date().toISOString() };
+    const journal = (this.options.state.pendingOperations ??= []);
+    journal.push(pending);
+    this.save();
+    const settle = () => journal.splice(journal.indexOf(pending), 1);
+    let result: T;
+    try {
+      result = await call();
+    } catch (error) {
+      // The provider answered: the operation is over (it failed), nothing is left in doubt.
+      settle();
+      this.save();
+      throw error;
+    }
+    await this.options.afterCall?.(pending);
+    settle();
+    commit(result);
+    return result;
   }
 
   setStackOutputs(outputs: Props): void {

@@ -29,6 +29,8 @@ export interface ReadResult {
  */
 export interface ProviderHost {
   port: number;
+  /** The host process's id. */
+  pid: number;
   /** Everything the host printed on stderr so far (its error log). */
   stderr(): string;
   configure(config: Record<string, string>): Promise<void>;
@@ -69,6 +71,7 @@ export async function startHost(options: { cwd: string; env?: NodeJS.ProcessEnv 
 
   return {
     port,
+    pid: child.pid!,
     stderr: () => errText,
     async configure(config) {
       const request = new provproto.ConfigureRequest();
