@@ -1,34 +1,83 @@
 /**
- * Capabilities and the built-in roles. viewer reads, editor also writes the organization's
- * contents, owner may do everything including managing roles and who holds them.
+ * Capabilities (values of the documents' capability enum) each operation needs, and the
+ * built-in roles. viewer reads, editor also writes the organization's contents, owner may do
+ * everything including managing roles, who holds them and how people sign in.
  */
 import { Kind } from "./store";
 import { builtinRoleUid } from "./ids";
 
 export type Verb = "LIST" | "CREATE" | "UPDATE" | "DELETE";
 
-const PREFIX: Record<Kind, string> = {
-  groups: "CAP_IAM_GROUPS",
-  identities: "CAP_IAM_IDENTITY",
-  roles: "CAP_IAM_ROLES",
-  roleBindings: "CAP_IAM_ROLE_BINDINGS",
-  repos: "CAP_REPO",
-  tags: "CAP_TAG",
-  advisories: "CAP_ADVISORIES",
+const crud = (prefix: string): Record<Verb, string> => ({
+  LIST: `${prefix}_LIST`,
+  CREATE: `${prefix}_CREATE`,
+  UPDATE: `${prefix}_UPDATE`,
+  DELETE: `${prefix}_DELETE`,
+});
+
+/** The capability each verb on each collection needs, as the enum names it. */
+export const CAPABILITIES: Record<Kind, Record<Verb, string>> = {
+  groups: crud("CAP_IAM_GROUPS"),
+  identities: crud("CAP_IAM_IDENTITY"),
+  roles: crud("CAP_IAM_ROLES"),
+  roleBindings: crud("CAP_IAM_ROLE_BINDINGS"),
+  repos: crud("CAP_REPO"),
+  tags: crud("CAP_TAG"),
+  advisories: crud("CAP_ADVISORIES"),
+  identityProviders: crud("CAP_IAM_IDENTITY_PROVIDERS"),
+  accountAssociations: crud("CAP_IAM_ACCOUNT_ASSOCIATIONS"),
+  // The enum has no update capability for invites: an invite is created or deleted, never changed.
+  groupInvites: { ...crud("CAP_IAM_GROUP_INVITES"), UPDATE: "CAP_IAM_GROUP_INVITES_CREATE" },
+  // Mappings grant roles to an identity provider's groups: managed like role bindings.
+  externalGroupRoleMappings: crud("CAP_IAM_ROLE_BINDINGS"),
+  subscriptions: crud("CAP_EVENTS_SUBSCRIPTION"),
+  overlays: {
+    LIST: "CAP_REGISTRY_OVERLAYS_LIST",
+    CREATE: "CAP_REGISTRY_OVERLAYS_EDIT",
+    UPDATE: "CAP_REGISTRY_OVERLAYS_EDIT",
+    DELETE: "CAP_REGISTRY_OVERLAYS_EDIT",
+  },
+  overlayBindings: {
+    LIST: "CAP_REGISTRY_OVERLAYS_LIST",
+    CREATE: "CAP_REGISTRY_OVERLAYS_EDIT",
+    UPDATE: "CAP_REGISTRY_OVERLAYS_EDIT",
+    DELETE: "CAP_REGISTRY_OVERLAYS_EDIT",
+  },
 };
 
-const VERBS: Verb[] = ["LIST", "CREATE", "UPDATE", "DELETE"];
+/** Capabilities of operations that are not a collection's verb. */
+export const OTHER_CAPABILITIES = {
+  scim: "CAP_IAM_SCIM_MANAGE",
+  termsList: "CAP_TERMS_LIST",
+  termsAccept: "CAP_TERMS_ACCEPT",
+  librariesList: "CAP_LIBRARIES_ARTIFACTS_LIST",
+  requestGroupsList: "CAP_LIBRARIES_REQUEST_GROUPS_LIST",
+  requestGroupsCreate: "CAP_LIBRARIES_REQUEST_GROUPS_CREATE",
+  requestGroupsUpdate: "CAP_LIBRARIES_REQUEST_GROUPS_UPDATE",
+  requestGroupsDelete: "CAP_LIBRARIES_REQUEST_GROUPS_DELETE",
+  requestGroupsSubmit: "CAP_LIBRARIES_REQUEST_GROUPS_SUBMIT",
+  requestGroupsItems: "CAP_LIBRARIES_REQUEST_GROUPS_ITEMS_UPDATE",
+  requestGroupsRefresh: "CAP_LIBRARIES_REQUEST_GROUPS_REFRESH_COVERAGE",
+} as const;
 
 export function capability(kind: Kind, verb: Verb): string {
-  return `${PREFIX[kind]}_${verb}`;
+  return CAPABILITIES[kind][verb];
 }
 
-export const ALL_CAPABILITIES: string[] = Object.values(PREFIX).flatMap((prefix) =>
-  VERBS.map((verb) => `${prefix}_${verb}`),
-);
+const sorted = (caps: string[]) => [...new Set(caps)].sort();
 
-const READS = (Object.keys(PREFIX) as Kind[]).map((kind) => capability(kind, "LIST"));
-const EDITABLE: Kind[] = ["groups", "identities", "repos", "tags"];
+export const ALL_CAPABILITIES: string[] = sorted([
+  ...Object.values(CAPABILITIES).flatMap((verbs) => Object.values(verbs)),
+  ...Object.values(OTHER_CAPABILITIES),
+]);
+
+const READS = sorted([
+  ...Object.values(CAPABILITIES).map((verbs) => verbs.LIST),
+  OTHER_CAPABILITIES.termsList,
+  OTHER_CAPABILITIES.librariesList,
+  OTHER_CAPABILITIES.requestGroupsList,
+]);
+const EDITABLE: Kind[] = ["groups", "identities", "repos", "tags", "overlays", "overlayBindings", "subscriptions"];
 
 export interface BuiltinRole {
   uid: string;
@@ -48,7 +97,7 @@ export const BUILTIN_ROLES: BuiltinRole[] = [
     ],
   },
   { name: "owner", description: "Owner Role (built-in)", capabilities: ALL_CAPABILITIES },
-].map((role) => ({ ...role, uid: builtinRoleUid(role.name), capabilities: [...new Set(role.capabilities)].sort() }));
+].map((role) => ({ ...role, uid: builtinRoleUid(role.name), capabilities: sorted(role.capabilities) }));
 
 export function builtinRole(name: string): BuiltinRole {
   const role = BUILTIN_ROLES.find((r) => r.name === name);

@@ -217,7 +217,7 @@ describe("group delete", () => {
     const group = await createGroup("del-a");
     const reply = await call(emu, "DELETE", `${G}/${group.uid}`);
     expect(reply.status).toBe(200);
-    expect(reply.text).toBe("");
+    expect(reply.text).toBe("{}");
     expect((await call(emu, "GET", `${G}/${group.uid}`)).status).toBe(404);
     expect((await call(emu, "DELETE", `${G}/${group.uid}`)).status).toBe(404);
   });

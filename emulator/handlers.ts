@@ -3,25 +3,21 @@
  * checks first. Each runs synchronously from check to write, so concurrent requests can
  * never interleave between validating and storing.
  */
-import { Principal } from "./auth";
+import { isDeepStrictEqual } from "node:util";
 import { capability, Verb } from "./capabilities";
-import { Clock } from "./clock";
-import { alreadyExists, failedPrecondition, invalidField, notFound, permissionDenied, unimplemented } from "./errors";
-import { childUid, descendantsRange, inSubtree, newRoleUid, parentOf, pointRange, subtreeRange } from "./ids";
-import { Interval, intersectIntervals, ListEngine } from "./listEngine";
+import { Context } from "./context";
+import { alreadyExists, invalidField, notFound, permissionDenied, unimplemented } from "./errors";
+import { childUid, descendantsRange, inSubtree, parentOf, pointRange, subtreeRange } from "./ids";
+import { Interval, intersectIntervals } from "./listEngine";
 import { decodePageToken, encodePageToken, isExpired } from "./pageTokens";
 import { Params, getBool, getInt, getList, getString } from "./params";
-import { RESOURCES, ResourceDef } from "./resources";
-import { Collection, makeRec, OrderField, Rec, Store } from "./store";
-import { validateCreate, validatePatch } from "./validation";
+import { ResourceDef } from "./kinds/kind";
+import { RESOURCES, removeRecord } from "./kinds/registry";
+import { isBuiltinRole } from "./kinds/roleBindings";
+import { Collection, makeRec, OrderField, Rec } from "./store";
+import { BodyRules, validateCreate, validatePatch } from "./validation";
 
-export interface Context {
-  store: Store;
-  clock: Clock;
-  engine: ListEngine;
-  principal: Principal;
-  propagationDelayMs: number;
-}
+export type { Context } from "./context";
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
@@ -47,8 +43,6 @@ function parseOrder(raw: string | undefined): { order: OrderField; desc: boolean
   }
   return { order: field, desc: (match[2] ?? "").toLowerCase() === "desc" };
 }
-
-const isBuiltinRole = (rec: Rec) => rec.data.builtin === true;
 
 /** Parameters that define the result set (everything but paging), in canonical order. */
 function queryOf(params: Params): Array<[string, string[]]> {
@@ -121,7 +115,7 @@ function filtersOf(ctx: Context, def: ResourceDef, params: Params) {
   const inRoot = getBool(params, "uidp.in_root");
   if (inRoot) predicates.push((r) => r.parentUid !== null && !r.parentUid.includes("/"));
   const name = getString(params, "name");
-  const extra = def.filters?.(params);
+  const extra = def.filters?.(params, ctx.store);
   if (extra) predicates.push(...extra.predicates);
   const residual =
     predicates.length === 0
@@ -178,35 +172,6 @@ function checkUniqueName(coll: Collection, def: ResourceDef, parentUid: string, 
     );
 }
 
-/** A binding may reference only an identity and a role the caller can see. */
-function checkBindingReferences(ctx: Context, groupUid: string, values: Record<string, unknown>): void {
-  if (typeof values.identityUid === "string") {
-    const identity = ctx.store.of("identities").get(values.identityUid);
-    if (!identity || !ctx.principal.can(capability("identities", "LIST"), identity.uid)) {
-      throw invalidField("identityUid", `identity "${values.identityUid}" does not exist`);
-    }
-  }
-  if (typeof values.roleUid === "string") {
-    const role = ctx.store.of("roles").get(values.roleUid);
-    const usable = role && (isBuiltinRole(role) || inSubtree(groupUid, String(role.parentUid)));
-    if (!usable)
-      throw invalidField("roleUid", `role "${values.roleUid}" does not exist or is not usable on group "${groupUid}"`);
-  }
-}
-
-function checkBindingUnique(ctx: Context, groupUid: string, identityUid: unknown, roleUid: unknown, self?: Rec): void {
-  const clash = ctx.store
-    .of("roleBindings")
-    .referencing("identityUid", String(identityUid))
-    .find((b) => b.parentUid === groupUid && b.data.roleUid === roleUid && b !== self);
-  if (clash)
-    throw alreadyExists(
-      "role binding",
-      `identity "${String(identityUid)}" already holds role "${String(roleUid)}" on group "${groupUid}" (binding "${clash.uid}")`,
-      clash.uid,
-    );
-}
-
 export function createResource(
   ctx: Context,
   def: ResourceDef,
@@ -229,21 +194,23 @@ export function createResource(
   if (ctx.propagationDelayMs > 0 && group && now - group.createTime < ctx.propagationDelayMs) {
     throw permissionDenied(`access to group "${group.uid}" is still propagating after its creation; retry shortly`);
   }
-  const values = validateCreate(def.fields, body);
+  const values = validateCreate(ctx.messages, rulesOf(def, def.createBody), body);
   const coll = ctx.store.of(def.kind);
   const name = typeof values.name === "string" ? values.name : "";
-  if (def.kind === "roleBindings") {
-    checkBindingReferences(ctx, parentUid, values);
-    checkBindingUnique(ctx, parentUid, values.identityUid, values.roleUid);
-  }
+  def.beforeWrite?.(ctx, parentUid, values);
   checkUniqueName(coll, def, parentUid, name);
   const { name: _name, ...data } = values;
-  if (def.kind === "identities") data.lastSeenTime = now;
-  const uid = def.kind === "roles" ? newRoleUid() : childUid(parentUid);
+  Object.assign(data, def.initialData?.(ctx, values, now));
+  const uid = def.newUid ? def.newUid(parentUid) : childUid(parentUid);
   const rec = makeRec({ uid, parentUid, name, createTime: now, updateTime: now, data });
   coll.add(rec);
   ctx.store.changed();
-  return def.render(rec, ctx.store);
+  return (def.renderCreated ?? def.render)(rec, ctx.store);
+}
+
+/** How a body is checked for a kind: the documented message plus the kind's own rules. */
+function rulesOf(def: ResourceDef, message = def.message): BodyRules {
+  return { message: { ref: message }, alsoRequired: def.alsoRequired, check: def.check };
 }
 
 export function updateResource(
@@ -261,23 +228,17 @@ export function updateResource(
       "updateMask",
       "is empty; list the fields to change, or leave it out to change the fields present in the body",
     );
-  const changes = validatePatch(def.fields, body, mask);
+  const current: Record<string, unknown> = { ...rec.data, name: rec.name };
+  const changes = validatePatch(ctx.messages, rulesOf(def), body, {
+    mask,
+    current,
+    requireFields: ctx.requirePatchFields,
+  });
   const coll = ctx.store.of(def.kind);
-  if (def.kind === "roleBindings") {
-    checkBindingReferences(ctx, String(rec.parentUid), changes);
-    checkBindingUnique(
-      ctx,
-      String(rec.parentUid),
-      changes.identityUid ?? rec.data.identityUid,
-      changes.roleUid ?? rec.data.roleUid,
-      rec,
-    );
-  }
+  def.beforeWrite?.(ctx, String(rec.parentUid), changes, rec);
   if (typeof changes.name === "string" && changes.name !== rec.name)
     checkUniqueName(coll, def, String(rec.parentUid), changes.name, rec);
-  const differs = Object.entries(changes).some(
-    ([k, v]) => JSON.stringify(k === "name" ? rec.name : rec.data[k]) !== JSON.stringify(v),
-  );
+  const differs = Object.entries(changes).some(([k, v]) => !isDeepStrictEqual(current[k], v));
   if (differs) {
     coll.update(rec, (r) => {
       for (const [k, v] of Object.entries(changes)) {
@@ -295,45 +256,8 @@ export function updateResource(
 export function deleteResource(ctx: Context, def: ResourceDef, uid: string): void {
   if (!def.operations.includes("delete")) throw unimplemented(`${def.kind} cannot be deleted through this API`);
   const rec = authorize(ctx, def, uid, "DELETE");
-  const { store } = ctx;
-  if (def.kind === "groups") {
-    const blockers: Array<{ type: string; subject: string; description: string }> = [];
-    for (const [kind, label] of [
-      ["repos", "repos"],
-      ["groups", "child groups"],
-      ["identities", "identities"],
-    ] as const) {
-      const count = store.of(kind).byParent.get(uid)?.size ?? 0;
-      if (count > 0)
-        blockers.push({
-          type: "RESOURCE_NOT_EMPTY",
-          subject: uid,
-          description: `group "${uid}" still has ${count} ${label}; delete them first`,
-        });
-    }
-    if (blockers.length) throw failedPrecondition(blockers);
-    // Access granted on the group and roles defined in it go with the group.
-    for (const binding of store.of("roleBindings").children(uid)) store.of("roleBindings").remove(binding);
-    for (const role of store.of("roles").children(uid)) removeRole(store, role);
-  } else if (def.kind === "identities") {
-    for (const binding of store.of("roleBindings").referencing("identityUid", uid))
-      store.of("roleBindings").remove(binding);
-  } else if (def.kind === "roles") {
-    removeRole(store, rec);
-    store.changed();
-    return;
-  } else if (def.kind === "repos") {
-    for (const kind of ["tags", "advisories"] as const)
-      for (const child of store.of(kind).children(uid)) store.of(kind).remove(child);
-  }
-  store.of(def.kind).remove(rec);
-  store.changed();
-}
-
-function removeRole(store: Store, role: Rec): void {
-  for (const binding of store.of("roleBindings").referencing("roleUid", role.uid))
-    store.of("roleBindings").remove(binding);
-  store.of("roles").remove(role);
+  removeRecord(ctx, def.kind, rec);
+  ctx.store.changed();
 }
 
 /** Every match of a list query in order, without paging (the v1 endpoints). */

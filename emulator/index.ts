@@ -5,11 +5,14 @@
 import * as http from "node:http";
 import { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
+import { loadApiDocument } from "./apiDocument";
 import { Auth } from "./auth";
 import { Clock } from "./clock";
 import { Faults, RequestLog } from "./faults";
 import { ListEngine } from "./listEngine";
 import { Jwks, OidcKeys } from "./oidc";
+import { messagesOf } from "./messages";
+import { routerOf } from "./routes";
 import { EmulatorState, readState, StateWriter } from "./persistence";
 import { bootstrap, seedBulk, seedSamples } from "./seed";
 import { createHandler } from "./server";
@@ -34,7 +37,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   let url = "";
   let issuer = "";
+  const doc = loadApiDocument(options.apiDocumentPath);
   const handler = createHandler({
+    messages: messagesOf(doc),
+    router: routerOf(doc),
+    requirePatchFields: options.requirePatchFields ?? false,
+    baseUrl: () => url,
     store,
     clock,
     engine,

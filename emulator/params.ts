@@ -6,7 +6,7 @@ import { invalidField } from "./errors";
 
 export type Params = Map<string, string[]>;
 
-function toSnake(name: string): string {
+export function toSnake(name: string): string {
   return name
     .split(".")
     .map((part) => part.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase())

@@ -87,7 +87,7 @@ describe("identities", () => {
       roleUid: builtinRole("viewer").uid,
     });
     const reply = await call(emu, "DELETE", `${ID}/${identity.uid}`);
-    expect([reply.status, reply.text]).toEqual([200, ""]);
+    expect([reply.status, reply.text]).toEqual([200, "{}"]);
     expect((await call(emu, "GET", `${RB}/${binding.uid}`)).status).toBe(404);
   });
 

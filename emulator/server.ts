@@ -5,13 +5,24 @@
 import * as http from "node:http";
 import { Auth } from "./auth";
 import { Clock } from "./clock";
-import { ApiError, internal, invalidArgument, notFound, resourceExhausted, unavailable, unimplemented } from "./errors";
+import {
+  ApiError,
+  internal,
+  invalidArgument,
+  invalidField,
+  notFound,
+  resourceExhausted,
+  unavailable,
+  unimplemented,
+} from "./errors";
 import { Faults, RequestLog } from "./faults";
-import { Context, createResource, deleteResource, getResource, listResources, updateResource } from "./handlers";
+import { Context } from "./context";
+import { Answer, dispatch } from "./dispatch";
 import { ListEngine } from "./listEngine";
 import { OidcKeys } from "./oidc";
 import { normalizeParams, Params, rawQuery } from "./params";
-import { resourceFor } from "./resources";
+import { Messages } from "./messages";
+import { Router } from "./routes";
 import { Store } from "./store";
 import { exchangeToken, ExchangeDeps } from "./sts";
 import { listV1 } from "./v1";
@@ -27,19 +38,21 @@ export interface ServerDeps {
   faults: Faults;
   log: RequestLog;
   propagationDelayMs: number;
+  requirePatchFields: boolean;
+  messages: Messages;
+  router: Router;
   quiet: boolean;
+  baseUrl: () => string;
   /** Filled in once the server listens (the URL depends on the port). */
   exchange: () => ExchangeDeps;
   issuer: () => string;
 }
 
-interface Answer {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
+/** The v1 list endpoints that stay available beside v2. */
+/** A collection's own path (its List), where Create, Update and Delete need a uid after it. */
+const COLLECTION = /^\/[^/]+\/v2(?:beta1)?\/[A-Za-z]+\/?$/;
 
-const API_PATH = /^\/(iam|registry|vulnerabilities)\/(v2beta1|v2|v1)\/([A-Za-z]+)(?:\/(.*))?$/;
+const V1_PATH = /^\/(iam\/v1\/groups|registry\/v1\/repos)\/?$/;
 
 function errorAnswer(error: ApiError): Answer {
   return { status: error.httpStatus, body: error.toBody(), headers: error.headers };
@@ -73,18 +86,6 @@ function parseJson(text: string): unknown {
   }
 }
 
-function decodeUid(rest: string | undefined): string | undefined {
-  if (rest === undefined) return undefined;
-  let uid: string;
-  try {
-    uid = decodeURIComponent(rest);
-  } catch {
-    throw invalidArgument([{ field: "uid", description: "is not a valid percent-encoded path" }]);
-  }
-  uid = uid.replace(/\/+$/, "");
-  return uid === "" ? undefined : uid;
-}
-
 async function route(
   deps: ServerDeps,
   req: http.IncomingMessage,
@@ -116,43 +117,31 @@ async function route(
   }
 
   const principal = deps.auth.authenticate(req.headers.authorization);
-  const match = API_PATH.exec(path);
-  if (!match) throw notFound("path", path);
-  const [, domain, version, collection, rest] = match;
-  const uid = decodeUid(rest);
   const ctx: Context = {
     store: deps.store,
     clock: deps.clock,
     engine: deps.engine,
+    messages: deps.messages,
     principal,
     propagationDelayMs: deps.propagationDelayMs,
+    requirePatchFields: deps.requirePatchFields,
+    baseUrl: deps.baseUrl(),
   };
-
-  if (version === "v1") {
-    const v1 = (domain === "iam" && collection === "groups") || (domain === "registry" && collection === "repos");
-    if (!v1 || uid !== undefined) throw notFound("path", path);
+  const v1 = V1_PATH.exec(path);
+  if (v1) {
     if (method !== "GET") throw unimplemented(`${method} is not supported on ${path}; v1 offers only GET`);
-    return { status: 200, body: listV1(ctx, collection, params) };
+    return { status: 200, body: listV1(ctx, v1[1].startsWith("iam") ? "groups" : "repos", params) };
   }
-  const def = resourceFor(domain, collection);
-  if (!def) throw notFound("path", path);
-  switch (method) {
-    case "GET":
-      return { status: 200, body: uid === undefined ? listResources(ctx, def, params) : getResource(ctx, def, uid) };
-    case "POST":
-      return { status: 200, body: createResource(ctx, def, uid, parseJson(bodyText)) };
-    case "PATCH":
-      if (uid === undefined)
-        throw invalidArgument([{ field: "uid", description: `goes in the path: PATCH …/${collection}/<uid>` }]);
-      return { status: 200, body: updateResource(ctx, def, uid, params, parseJson(bodyText)) };
-    case "DELETE":
-      if (uid === undefined)
-        throw invalidArgument([{ field: "uid", description: `goes in the path: DELETE …/${collection}/<uid>` }]);
-      deleteResource(ctx, def, uid);
-      return { status: 200 };
-    default:
-      throw unimplemented(`method ${method} is not supported on ${path}`);
+  const matched = deps.router.match(method, path);
+  if (!matched) throw notFound("path", path);
+  if ("methodMismatch" in matched) {
+    if (COLLECTION.test(path) && ["POST", "PATCH", "DELETE"].includes(method))
+      throw method === "POST"
+        ? invalidField("parent", `the parent's uid goes in the path: POST ${path}/<parent uid>`)
+        : invalidField("uid", `goes in the path: ${method} ${path}/<uid>`);
+    throw unimplemented(`method ${method} is not supported on ${path}; it serves ${matched.methodMismatch.join(", ")}`);
   }
+  return dispatch(ctx, matched.route, matched.pathParams, params, parseJson(bodyText));
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

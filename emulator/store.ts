@@ -6,7 +6,22 @@
 import { SortedIndex, SortValue } from "./sortedIndex";
 import { uidKey } from "./ids";
 
-export const KINDS = ["groups", "identities", "roles", "roleBindings", "repos", "tags", "advisories"] as const;
+export const KINDS = [
+  "groups",
+  "identities",
+  "roles",
+  "roleBindings",
+  "repos",
+  "tags",
+  "advisories",
+  "identityProviders",
+  "accountAssociations",
+  "groupInvites",
+  "externalGroupRoleMappings",
+  "subscriptions",
+  "overlays",
+  "overlayBindings",
+] as const;
 export type Kind = (typeof KINDS)[number];
 
 export interface Rec {
@@ -26,6 +41,9 @@ export type OrderField = "uid" | "name" | "createTime" | "updateTime";
 /** Data fields looked up by value (for example a binding's identityUid). */
 const REFERENCE_FIELDS: Partial<Record<Kind, string[]>> = {
   roleBindings: ["identityUid", "roleUid"],
+  overlayBindings: ["overlay"],
+  externalGroupRoleMappings: ["roleUid"],
+  groupInvites: ["roleUid"],
 };
 
 function addTo(map: Map<string, Set<Rec>>, key: string, rec: Rec): void {

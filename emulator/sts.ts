@@ -8,6 +8,7 @@ import { Clock } from "./clock";
 import { invalidField, unauthenticated } from "./errors";
 import { Jwks, OidcKeys, peekClaims } from "./oidc";
 import { Params, getString, textOf } from "./params";
+import { fullMatch } from "./patterns";
 import { Store } from "./store";
 
 export interface ExchangeDeps {
@@ -22,11 +23,9 @@ export interface ExchangeDeps {
   tokenTtlSeconds: number;
 }
 
-const anchored = (pattern: string) => new RegExp(`^(?:${pattern})$`);
-
 function matches(exact: unknown, pattern: unknown, value: string): boolean {
   if (typeof exact === "string") return exact === value;
-  if (typeof pattern === "string") return anchored(pattern).test(value);
+  if (typeof pattern === "string") return fullMatch(pattern, value);
   return true;
 }
 
@@ -98,7 +97,7 @@ export async function exchangeToken(deps: ExchangeDeps, params: Params, authoriz
       );
   }
   for (const [claim, pattern] of Object.entries((claimMatch.claimPatterns ?? {}) as Record<string, string>)) {
-    if (!anchored(pattern).test(textOf(payload[claim])))
+    if (!fullMatch(pattern, textOf(payload[claim])))
       throw unauthenticated(
         `the OIDC token's ${claim} claim does not match the claimMatch of identity "${identityUid}"`,
       );

@@ -39,6 +39,13 @@ export interface EmulatorOptions {
   propagationDelayMs?: number;
   faults?: FaultRule[];
   quiet?: boolean;
+  /** The API's documents (default: shared/reference/api-v2-schema.json beside the repository). */
+  apiDocumentPath?: string;
+  /**
+   * Check the documented required fields of update (PATCH) bodies too (default false, until
+   * every client sends each declared writable field in its update bodies).
+   */
+  requirePatchFields?: boolean;
 }
 
 export interface RequestLogEntry {

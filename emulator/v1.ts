@@ -1,7 +1,7 @@
 /** The v1 list endpoints that stay available: key `items`, `id` instead of uid, createdAt/updatedAt. */
 import { Context, listAll } from "./handlers";
 import { Params, textOf } from "./params";
-import { RESOURCES } from "./resources";
+import { RESOURCES } from "./kinds/registry";
 import { Rec } from "./store";
 
 const iso = (ms: number) => new Date(ms).toISOString();

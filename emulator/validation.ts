@@ -1,68 +1,16 @@
 /**
- * Body validation shared by every resource: types, required fields, unknown fields,
- * read-only fields, and how PATCH picks the fields it changes (no mask: those present;
- * updateMask: exactly those listed). Violations are collected so one answer lists them all.
+ * Request bodies against their documented message: types, enums, formats, unknown and
+ * required fields come from the documents (see messages.ts); here is what Create and Update
+ * (PATCH) make of a valid body. Read-only fields in a body are ignored (AIP-203), so a client
+ * may send back what it read. PATCH without updateMask changes the fields present; with
+ * updateMask exactly the listed ones (set from the body, cleared when absent), `*` = all,
+ * and a nested path (`claimMatch.subject`) changes one field of a message field.
  */
+import { DocSchema } from "./apiDocument";
 import { FieldViolation, invalidArgument } from "./errors";
+import { Messages } from "./messages";
 
-export type FieldType = "string" | "boolean" | "stringArray" | "object" | "objectArray" | "stringMap";
-
-export interface FieldSpec {
-  type: FieldType;
-  readOnly?: boolean;
-  required?: boolean;
-  /** Value a field takes on create when absent, and when cleared through an update mask. */
-  empty?: unknown;
-  /** Extra rule; returns violations (field paths included) for the value. */
-  // Runs after the type rule accepted the value, so each check declares the type it was promised.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  check?: (value: any) => FieldViolation[];
-}
-
-export type FieldSpecs = Record<string, FieldSpec>;
-
-function typeError(type: FieldType, value: unknown): string | null {
-  switch (type) {
-    case "string":
-      return typeof value === "string" ? null : "must be a string";
-    case "boolean":
-      return typeof value === "boolean" ? null : "must be a boolean";
-    case "stringArray":
-      return Array.isArray(value) && value.every((v) => typeof v === "string") ? null : "must be an array of strings";
-    case "object":
-      return value !== null && typeof value === "object" && !Array.isArray(value) ? null : "must be an object";
-    case "objectArray":
-      return Array.isArray(value) && value.every((v) => v !== null && typeof v === "object" && !Array.isArray(v))
-        ? null
-        : "must be an array of objects";
-    case "stringMap":
-      return value !== null &&
-        typeof value === "object" &&
-        !Array.isArray(value) &&
-        Object.values(value).every((v) => typeof v === "string")
-        ? null
-        : "must be an object of strings";
-  }
-}
-
-function emptyOf(spec: FieldSpec): unknown {
-  if (spec.empty !== undefined) return structuredClone(spec.empty);
-  switch (spec.type) {
-    case "string":
-      return "";
-    case "boolean":
-      return false;
-    case "stringArray":
-    case "objectArray":
-      return [];
-    default:
-      return undefined;
-  }
-}
-
-function fieldName(name: string): string {
-  return name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-}
+const own = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key);
 
 export function requireObject(body: unknown): Record<string, unknown> {
   if (body === undefined) return {};
@@ -71,94 +19,165 @@ export function requireObject(body: unknown): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
-/** Checks a body and returns the writable fields it sets, typed. */
-function checkFields(
-  specs: FieldSpecs,
+export interface BodyRules {
+  /** The documented request message. */
+  message: DocSchema;
+  /** Fields the seed spec requires besides the documented ones. */
+  alsoRequired?: string[];
+  /** Rules of the kind, on the writable values the record will hold. */
+  check?: (values: Record<string, unknown>) => FieldViolation[];
+}
+
+function fieldsOf(messages: Messages, schema: DocSchema): Map<string, DocSchema> {
+  return new Map(Object.entries(messages.resolve(schema).properties ?? {}));
+}
+
+/**
+ * The value a writable field takes when a create leaves it out, or a mask clears it: the zero
+ * value of scalars; enums and messages stay unset (their kind renders its own default).
+ */
+function emptyOf(messages: Messages, field: DocSchema): unknown {
+  const resolved = messages.resolve(field);
+  if (resolved.enum) return undefined;
+  switch (resolved.type) {
+    case "string":
+      return "";
+    case "boolean":
+      return false;
+    case "array":
+      return [];
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The body as the documented message sees it: null fields are absent (proto JSON), read-only
+ * fields are dropped, and what remains is checked, every violation collected.
+ */
+function writableOf(
+  messages: Messages,
+  rules: BodyRules,
   body: Record<string, unknown>,
   violations: FieldViolation[],
+  requireFields: boolean,
 ): Record<string, unknown> {
+  const fields = fieldsOf(messages, rules.message);
+  // fromEntries defines own properties, so a "__proto__" key stays a key (and is reported).
+  const given = Object.fromEntries(
+    Object.entries(body).filter(([key, value]) => {
+      const field = fields.has(key) ? fields.get(key) : undefined;
+      return !(field && (field.readOnly || value === null));
+    }),
+  );
+  const found = messages.violations(rules.message, given);
+  violations.push(
+    ...(requireFields ? found : found.filter((v) => v.description !== "is required" || v.field.includes("."))),
+  );
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(body)) {
-    const spec = specs[key];
-    if (!spec) {
-      violations.push({ field: key, description: "unknown field" });
-      continue;
-    }
-    // Read-only fields are ignored (AIP-203), so clients may send back what they read.
-    if (spec.readOnly || value === null) continue;
-    const problem = typeError(spec.type, value);
-    if (problem) violations.push({ field: key, description: problem });
-    else out[key] = value;
-  }
+  for (const [key, value] of Object.entries(given)) if (fields.has(key)) out[key] = value;
   return out;
 }
 
-function checkRules(specs: FieldSpecs, values: Record<string, unknown>, violations: FieldViolation[]): void {
-  for (const [key, value] of Object.entries(values)) {
-    const spec = specs[key];
-    if (!spec || value === undefined) continue;
-    if (spec.required && (value === "" || value === undefined))
-      violations.push({ field: key, description: "is required" });
-    else if (spec.check) violations.push(...spec.check(value));
-  }
-}
-
-export function validateCreate(specs: FieldSpecs, rawBody: unknown): Record<string, unknown> {
+export function validateCreate(messages: Messages, rules: BodyRules, rawBody: unknown): Record<string, unknown> {
   const body = requireObject(rawBody);
   const violations: FieldViolation[] = [];
-  const given = checkFields(specs, body, violations);
+  const given = writableOf(messages, rules, body, violations, true);
   const values: Record<string, unknown> = {};
-  for (const [key, spec] of Object.entries(specs)) {
-    if (spec.readOnly) continue;
-    if (key in given) values[key] = given[key];
-    else if (spec.required) {
-      if (!violations.some((v) => v.field === key)) violations.push({ field: key, description: "is required" });
-    } else {
-      const empty = emptyOf(spec);
+  for (const [key, field] of fieldsOf(messages, rules.message)) {
+    if (field.readOnly) continue;
+    if (own(given, key)) values[key] = given[key];
+    else {
+      const empty = emptyOf(messages, field);
       if (empty !== undefined) values[key] = empty;
     }
   }
-  checkRules(specs, values, violations);
+  for (const key of rules.alsoRequired ?? [])
+    if ((values[key] ?? "") === "" && !violations.some((v) => v.field === key))
+      violations.push({ field: key, description: "is required" });
+  runChecks(rules, values, violations);
   if (violations.length) throw invalidArgument(violations);
   return values;
 }
 
-/**
- * The changes a PATCH makes. Without a mask: the writable fields present in the body.
- * With updateMask=a,b: exactly a and b (set from the body, or cleared when absent), "*" = all.
- */
+const topOf = (field: string) => field.split(/[.[]/)[0];
+
+/** The kind's own rules, on every field whose type was right (one violation per field). */
+function runChecks(rules: BodyRules, values: Record<string, unknown>, violations: FieldViolation[]): void {
+  if (!rules.check) return;
+  const failed = new Set(violations.map((v) => topOf(v.field)));
+  for (const violation of rules.check(values)) if (!failed.has(topOf(violation.field))) violations.push(violation);
+}
+
+export interface PatchOptions {
+  /** The mask's field paths; undefined = no mask. */
+  mask: string[] | undefined;
+  /** The record's writable values now, for nested mask paths and the kind's rules. */
+  current: Record<string, unknown>;
+  /** Check the documented required fields of the update body. */
+  requireFields: boolean;
+}
+
+const camel = (name: string) => name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** The changes a PATCH makes, by top-level field (a nested mask path merges into its field). */
 export function validatePatch(
-  specs: FieldSpecs,
+  messages: Messages,
+  rules: BodyRules,
   rawBody: unknown,
-  updateMask: string[] | undefined,
+  options: PatchOptions,
 ): Record<string, unknown> {
   const body = requireObject(rawBody);
   const violations: FieldViolation[] = [];
-  const given = checkFields(specs, body, violations);
-  let changes: Record<string, unknown>;
-  if (updateMask === undefined) {
-    changes = given;
-  } else {
-    const writable = Object.keys(specs).filter((k) => !specs[k].readOnly);
-    const fields = updateMask.includes("*") ? writable : updateMask.map(fieldName);
-    changes = {};
-    for (const field of fields) {
-      const spec = specs[field];
-      if (!spec)
+  const given = writableOf(messages, rules, body, violations, options.requireFields);
+  const fields = fieldsOf(messages, rules.message);
+  const writable = [...fields].filter(([, f]) => !f.readOnly).map(([k]) => k);
+  const required = new Set([...(messages.resolve(rules.message).required ?? []), ...(rules.alsoRequired ?? [])]);
+  let changes: Record<string, unknown> = {};
+  if (options.mask === undefined) changes = given;
+  else {
+    const paths = options.mask.includes("*") ? writable : options.mask;
+    for (const path of paths) {
+      const [top, ...rest] = path.split(".").map((p, i) => (i === 0 ? camel(p) : p));
+      const field = fields.has(top) ? fields.get(top) : undefined;
+      if (!field) {
         violations.push({
           field: "updateMask",
-          description: `unknown field "${field}"; updatable fields: ${writable.join(", ")}`,
+          description: `unknown field "${path}"; updatable fields: ${writable.join(", ")}`,
         });
-      else if (spec.readOnly) violations.push({ field: "updateMask", description: `field "${field}" is read-only` });
-      else if (field in given) changes[field] = given[field];
-      else if (!violations.some((v) => v.field === field)) {
-        if (spec.required)
-          violations.push({ field, description: "is required (listed in updateMask but absent from the body)" });
-        else changes[field] = emptyOf(spec);
+        continue;
       }
+      if (field.readOnly) {
+        violations.push({ field: "updateMask", description: `field "${path}" is read-only` });
+        continue;
+      }
+      if (rest.length === 0) {
+        if (own(given, top)) changes[top] = given[top];
+        else if (required.has(top))
+          violations.push({ field: top, description: "is required (listed in updateMask but absent from the body)" });
+        else if (!violations.some((v) => v.field === top)) changes[top] = emptyOf(messages, field);
+        continue;
+      }
+      const inner = fieldsOf(messages, field);
+      const sub = rest.join(".");
+      if (rest.length > 1 || !inner.has(sub) || inner.get(sub)?.readOnly) {
+        violations.push({ field: "updateMask", description: `unknown or read-only field "${path}"` });
+        continue;
+      }
+      const base = (own(changes, top) ? changes[top] : options.current[top]) as Record<string, unknown> | undefined;
+      const merged: Record<string, unknown> = { ...(base ?? {}) };
+      const source = given[top] as Record<string, unknown> | undefined;
+      if (source && own(source, sub) && source[sub] !== null) merged[sub] = source[sub];
+      else delete merged[sub];
+      changes[top] = merged;
     }
   }
-  checkRules(specs, changes, violations);
+  const after = { ...options.current };
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === undefined) delete after[key];
+    else after[key] = value;
+  }
+  runChecks(rules, after, violations);
   if (violations.length) throw invalidArgument(violations);
   return changes;
 }

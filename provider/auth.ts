@@ -7,11 +7,14 @@
  * two minutes before it expires, and renewed once more when the service says it was
  * rejected. The OIDC token file is read at each exchange because CI systems rotate it.
  */
-import { readFile } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { z } from "zod";
+import type { Clock } from "./clock";
 import { ApiError, SettingsError, decodeErrorAnswer } from "./errors";
+import { registerSecret } from "./messages";
+import type { LoopRequest } from "./sendLoop";
 import type { Settings } from "./settings";
-import type { Transport } from "./transport";
+import type { HttpAnswer } from "./transport";
 
 export interface TokenSource {
   /** The token to send now. */
@@ -23,7 +26,44 @@ export interface TokenSource {
 }
 
 export function staticToken(token: string): TokenSource {
+  registerSecret(token);
   return { current: async () => token, rejected: () => false, exchanges: 0 };
+}
+
+/** An OIDC token is a few KB; a file far larger is not a token, and is not read whole. */
+export const MAX_TOKEN_FILE_BYTES = 64 * 1024;
+
+/** The token in `file`, trimmed; a SettingsError naming the setting when unreadable, empty or too large. */
+export async function readTokenFile(file: string): Promise<string> {
+  const setting = "platform:identityTokenFile (PLATFORM_IDENTITY_TOKEN_FILE)";
+  let text: string;
+  try {
+    const handle = await open(file, "r");
+    try {
+      const size = (await handle.stat()).size;
+      if (size > MAX_TOKEN_FILE_BYTES) {
+        throw new SettingsError(
+          `${setting}: ${file} holds ${size} bytes, more than the ${MAX_TOKEN_FILE_BYTES / 1024} KB an OIDC token can be; is it the token file?`,
+        );
+      }
+      const buffer = Buffer.alloc(MAX_TOKEN_FILE_BYTES + 1);
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+      if (bytesRead > MAX_TOKEN_FILE_BYTES)
+        throw new SettingsError(
+          `${setting}: ${file} holds more than ${MAX_TOKEN_FILE_BYTES / 1024} KB; is it the token file?`,
+        );
+      text = buffer.subarray(0, bytesRead).toString("utf8").trim();
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if (error instanceof SettingsError) throw error;
+    const code = (error as { code?: string }).code ?? "error";
+    throw new SettingsError(`${setting}: cannot read ${file} (${code})`);
+  }
+  if (!text) throw new SettingsError(`${setting}: ${file} is empty`);
+  registerSecret(text);
+  return text;
 }
 
 const exchangeAnswer = z.looseObject({ token: z.string().min(1), expiry: z.string().optional() });
@@ -37,49 +77,46 @@ const MAX_RENEW_MARGIN_FRACTION = 0.1;
 
 export function exchangedToken(
   settings: Required<Pick<Settings, "apiUrl" | "authUrl" | "identity" | "identityTokenFile">>,
-  transport: Transport,
-  now: () => number = Date.now,
+  send: (req: LoopRequest) => Promise<HttpAnswer>,
+  clock: Pick<Clock, "now">,
 ): TokenSource {
+  const now = () => clock.now();
   let held: { token: string; renewAt: number } | undefined;
   let inFlight: Promise<string> | undefined;
   let exchanges = 0;
 
   async function exchange(): Promise<string> {
-    let oidcToken: string;
-    try {
-      oidcToken = (await readFile(settings.identityTokenFile, "utf8")).trim();
-    } catch (error) {
-      const code = (error as { code?: string }).code ?? "error";
-      throw new SettingsError(
-        `platform:identityTokenFile (PLATFORM_IDENTITY_TOKEN_FILE): cannot read ${settings.identityTokenFile} (${code})`,
-      );
-    }
-    if (!oidcToken)
-      throw new SettingsError(
-        `platform:identityTokenFile (PLATFORM_IDENTITY_TOKEN_FILE): ${settings.identityTokenFile} is empty`,
-      );
+    const oidcToken = await readTokenFile(settings.identityTokenFile);
     const query = new URLSearchParams({ aud: settings.apiUrl, identity: settings.identity });
     const path = "/sts/exchange";
+    const url = `${settings.authUrl}${path}?${query.toString()}`;
     const started = now();
-    const answer = await transport.send({
-      method: "GET",
-      url: `${settings.authUrl}${path}?${query.toString()}`,
-      headers: { authorization: `Bearer ${oidcToken}`, accept: "application/json" },
-    });
     exchanges += 1;
-    if (answer.status >= 300) {
-      const error = decodeErrorAnswer({
-        httpStatus: answer.status,
-        contentType: answer.contentType,
-        text: answer.text,
+    let answer: HttpAnswer;
+    try {
+      answer = await send({
         method: "GET",
+        url,
         path,
+        headers: async () => ({ authorization: `Bearer ${oidcToken}`, accept: "application/json" }),
+        errorOf: (failed) =>
+          decodeErrorAnswer({
+            httpStatus: failed.status,
+            contentType: failed.contentType,
+            text: failed.text,
+            method: "GET",
+            path,
+            url,
+          }),
       });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
       throw new ApiError({
         code: error.code,
         httpStatus: error.httpStatus,
         method: "GET",
         path,
+        url,
         reason: error.reason,
         serviceMessage: `exchanging the OIDC token for identity "${settings.identity}" failed: ${error.serviceMessage}`,
       });
@@ -103,6 +140,7 @@ export function exchangedToken(
       Number.isFinite(expiresAt) && expiresAt > started
         ? Math.min(expiresAt - started, ASSUMED_LIFETIME_MS)
         : ASSUMED_LIFETIME_MS;
+    registerSecret(body.data.token);
     held = {
       token: body.data.token,
       renewAt: started + lifetime - Math.min(RENEW_MARGIN_MS, lifetime * MAX_RENEW_MARGIN_FRACTION),

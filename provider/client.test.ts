@@ -5,6 +5,7 @@ import { startEmulator, RunningEmulator } from "../emulator";
 import { createClient, encodeQuery, sharedClient } from "./client";
 import { ApiError, SettingsError, UnknownOutcomeError, UnreachableError } from "./errors";
 import { Settings, configureFromPulumi, resetConfigured, resolveSettings } from "./settings";
+import { fakeClock, seededRandom } from "../tests/support/fakeClock";
 
 let emu: RunningEmulator;
 beforeAll(async () => {
@@ -16,7 +17,8 @@ beforeEach(() => {
   emu.clearRequests();
 });
 
-const fast = { minDelayMs: 1, maxDelayMs: 5 };
+/** A fake clock per client: waits pass at once, and nothing in these tests sleeps for real. */
+const fast = () => ({ clock: fakeClock(), random: seededRandom(7) });
 const settingsOf = (over: Partial<Settings> = {}): Settings => ({
   apiUrl: emu.url,
   authUrl: emu.url,
@@ -119,14 +121,14 @@ describe("requests", () => {
   });
 
   test("v2 switches only the version segment", async () => {
-    const client = createClient(settingsOf({ apiVersion: "v2" }), fast);
+    const client = createClient(settingsOf({ apiVersion: "v2" }), fast());
     await client.request({ method: "GET", domain: "iam", path: `groups/${emu.rootUid}` });
     expect(emu.requests()[0].path).toBe(`/iam/v2/groups/${emu.rootUid}`);
     await client.close();
   });
 
   test("an AIP-193 error decodes into code, reason and field violations, and a message naming the field", async () => {
-    const client = createClient(settingsOf(), fast);
+    const client = createClient(settingsOf(), fast());
     const error: any = await client
       .request({ method: "POST", domain: "iam", path: `groups/${emu.rootUid}`, body: { name: "Not Valid!" } })
       .catch((e: any) => e);
@@ -140,7 +142,7 @@ describe("requests", () => {
   });
 
   test("a group with repos fails to delete with the precondition spelled out", async () => {
-    const client = createClient(settingsOf(), fast);
+    const client = createClient(settingsOf(), fast());
     const error: any = await client
       .request({ method: "DELETE", domain: "iam", path: `groups/${emu.rootUid}` })
       .catch((e: any) => e);
@@ -158,7 +160,7 @@ describe("requests", () => {
     });
     await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
     const port = (proxy.address() as { port: number }).port;
-    const client = createClient(settingsOf({ apiUrl: `http://127.0.0.1:${port}` }), { ...fast, maxRetries: 1 });
+    const client = createClient(settingsOf({ apiUrl: `http://127.0.0.1:${port}` }), fast());
     const error: any = await client.request({ method: "GET", domain: "iam", path: "groups" }).catch((e: any) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error.message).toMatch(/HTTP 502 with a body that is not an API Status \(text\/html\): is platform:apiUrl/);
@@ -167,7 +169,7 @@ describe("requests", () => {
   });
 
   test("an unreachable URL fails quickly with the setting to check", async () => {
-    const client = createClient(settingsOf({ apiUrl: "http://127.0.0.1:1" }), fast);
+    const client = createClient(settingsOf({ apiUrl: "http://127.0.0.1:1" }), fast());
     const error: any = await client.request({ method: "GET", domain: "iam", path: "groups" }).catch((e: any) => e);
     expect(error).toBeInstanceOf(UnreachableError);
     expect(error.message).toMatch(/cannot reach http:\/\/127.0.0.1:1 \(ECONNREFUSED\): check platform:apiUrl/);
@@ -176,64 +178,96 @@ describe("requests", () => {
 });
 
 describe("retries", () => {
-  test("UNAVAILABLE and RESOURCE_EXHAUSTED are retried until they pass, for reads and creates", async () => {
-    emu.setFaults([{ path: ".*", unavailableRate: 0.3, exhaustedRate: 0.2, retryAfterSeconds: 0 }]);
-    const client = createClient(settingsOf(), { ...fast, maxRetries: 12 });
-    const created = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        client.request<{ uid: string }>({
-          method: "POST",
-          domain: "iam",
-          path: `groups/${emu.rootUid}`,
-          body: { name: `retry-${i}` },
-        }),
-      ),
-    );
-    expect(new Set(created.map((g) => g.uid)).size).toBe(20);
-    const faulted = emu.requests().filter((r) => r.status === 503 || r.status === 429).length;
-    expect(faulted).toBeGreaterThan(0);
-    emu.setFaults([]);
-    const listed = await client.request<{ groups: { name: string }[] }>({
-      method: "GET",
-      domain: "iam",
-      path: "groups",
-      query: { "uidp.children_of": emu.rootUid, page_size: 200 },
+  test("UNAVAILABLE and RESOURCE_EXHAUSTED are retried until they pass, for reads and creates; Retry-After is honoured", async () => {
+    // Every other request fails: each request needs exactly one retry.
+    let n = 0;
+    const http = await import("node:http");
+    const flaky = http.createServer((req, res) => {
+      n++;
+      if (n % 2 === 1) {
+        res.writeHead(n % 4 === 1 ? 503 : 429, { "content-type": "application/json", "retry-after": "2" });
+        res.end(JSON.stringify({ code: n % 4 === 1 ? 14 : 8, message: "busy" }));
+        return;
+      }
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ uid: `acme/g${n}`, method: req.method }));
     });
-    expect(listed.groups.filter((g) => g.name.startsWith("retry-"))).toHaveLength(20);
+    await new Promise<void>((resolve) => flaky.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(flaky.address() as { port: number }).port}`;
+    const options = fast();
+    const client = createClient(settingsOf({ apiUrl: url }), options);
+    for (const method of ["POST", "GET", "POST", "GET"] as const) {
+      const answer = await client.request<{ method: string }>({
+        method,
+        domain: "iam",
+        path: "groups/acme",
+        body: method === "POST" ? {} : undefined,
+      });
+      expect(answer.method).toBe(method);
+    }
+    expect(n).toBe(8);
+    expect(options.clock.sleeps).toEqual([2000, 2000, 2000, 2000]);
     await client.close();
+    flaky.close();
   });
 
-  test("Retry-After is honoured before sending again", async () => {
+  test("RESOURCE_EXHAUSTED through every send ends with the decoded error and the hint", async () => {
     emu.setFaults([{ path: "^/iam/v2beta1/roles$", exhaustedRate: 1, retryAfterSeconds: 1 }]);
-    const client = createClient(settingsOf(), { ...fast, maxRetries: 1 });
+    const options = fast();
+    const client = createClient(settingsOf(), options);
     const error: any = await client.request({ method: "GET", domain: "iam", path: "roles" }).catch((e: any) => e);
-    const times = emu.requests().map((r) => Date.parse(r.time));
-    expect(times).toHaveLength(2);
-    expect(times[1] - times[0]).toBeGreaterThanOrEqual(900);
+    expect(emu.requests()).toHaveLength(8);
+    expect(options.clock.sleeps).toEqual(Array(7).fill(1000));
     expect(error).toMatchObject({ status: "RESOURCE_EXHAUSTED", httpStatus: 429 });
     expect(error.message).toMatch(/rate limiting; retries were exhausted/);
     await client.close();
   });
 
   test("a dropped connection is retried for GET, but a POST whose answer was lost is reported as unknown outcome", async () => {
-    const client = createClient(settingsOf(), fast);
-    emu.setFaults([{ path: "^/iam/v2beta1/groups", methods: ["GET"], dropRate: 0.5 }]);
-    for (let i = 0; i < 10; i++) await client.request({ method: "GET", domain: "iam", path: `groups/${emu.rootUid}` });
-    emu.setFaults([{ path: "^/iam/v2beta1/groups/", methods: ["POST"], dropAfterCommitRate: 1 }]);
+    // Every other connection is dropped before any answer.
+    let n = 0;
+    const http = await import("node:http");
+    const dropping = http.createServer((req, res) => {
+      n++;
+      if (n % 2 === 1) {
+        req.socket.destroy();
+        return;
+      }
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ uid: "acme/x" }));
+    });
+    await new Promise<void>((resolve) => dropping.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(dropping.address() as { port: number }).port}`;
+    const client = createClient(settingsOf({ apiUrl: url }), fast());
+    for (let i = 0; i < 5; i++) await client.request({ method: "GET", domain: "iam", path: "groups/acme" });
+    expect(n).toBe(10);
+    n = 0;
     const error: any = await client
-      .request({ method: "POST", domain: "iam", path: `groups/${emu.rootUid}`, body: { name: "lost-answer" } })
+      .request({ method: "POST", domain: "iam", path: "groups/acme", body: { name: "lost-answer" } })
       .catch((e: any) => e);
     expect(error).toBeInstanceOf(UnknownOutcomeError);
-    expect(emu.requests().filter((r) => r.method === "POST")).toHaveLength(1);
+    expect(n).toBe(1);
     await client.close();
+    dropping.close();
   });
 
   test("PERMISSION_DENIED right after this process created the parent is retried until access propagates", async () => {
     const slow = await startEmulator({ quiet: true, propagationDelayMs: 1500 });
     slow.advanceClock(2000); // the seeded root is not new
+    // The client's waits move the emulator's clock: propagation completes without real time passing.
+    const clock = fakeClock();
     const client = createClient(
       { apiUrl: slow.url, authUrl: slow.url, apiVersion: "v2beta1", token: slow.token },
-      fast,
+      {
+        clock: {
+          now: clock.now,
+          sleep: async (ms) => {
+            await clock.sleep(ms);
+            slow.advanceClock(ms);
+          },
+        },
+        random: seededRandom(3),
+      },
     );
     const parent = await client.request<{ uid: string }>({
       method: "POST",
@@ -249,6 +283,7 @@ describe("retries", () => {
     });
     expect(child.uid.startsWith(`${parent.uid}/`)).toBe(true);
     expect(slow.requests().some((r) => r.status === 403)).toBe(true);
+    expect(clock.sleeps.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1500);
     await client.close();
     await slow.close();
   });
@@ -257,7 +292,7 @@ describe("retries", () => {
     const slow = await startEmulator({ quiet: true, propagationDelayMs: 60_000 });
     const client = createClient(
       { apiUrl: slow.url, authUrl: slow.url, apiVersion: "v2beta1", token: slow.token },
-      fast,
+      fast(),
     );
     const young = await fetch(`${slow.url}/iam/v2beta1/groups/${slow.rootUid}`, {
       method: "POST",
@@ -309,6 +344,7 @@ describe("assumed identity", () => {
     const shortLived = await startEmulator({ quiet: true, tokenTtlSeconds: 2 });
     const ci = await ciIdentity(shortLived, "ci-short");
     shortLived.clearRequests();
+    const clock = fakeClock();
     const client = createClient(
       {
         apiUrl: shortLived.url,
@@ -317,7 +353,7 @@ describe("assumed identity", () => {
         identity: ci.uid,
         identityTokenFile: ci.file,
       },
-      fast,
+      { clock, random: seededRandom(5) },
     );
     await Promise.all(
       Array.from({ length: 10 }, () =>
@@ -328,7 +364,8 @@ describe("assumed identity", () => {
     // Outlive the 2-second token: renewal happens before expiry, so nothing is ever rejected.
     for (let i = 0; i < 6; i++) {
       await client.request({ method: "GET", domain: "iam", path: `groups/${shortLived.rootUid}` });
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      clock.advance(500);
+      shortLived.advanceClock(500);
     }
     expect(shortLived.requests().filter((r) => r.status === 401)).toHaveLength(0);
     expect(shortLived.requests().filter((r) => r.path === "/sts/exchange").length).toBeGreaterThan(1);
@@ -348,14 +385,14 @@ describe("assumed identity", () => {
     );
     const wrongSubject = createClient(
       settingsOf({ token: undefined, identity: ci.uid, identityTokenFile: path.join(dir, "other.jwt") }),
-      fast,
+      fast(),
     );
     await expect(wrongSubject.request({ method: "GET", domain: "iam", path: "roles" })).rejects.toThrow(
       new RegExp(`^UNAUTHENTICATED: exchanging the OIDC token for identity "${ci.uid}" failed: .*subject`),
     );
     const missing = createClient(
       settingsOf({ token: undefined, identity: ci.uid, identityTokenFile: path.join(dir, "nope.jwt") }),
-      fast,
+      fast(),
     );
     await expect(missing.request({ method: "GET", domain: "iam", path: "roles" })).rejects.toThrow(
       /platform:identityTokenFile \(PLATFORM_IDENTITY_TOKEN_FILE\): cannot read .*nope.jwt \(ENOENT\)/,

@@ -1,23 +1,36 @@
 /**
- * The API client every resource and look-up uses: builds v2 URLs, attaches the bearer token,
- * decodes answers and errors. Retries of transient failures live in the transport; the two
- * retries that need to know about the API live here:
- * - UNAUTHENTICATED with an exchanged token: one fresh exchange, one more attempt.
- * - PERMISSION_DENIED when creating under a group this process created moments ago: access
- *   to a new group propagates for a few seconds, so the create is retried for a while.
+ * The API client every resource and look-up uses: builds v2 URLs (provider/uid.ts decides what
+ * may go into a path), attaches the bearer token, decodes answers and errors. Every repeat is
+ * decided by provider/retryPolicy.ts inside one send loop (provider/sendLoop.ts), within the
+ * deadline of the call the request belongs to; the client tells the policy the two things only
+ * it knows: whether the token can be renewed, and whether a create goes under a group this
+ * process created moments ago (access to it is still propagating).
  */
 import { TokenSource, exchangedToken, staticToken } from "./auth";
-import { ApiError, Code, decodeErrorAnswer } from "./errors";
+import { Clock, Random, systemClock } from "./clock";
+import { callBudgetMs, currentCall, withCallDeadline } from "./deadline";
+import { ApiError, Code, UnknownOutcomeError, decodeErrorAnswer } from "./errors";
+import { PROPAGATION_WINDOW_MS } from "./retryPolicy";
+import { LoopRequest, SendLoopOptions, sendWithPolicy } from "./sendLoop";
 import { Settings, resolveSettings } from "./settings";
-import { Transport, TransportOptions, createTransport } from "./transport";
+import { HttpAnswer, Transport, createTransport } from "./transport";
+import { InvalidUidError, uidIssue } from "./uid";
 
-export type Domain = "iam" | "registry" | "vulnerabilities";
+/**
+ * The API domain, the first path segment: "iam", "registry", "vulnerabilities", "events",
+ * "ecosystems", ... Any lowercase word is accepted, so a new kind needs no change here.
+ */
+export type Domain = string;
 export type Query = Record<string, string | number | boolean | string[] | undefined>;
 
 export interface ApiRequest {
   method: "GET" | "POST" | "PATCH" | "DELETE";
   domain: Domain;
-  /** What follows the version segment, e.g. "groups" or `groups/${uid}`. */
+  /**
+   * What follows the version segment: a collection ("groups") or a collection and a uid
+   * (`groups/${uid}`). The uid part must be well formed (provider/uid.ts): it is checked and
+   * each segment encoded, so no value can make the request reach another collection.
+   */
   path: string;
   query?: Query;
   body?: unknown;
@@ -27,9 +40,17 @@ export interface ApiClient {
   request<T = unknown>(req: ApiRequest): Promise<T>;
 }
 
-export interface ClientOptions extends TransportOptions {
-  /** How long after creating a group a PERMISSION_DENIED under it is taken for propagation. */
+export interface ClientOptions {
+  /** Time for every wait and measurement: Retry-After, backoff, renewal, propagation, deadlines. */
+  clock?: Clock;
+  /** Chance for the backoff's jitter. */
+  random?: Random;
+  /** How long after creating a record a PERMISSION_DENIED under it is taken for propagation. */
   propagationWindowMs?: number;
+  /** Per-send limits (defaults in provider/sendLoop.ts). */
+  headersTimeoutMs?: number;
+  bodyIdleTimeoutMs?: number;
+  maxAnswerBytes?: number;
   transport?: Transport;
 }
 
@@ -49,22 +70,79 @@ export function encodeQuery(query: Query | undefined): string {
   return text ? `?${text}` : "";
 }
 
-// Characters encodeURIComponent leaves alone, plus the segment separator: the usual uid.
-const PLAIN_PATH = /^[A-Za-z0-9._~/-]*$/;
+const DOMAIN = /^[a-z][a-z0-9-]{0,62}$/;
+const COLLECTION = /^[A-Za-z][A-Za-z0-9]{0,62}$/;
 
-/** Uids contain `/` between segments; each segment is escaped on its own. */
-export function encodePath(path: string): string {
-  if (PLAIN_PATH.test(path)) return path;
-  return path.split("/").map(encodeURIComponent).join("/");
+/** Where a request goes, from its domain and path: the encoded path and the uid it names, if any. */
+export interface RequestTarget {
+  /** `/{domain}/{version}/{collection}[/{uid}]`, each uid segment percent-encoded. */
+  path: string;
+  collection: string;
+  /** The record the request names (for a POST, the parent it creates under). */
+  uid?: string;
 }
 
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * The one place a request path is built. Refuses (InvalidUidError, before any request) a
+ * domain or collection that is not a plain word and a uid that is not well formed.
+ */
+export function requestTarget(req: Pick<ApiRequest, "method" | "domain" | "path">, apiVersion: string): RequestTarget {
+  const slash = req.path.indexOf("/");
+  const collection = slash < 0 ? req.path : req.path.slice(0, slash);
+  const uid = slash < 0 ? undefined : req.path.slice(slash + 1);
+  const where = `${req.method} ${req.domain}/${collection}`;
+  if (!DOMAIN.test(req.domain)) throw new Error(`${where}: "${req.domain}" is not an API domain (a lowercase word)`);
+  if (!COLLECTION.test(collection))
+    throw new Error(`${req.method} ${req.domain}: ${JSON.stringify(collection.slice(0, 80))} is not a collection name`);
+  let path = `/${req.domain}/${apiVersion}/${collection}`;
+  if (uid !== undefined) {
+    const issue = uidIssue(uid, "path");
+    if (issue) throw new InvalidUidError(uid, issue, where);
+    // Well-formed segments need no escaping; encoding anyway keeps this safe if the grammar ever widens.
+    path += `/${uid.split("/").map(encodeURIComponent).join("/")}`;
+  }
+  return { path, collection, uid };
+}
+
+/** The body of a 2xx answer: JSON, or undefined when empty (a DELETE). */
+function parseAnswer<T>(req: ApiRequest, path: string, answer: HttpAnswer): T {
+  // A create answers the record it made: anything else leaves its outcome unknown, and the
+  // create loop must look the record up (and adopt it) rather than send again blindly.
+  const unknownOutcome = (what: string) =>
+    new UnknownOutcomeError(req.method, path, `HTTP ${answer.status} with ${what}`);
+  if (!answer.text.trim()) {
+    if (req.method === "POST") throw unknownOutcome("an empty body");
+    return undefined as T;
+  }
+  try {
+    return JSON.parse(answer.text) as T;
+  } catch {
+    if (req.method === "POST")
+      throw unknownOutcome(`a body that is not JSON (${answer.contentType || "no content type"})`);
+    throw new ApiError({
+      code: Code.UNKNOWN,
+      httpStatus: answer.status,
+      method: req.method,
+      path,
+      serviceMessage: `the answer is not JSON (${answer.contentType || "no content type"}): is platform:apiUrl the API's base URL, and is a proxy in the way?`,
+    });
+  }
+}
 
 export function createClient(
   settings: Settings,
   options: ClientOptions = {},
 ): ApiClient & { tokens: TokenSource; close(): Promise<void> } {
-  const transport = options.transport ?? createTransport(options);
+  const clock = options.clock ?? systemClock;
+  const loop: SendLoopOptions = {
+    transport: options.transport ?? createTransport(),
+    clock,
+    random: options.random ?? Math.random,
+    headersTimeoutMs: options.headersTimeoutMs,
+    bodyIdleTimeoutMs: options.bodyIdleTimeoutMs,
+    maxAnswerBytes: options.maxAnswerBytes,
+  };
+  const send = (req: LoopRequest) => sendWithPolicy(loop, req);
   const tokens =
     settings.identity && settings.identityTokenFile
       ? exchangedToken(
@@ -74,89 +152,90 @@ export function createClient(
             identity: settings.identity,
             identityTokenFile: settings.identityTokenFile,
           },
-          transport,
+          send,
+          clock,
         )
       : staticToken(settings.token ?? "");
-  const propagationWindowMs = options.propagationWindowMs ?? 30_000;
-  const createdGroups = new Map<string, number>();
+  const propagationWindowMs = options.propagationWindowMs ?? PROPAGATION_WINDOW_MS;
+  // Records this process created, by uid, with when: a create under one of them may meet
+  // PERMISSION_DENIED while access to the new record propagates.
+  const created = new Map<string, number>();
 
-  const recentlyCreatedAncestor = (parentUid: string): boolean => {
-    const segments = parentUid.split("/");
+  const recentlyCreatedAncestor = (uid: string): boolean => {
+    const segments = uid.split("/");
     for (let i = segments.length; i > 0; i--) {
-      const at = createdGroups.get(segments.slice(0, i).join("/"));
-      if (at !== undefined && Date.now() - at < propagationWindowMs) return true;
+      const at = created.get(segments.slice(0, i).join("/"));
+      if (at !== undefined && clock.now() - at < propagationWindowMs) return true;
     }
     return false;
   };
+  const remember = (uid: string) => {
+    const now = clock.now();
+    for (const [known, at] of created) if (now - at >= propagationWindowMs) created.delete(known);
+    created.set(uid, now);
+  };
 
   async function once<T>(req: ApiRequest): Promise<T> {
-    const path = `/${req.domain}/${settings.apiVersion}/${encodePath(req.path)}`;
-    let token = await tokens.current();
-    for (let attempt = 0; ; attempt++) {
-      const answer = await transport.send({
-        method: req.method,
-        url: `${settings.apiUrl}${path}${encodeQuery(req.query)}`,
-        headers: {
+    const { path, uid, collection } = requestTarget(req, settings.apiVersion);
+    const url = `${settings.apiUrl}${path}${encodeQuery(req.query)}`;
+    let token = "";
+    let renewed = false;
+    const answer = await send({
+      method: req.method,
+      url,
+      path,
+      body: req.body === undefined ? undefined : JSON.stringify(req.body),
+      async headers() {
+        token = await tokens.current();
+        return {
           authorization: `Bearer ${token}`,
           accept: "application/json",
           "user-agent": USER_AGENT,
           ...(req.body === undefined ? {} : { "content-type": "application/json" }),
-        },
-        body: req.body === undefined ? undefined : JSON.stringify(req.body),
-      });
-      if (answer.status < 300) {
-        if (!answer.text) return undefined as T;
-        try {
-          return JSON.parse(answer.text) as T;
-        } catch {
-          throw new ApiError({
-            code: 2,
-            httpStatus: answer.status,
-            method: req.method,
-            path,
-            serviceMessage: `the answer is not JSON (${answer.contentType || "no content type"}): is platform:apiUrl the API's base URL, and is a proxy in the way?`,
-          });
+        };
+      },
+      errorOf: (failed) =>
+        decodeErrorAnswer({
+          httpStatus: failed.status,
+          contentType: failed.contentType,
+          text: failed.text,
+          method: req.method,
+          path,
+          url,
+          askedUid: uid,
+          collection,
+        }),
+      situation(error) {
+        if (error.code === Code.UNAUTHENTICATED) {
+          const canRenewToken = !renewed && tokens.rejected(token);
+          renewed ||= canRenewToken;
+          return { canRenewToken };
         }
-      }
-      const error = decodeErrorAnswer({
-        httpStatus: answer.status,
-        contentType: answer.contentType,
-        text: answer.text,
-        method: req.method,
-        path,
-      });
-      if (error.code === Code.UNAUTHENTICATED && attempt === 0 && tokens.rejected(token)) {
-        token = await tokens.current();
-        continue;
-      }
-      throw error;
+        if (error.code === Code.PERMISSION_DENIED && req.method === "POST" && uid !== undefined)
+          return { parentJustCreated: recentlyCreatedAncestor(uid) };
+        return {};
+      },
+    });
+    const result = parseAnswer<T>(req, path, answer);
+    if (req.method === "POST") {
+      const createdUid = (result as { uid?: unknown } | undefined)?.uid;
+      if (typeof createdUid === "string") remember(createdUid);
     }
+    return result;
   }
 
-  async function request<T>(req: ApiRequest): Promise<T> {
-    const parentUid = req.method === "POST" ? req.path.slice(req.path.indexOf("/") + 1) : "";
-    const deadline = Date.now() + propagationWindowMs;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const result = await once<T>(req);
-        if (req.method === "POST" && req.path.startsWith("groups/")) {
-          const uid = (result as { uid?: unknown } | undefined)?.uid;
-          if (typeof uid === "string") createdGroups.set(uid, Date.now());
-        }
-        return result;
-      } catch (error) {
-        const propagating =
-          error instanceof ApiError &&
-          error.code === Code.PERMISSION_DENIED &&
-          parentUid !== "" &&
-          recentlyCreatedAncestor(parentUid);
-        if (!propagating || Date.now() > deadline) throw error;
-        await wait(Math.min(2_000, 100 * 2 ** attempt) * (0.5 + Math.random() / 2));
-      }
-    }
+  function request<T>(req: ApiRequest): Promise<T> {
+    // A request outside any provider call or look-up still gets one overall deadline.
+    if (currentCall()) return once<T>(req);
+    return withCallDeadline(
+      `${req.method} ${req.domain}/${req.path.split("/")[0]}`,
+      callBudgetMs(),
+      () => once<T>(req),
+      () => clock.now(),
+    );
   }
 
-  return { request, tokens, close: () => transport.close() };
+  return { request, tokens, close: () => loop.transport.close() };
 }
 
 // One client per distinct settings, for the whole process: the provider host serves every

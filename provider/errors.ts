@@ -45,6 +45,10 @@ const errorInfoSchema = z.looseObject({ reason: z.string().optional(), domain: z
 const badRequestSchema = z.looseObject({
   fieldViolations: z.array(z.looseObject({ field: z.string(), description: z.string() })).optional(),
 });
+const resourceInfoSchema = z.looseObject({
+  resourceType: z.string().optional(),
+  resourceName: z.string().optional(),
+});
 const preconditionSchema = z.looseObject({
   violations: z.array(z.looseObject({ type: z.string(), description: z.string() })).optional(),
 });
@@ -58,6 +62,14 @@ export interface ApiErrorInit {
   reason?: string;
   fieldViolations?: FieldViolation[];
   preconditionViolations?: PreconditionViolation[];
+  /** The record a ResourceInfo detail names (a NOT_FOUND's missing record). */
+  resourceName?: string;
+  /** The full URL requested, for messages that must say where the request went. */
+  url?: string;
+  /** The uid the request named (for a POST, the parent); see `recordGone`. */
+  askedUid?: string;
+  /** The collection the request named, to recognise `groups/<uid>`-style resource names. */
+  collection?: string;
 }
 
 export class ApiError extends Error {
@@ -71,10 +83,21 @@ export class ApiError extends Error {
   readonly path: string;
   /** The service's own text, without our additions. */
   readonly serviceMessage: string;
+  readonly resourceName?: string;
+  readonly url?: string;
+  readonly askedUid?: string;
+  /**
+   * The answer proves the record asked for is gone: NOT_FOUND as an AIP-193 Status whose
+   * ResourceInfo names that very record. A 404 from anything else (a wrong apiUrl prefix, a
+   * proxy's page, a Status naming another record) proves nothing, and treating it as "gone"
+   * would make refresh drop and destroy forget records that still exist.
+   */
+  readonly recordGone: boolean;
 
   constructor(init: ApiErrorInit) {
     const status = STATUS_NAMES[init.code] ?? `CODE_${init.code}`;
-    super(describe(status, init));
+    const recordGone = init.code === Code.NOT_FOUND && namesRecord(init.resourceName, init.askedUid, init.collection);
+    super(describe(status, init, recordGone));
     this.name = "ApiError";
     this.code = init.code;
     this.status = status;
@@ -85,7 +108,25 @@ export class ApiError extends Error {
     this.method = init.method;
     this.path = init.path;
     this.serviceMessage = init.serviceMessage;
+    this.resourceName = init.resourceName;
+    this.url = init.url;
+    this.askedUid = init.askedUid;
+    this.recordGone = recordGone;
   }
+}
+
+/**
+ * A ResourceInfo name names the uid asked for: the uid itself or `<collection>/<uid>`. Nothing
+ * looser: a server that answers every unknown path with its path as the name (the path ends in
+ * the uid) must not pass for the service saying the record is missing.
+ */
+function namesRecord(
+  resourceName: string | undefined,
+  uid: string | undefined,
+  collection: string | undefined,
+): boolean {
+  if (!resourceName || !uid) return false;
+  return resourceName === uid || (collection !== undefined && resourceName === `${collection}/${uid}`);
 }
 
 /** What to do about each kind of failure, where the service's text alone does not say. */
@@ -96,7 +137,7 @@ const HINTS: Partial<Record<string, string>> = {
   UNAVAILABLE: "the service stayed unavailable through every retry; run again later",
 };
 
-function describe(status: string, init: ApiErrorInit): string {
+function describe(status: string, init: ApiErrorInit, recordGone: boolean): string {
   const where = `${init.method} ${init.path}`;
   let detail: string;
   if (init.fieldViolations?.length) {
@@ -106,7 +147,13 @@ function describe(status: string, init: ApiErrorInit): string {
   } else {
     detail = init.serviceMessage || `HTTP ${init.httpStatus}`;
   }
-  const hint = HINTS[status];
+  let hint = HINTS[status];
+  if (status === "NOT_FOUND" && !recordGone) {
+    const asked = init.askedUid ? `that "${init.askedUid}" is missing` : "what is missing";
+    hint =
+      `the answer does not say ${asked} (no ResourceInfo naming it), so nothing is taken as deleted: ` +
+      `check that platform:apiUrl (PLATFORM_API_URL) is the API's base URL; the request went to ${init.url ?? init.path}`;
+  }
   return `${status}: ${detail} (${where})${hint ? `; ${hint}` : ""}`;
 }
 
@@ -117,8 +164,18 @@ export function decodeErrorAnswer(answer: {
   text: string;
   method: string;
   path: string;
+  url?: string;
+  askedUid?: string;
+  collection?: string;
 }): ApiError {
-  const base = { httpStatus: answer.httpStatus, method: answer.method, path: answer.path };
+  const base = {
+    httpStatus: answer.httpStatus,
+    method: answer.method,
+    path: answer.path,
+    url: answer.url,
+    askedUid: answer.askedUid,
+    collection: answer.collection,
+  };
   let parsed: unknown;
   try {
     parsed = JSON.parse(answer.text);
@@ -142,6 +199,8 @@ export function decodeErrorAnswer(answer: {
     } else if (type.endsWith("google.rpc.BadRequest")) {
       const violations = badRequestSchema.safeParse(detail).data?.fieldViolations ?? [];
       init.fieldViolations = violations.map(({ field, description }) => ({ field, description }));
+    } else if (type.endsWith("google.rpc.ResourceInfo")) {
+      init.resourceName = resourceInfoSchema.safeParse(detail).data?.resourceName;
     } else if (type.endsWith("google.rpc.PreconditionFailure")) {
       const violations = preconditionSchema.safeParse(detail).data?.violations ?? [];
       init.preconditionViolations = violations.map(({ type: t, description }) => ({ type: t, description }));
@@ -162,6 +221,23 @@ export class UnknownOutcomeError extends Error {
   ) {
     super(`${method} ${path}: the answer was lost (${causeCode}); the request may or may not have been applied`);
     this.name = "UnknownOutcomeError";
+  }
+}
+
+/** A repeatable request kept losing its answer (reset, stalled) through every send the policy allows. */
+export class ConnectionLostError extends Error {
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly causeCode: string,
+    readonly detail: string,
+    readonly sends: number,
+  ) {
+    super(
+      `${method} ${path}: the answer was lost (${detail === causeCode ? causeCode : `${detail}, ${causeCode}`}) ` +
+        `${sends === 1 ? "on the only send" : `on each of ${sends} sends`}; check the network between here and platform:apiUrl, then run again`,
+    );
+    this.name = "ConnectionLostError";
   }
 }
 
@@ -190,5 +266,9 @@ export function isApiError(error: unknown, code?: number): error is ApiError {
   return error instanceof ApiError && (code === undefined || error.code === code);
 }
 
-export const isNotFound = (error: unknown): boolean => isApiError(error, Code.NOT_FOUND);
+/**
+ * The one test the lifecycle uses for "this record is gone" (read drops it, delete succeeds):
+ * only a NOT_FOUND whose ResourceInfo names the record asked for. Any other 404 is an error.
+ */
+export const isNotFound = (error: unknown): boolean => error instanceof ApiError && error.recordGone;
 export const isAlreadyExists = (error: unknown): boolean => isApiError(error, Code.ALREADY_EXISTS);

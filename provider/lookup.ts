@@ -11,6 +11,7 @@ import { ApiClient, Domain, Query, sharedClient } from "./client";
 import { callBudgetMs, withCallDeadline } from "./deadline";
 import { safeMessage } from "./messages";
 import { listAll } from "./pagination";
+import { uidString } from "./uid";
 import { formatIssues } from "./zodIssues";
 
 export interface LookupOptions {
@@ -60,7 +61,8 @@ export function defineLookup<S extends z.ZodType<object>, R, A = z.input<S>>(
   return { get, output };
 }
 
-const uid = z.string().min(1, "must not be empty");
+/** Every uid argument: refused before any request unless well formed (provider/uid.ts). */
+const uid = uidString("path");
 
 /** `field`, `field desc` or `field asc`: what the API's order_by takes. */
 export const orderBy = z
@@ -126,7 +128,7 @@ export function listQuery(args: Record<string, unknown>, extra: Record<string, s
 /** One record by uid (a Get), or by exact name within an optional parent scope (a List). */
 export const oneByUidOrName = z
   .strictObject({
-    uid: z.string().min(1, "must not be empty").optional(),
+    uid: uid.optional(),
     name: listArgs.name,
     childrenOf: listArgs.childrenOf,
     descendantsOf: listArgs.descendantsOf,

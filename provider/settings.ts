@@ -26,6 +26,7 @@ export const SETTING_SOURCES = {
   token: { config: "platform:token", env: "PLATFORM_TOKEN" },
   identity: { config: "platform:identity", env: "PLATFORM_IDENTITY" },
   identityTokenFile: { config: "platform:identityTokenFile", env: "PLATFORM_IDENTITY_TOKEN_FILE" },
+  timeout: { config: "platform:timeout", env: "PLATFORM_TIMEOUT" },
 } as const;
 
 type Key = keyof typeof SETTING_SOURCES;
@@ -95,6 +96,27 @@ function baseUrl(value: string, from: string): string {
   return url.toString().replace(/\/+$/, "");
 }
 
+/** The longest overall budget a call may be given: an hour; the shortest, a tenth of a second. */
+export const MAX_TIMEOUT_SECONDS = 3600;
+export const MIN_TIMEOUT_SECONDS = 0.1;
+
+/**
+ * platform:timeout / PLATFORM_TIMEOUT in milliseconds (the overall budget of one provider call
+ * or look-up), undefined when not set; a SettingsError naming the setting when malformed.
+ */
+export function timeoutSetting(): number | undefined {
+  const timeout = raw("timeout");
+  if (!timeout) return undefined;
+  const text = timeout.value.trim();
+  const seconds = /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
+  if (!(seconds >= MIN_TIMEOUT_SECONDS && seconds <= MAX_TIMEOUT_SECONDS)) {
+    throw new SettingsError(
+      `${timeout.from}: must be a number of seconds from ${MIN_TIMEOUT_SECONDS} to ${MAX_TIMEOUT_SECONDS} (the overall time one provider call or look-up may take; default 120)`,
+    );
+  }
+  return seconds * 1000;
+}
+
 const UID_PATTERN = /^[^/\s]+(\/[^/\s]+)*$/;
 
 let resolved: { sources: string; settings: Settings } | undefined;
@@ -116,6 +138,7 @@ export function resolveSettings(): Settings {
 }
 
 function resolveFresh(): Settings {
+  timeoutSetting();
   const api = raw("apiUrl");
   if (!api) {
     const { config, env } = SETTING_SOURCES.apiUrl;

@@ -1,43 +1,48 @@
 /**
- * HTTP for the whole process: one undici Agent (a keep-alive pool per API host) behind
- * undici's RetryAgent, with our own policy deciding what may be sent again.
+ * HTTP for the whole process: one undici Agent (a keep-alive pool per API host). A Transport
+ * sends ONE request and reads its answer, within the limits it is given; it never repeats
+ * anything (provider/retryPolicy.ts decides that, in the client's send loop). A failure is a
+ * SendFailure that says whether anything may have reached the service.
  *
- * The policy follows what a request may have done before it failed:
- * - An answer of 429 / 503 means the service did nothing: any method is sent again
- *   (Retry-After honoured). 500 / 502 / 504 may hide an applied write: only methods that are
- *   safe to repeat (GET, PATCH with its fixed values, DELETE) are sent again.
- * - A connection that was refused or never resolved sent nothing: retried a little for every
- *   method, since it is usually a wrong URL and the user should hear so quickly.
- * - A connection lost after sending: repeated for GET / PATCH / DELETE; a POST is NOT
- *   repeated here — the caller gets UnknownOutcomeError and looks for the record first.
+ * Limits of one send: the headers must arrive within `headersTimeoutMs`; the body may pause at
+ * most `bodyIdleTimeoutMs` between chunks (an idle timeout, as undici's bodyTimeout); the whole
+ * send ends when `signal` aborts (the call's deadline); an answer larger than `maxBodyBytes` is
+ * refused, its connection dropped.
  */
 // Types only: undici is loaded by createTransport, when the first API client is built. Loading it
 // costs a program ~65 ms (110 files), about half of what `require("platform-pulumi")` took, and
 // most programs import the package long before (or without) calling the API.
-import type { Dispatcher, RetryHandler } from "undici";
-import { UnknownOutcomeError, UnreachableError } from "./errors";
-
-export interface TransportOptions {
-  /**
-   * Retries after the first attempt; default 8, so a request through a network failing one time in
-   * five gives up once in two million (at most ~14 s of backoff).
-   */
-  maxRetries?: number;
-  /** First backoff; doubles each retry, with jitter, up to maxDelayMs. */
-  minDelayMs?: number;
-  maxDelayMs?: number;
-  /** How long to wait for an answer's headers (and between body chunks). */
-  timeoutMs?: number;
-}
+import type { Dispatcher } from "undici";
 
 export interface HttpAnswer {
   status: number;
   contentType: string;
   text: string;
+  /** The Retry-After header, if any. */
+  retryAfter?: string;
 }
 
-const ANSWERED_NOTHING_DONE = new Set([429, 503]);
-const ANSWERED_MAYBE_DONE = new Set([500, 502, 504]);
+export interface SendLimits {
+  headersTimeoutMs: number;
+  bodyIdleTimeoutMs: number;
+  maxBodyBytes: number;
+  /** Aborts the send (the call's deadline). */
+  signal?: AbortSignal;
+}
+
+export interface HttpRequest {
+  method: Dispatcher.HttpMethod;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface Transport {
+  send(req: HttpRequest, limits: SendLimits): Promise<HttpAnswer>;
+  close(): Promise<void>;
+}
+
+/** Connection never made: nothing reached the service. */
 const NOTHING_SENT = new Set([
   "ECONNREFUSED",
   "ENOTFOUND",
@@ -46,125 +51,134 @@ const NOTHING_SENT = new Set([
   "EHOSTUNREACH",
   "ENETDOWN",
   "EHOSTDOWN",
+  "UND_ERR_CONNECT_TIMEOUT",
 ]);
-const LOST_AFTER_SENDING = new Set([
-  "ECONNRESET",
-  "EPIPE",
-  "UND_ERR_SOCKET",
-  "UND_ERR_CLOSED",
-  "UND_ERR_HEADERS_TIMEOUT",
-  "UND_ERR_BODY_TIMEOUT",
-  "ETIMEDOUT",
-]);
-const REPEATABLE = new Set(["GET", "HEAD", "PATCH", "DELETE", "PUT"]);
-const MAX_UNREACHABLE_RETRIES = 2;
-const MAX_SEND_ROUNDS = 3;
-// The service's own Retry-After is obeyed, up to a minute, whatever the backoff settings.
-const MAX_RETRY_AFTER_MS = 60_000;
 
-function retryPolicy(options: Required<Omit<TransportOptions, "timeoutMs">>): RetryHandler.RetryCallback {
-  return (error, { state, opts }, next) => {
-    const failure = error as Error & {
-      statusCode?: number;
-      code?: string;
-      headers?: Record<string, string | string[] | undefined>;
-    };
-    const method = String(opts.method).toUpperCase();
-    const attempt = state.counter;
-    let allowed: boolean;
-    let limit = options.maxRetries;
-    if (failure.statusCode !== undefined && failure.code === "UND_ERR_REQ_RETRY") {
-      allowed =
-        ANSWERED_NOTHING_DONE.has(failure.statusCode) ||
-        (ANSWERED_MAYBE_DONE.has(failure.statusCode) && REPEATABLE.has(method));
-    } else if (failure.code && NOTHING_SENT.has(failure.code)) {
-      allowed = true;
-      limit = Math.min(limit, MAX_UNREACHABLE_RETRIES);
-    } else if (failure.code && LOST_AFTER_SENDING.has(failure.code)) {
-      allowed = REPEATABLE.has(method);
-    } else {
-      allowed = false;
-    }
-    if (!allowed || attempt > limit) return next(error);
-    const retryAfter = retryAfterMs(failure.headers?.["retry-after"]);
-    const backoff = Math.min(options.maxDelayMs, options.minDelayMs * 2 ** (attempt - 1));
-    // Full jitter spreads the retries of many parallel creates instead of stampeding together.
-    const delay =
-      retryAfter !== undefined ? Math.min(retryAfter, MAX_RETRY_AFTER_MS) : backoff / 2 + Math.random() * (backoff / 2);
-    setTimeout(() => next(null), delay);
-  };
+/** One send failed without an answer. `sent`: the request may have reached the service. */
+export class SendFailure extends Error {
+  constructor(
+    readonly code: string,
+    readonly sent: boolean,
+    message: string,
+  ) {
+    super(message);
+    this.name = "SendFailure";
+  }
 }
 
-function retryAfterMs(header: string | string[] | undefined): number | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (!value) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+/** The answer is larger than the client accepts; the connection was dropped. */
+export class AnswerTooLargeError extends Error {
+  constructor(
+    readonly url: string,
+    readonly limitBytes: number,
+  ) {
+    super(
+      `the answer from ${url} is larger than ${Math.round(limitBytes / (1024 * 1024))} MB, more than any API answer; ` +
+        "it was refused: check platform:apiUrl and what sits between here and the API",
+    );
+    this.name = "AnswerTooLargeError";
+  }
 }
 
-export interface Transport {
-  send(req: {
-    method: Dispatcher.HttpMethod;
-    url: string;
-    headers: Record<string, string>;
-    body?: string;
-  }): Promise<HttpAnswer>;
-  close(): Promise<void>;
+function causeOf(error: unknown): string {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && code !== "") return code;
+    if ((current as { name?: unknown }).name === "AbortError") return "ABORTED";
+    current = (current as { cause?: unknown }).cause;
+  }
+  return (error as { name?: string })?.name ?? "ERROR";
 }
 
-export function createTransport(options: TransportOptions = {}): Transport {
+const TIMEOUT_TEXT: Record<string, string> = {
+  UND_ERR_HEADERS_TIMEOUT: "no answer headers in time",
+  UND_ERR_BODY_TIMEOUT: "the answer's body stalled",
+  ABORTED: "the call's deadline passed",
+};
+
+export function createTransport(options: { connections?: number } = {}): Transport {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
-  const { Agent, RetryAgent, request } = require("undici") as typeof import("undici");
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  const agent = new Agent({
-    keepAliveTimeout: 10_000,
-    connections: 64,
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-  });
-  const dispatcher = new RetryAgent(agent, {
-    throwOnError: false,
-    retry: retryPolicy({
-      maxRetries: options.maxRetries ?? 8,
-      minDelayMs: options.minDelayMs ?? 100,
-      maxDelayMs: options.maxDelayMs ?? 4_000,
-    }),
-    // The policy decides; these lists only let every candidate reach it.
-    methods: ["GET", "HEAD", "POST", "PATCH", "DELETE", "PUT"],
-    statusCodes: [...ANSWERED_NOTHING_DONE, ...ANSWERED_MAYBE_DONE],
-    errorCodes: [...NOTHING_SENT, ...LOST_AFTER_SENDING],
-  });
+  const { Agent, request } = require("undici") as typeof import("undici");
+  const agent = new Agent({ keepAliveTimeout: 10_000, connections: options.connections ?? 64 });
   return {
-    async send({ method, url, headers, body }) {
-      for (let round = 1; ; round++) {
+    async send(req, limits) {
+      // Our own timers, not undici's headersTimeout/bodyTimeout: those tick about once a
+      // second, so a 20 ms limit would take a second, and tests could not state exact limits.
+      const abort = new AbortController();
+      let why: string | undefined;
+      const stop = (code: string) => {
+        why ??= code;
+        abort.abort();
+      };
+      const onDeadline = () => stop("ABORTED");
+      if (limits.signal?.aborted) onDeadline();
+      limits.signal?.addEventListener("abort", onDeadline, { once: true });
+      let timer = setTimeout(() => stop("UND_ERR_HEADERS_TIMEOUT"), limits.headersTimeoutMs);
+      timer.unref?.();
+      const failure = (error: unknown, reading: boolean) => {
+        const code = why ?? causeOf(error);
+        const text = TIMEOUT_TEXT[code] ?? code;
+        return new SendFailure(
+          code,
+          reading || !NOTHING_SENT.has(code),
+          reading ? `${text} while reading the answer` : text,
+        );
+      };
+      try {
+        let answer: Dispatcher.ResponseData;
         try {
-          const answer = await request(url, { method, headers, body, dispatcher });
-          const text = await answer.body.text();
-          const contentType = answer.headers["content-type"];
-          return {
-            status: answer.statusCode,
-            contentType: Array.isArray(contentType) ? contentType[0] : (contentType ?? ""),
-            text,
-          };
+          answer = await request(req.url, {
+            method: req.method,
+            headers: req.headers,
+            body: req.body,
+            dispatcher: agent,
+            headersTimeout: 0,
+            bodyTimeout: 0,
+            signal: abort.signal,
+          });
         } catch (error) {
-          const code = (error as { code?: string }).code ?? "";
-          const target = new URL(url);
-          if (NOTHING_SENT.has(code)) throw new UnreachableError(target.origin, code);
-          if (!LOST_AFTER_SENDING.has(code)) throw error;
-          if (method === "POST") throw new UnknownOutcomeError(method, target.pathname, code);
-          // RetryHandler hands some socket errors straight through without asking the policy
-          // (a connection it already counts as aborted, a body cut after its headers), so a
-          // repeatable request gets a few more rounds here, each with the policy's full budget.
-          if (round >= MAX_SEND_ROUNDS) {
-            throw new Error(
-              `${method} ${target.pathname}: the connection kept failing (${code}) through every retry; run again later`,
-            );
-          }
+          throw failure(error, false);
         }
+        clearTimeout(timer);
+        timer = setTimeout(() => stop("UND_ERR_BODY_TIMEOUT"), limits.bodyIdleTimeoutMs);
+        timer.unref?.();
+        const header = (name: string) => {
+          const value = answer.headers[name];
+          return Array.isArray(value) ? value[0] : value;
+        };
+        const declared = Number(header("content-length"));
+        if (Number.isFinite(declared) && declared > limits.maxBodyBytes) {
+          answer.body.destroy();
+          throw new AnswerTooLargeError(new URL(req.url).origin, limits.maxBodyBytes);
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        try {
+          for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+            timer.refresh();
+            size += chunk.length;
+            if (size > limits.maxBodyBytes) {
+              answer.body.destroy();
+              throw new AnswerTooLargeError(new URL(req.url).origin, limits.maxBodyBytes);
+            }
+            chunks.push(chunk);
+          }
+        } catch (error) {
+          if (error instanceof AnswerTooLargeError) throw error;
+          throw failure(error, true);
+        }
+        return {
+          status: answer.statusCode,
+          contentType: header("content-type") ?? "",
+          text: Buffer.concat(chunks).toString("utf8"),
+          retryAfter: header("retry-after"),
+        };
+      } finally {
+        clearTimeout(timer);
+        limits.signal?.removeEventListener("abort", onDeadline);
       }
     },
-    close: () => dispatcher.close(),
+    close: () => agent.close(),
   };
 }

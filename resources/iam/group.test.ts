@@ -4,7 +4,7 @@
  */
 import { Harness, startHarness } from "../../tests/support/resourceHarness";
 import { HostError } from "../../tools/host/host";
-import { UNKNOWN } from "../../provider/resource";
+import { UNKNOWN } from "../../provider/values";
 
 let h: Harness;
 let provider: string;
@@ -183,7 +183,10 @@ test("check names the failing property and sends nothing", async () => {
     { property: "name", reason: "must match ^[a-z0-9 ._-]{1,}$" },
   ]);
   expect(await failures({ parentUid: "acme//team", name: "team" })).toEqual([
-    { property: "parentUid", reason: 'must be a group\'s uid: segments separated by /, e.g. "acme/team"' },
+    {
+      property: "parentUid",
+      reason: 'must be a group\'s uid: it has an empty segment (a leading, trailing or doubled "/")',
+    },
   ]);
   expect(await failures({ parentUid: h.emu.rootUid })).toEqual([{ property: "name", reason: "is required" }]);
   expect(await failures({ parentUid: h.emu.rootUid, name: "team", description: 7 })).toEqual([

@@ -7,29 +7,26 @@
  *
  * KEEP THIS FILE'S PATH AND NAME STABLE FOREVER: every stack's state names it.
  */
-import { z } from "zod";
-import { ResourceKind, defineProvider, expecting, parentOfUid, shown, uidSchema } from "../../provider/resource";
+import type { ResourceKind } from "../../provider/kind";
+import { defineProvider } from "../../provider/lifecycle";
 
 const GROUP_NAME_PATTERN = /^[a-z0-9 ._-]{1,}$/;
-
-const label = (props: Record<string, unknown>) =>
-  `group${props.name ? ` "${shown(props.name)}"` : ""}${props.uid ? ` (${shown(props.uid)})` : props.parentUid ? ` under "${shown(props.parentUid)}"` : ""}`;
 
 const group: ResourceKind = {
   typeName: "Group",
   noun: "group",
+  domain: "iam",
   collection: "groups",
-  inputs: z.strictObject({
-    parentUid: uidSchema("a group", "path"),
-    name: z.string(expecting("a string")).regex(GROUP_NAME_PATTERN, `must match ${GROUP_NAME_PATTERN.source}`),
-    description: z.string(expecting("a string")).optional(),
-  }),
+  message: "iam.Group",
+  inputs: (f) =>
+    f.z.strictObject({
+      parentUid: f.uid("a group"),
+      name: f.name(GROUP_NAME_PATTERN),
+      description: f.optionalText().optional(),
+    }),
   parentField: "parentUid",
   writable: ["name", "description"],
   replaceOn: ["parentUid"],
-  toOutputs: (record) => ({ ...record, parentUid: parentOfUid(record.uid) }),
-  label,
-  adoptionQuery: (inputs) => ({ "uidp.children_of": String(inputs.parentUid), name: String(inputs.name) }),
   alreadyExistsHint:
     "choose another name, delete the existing group, or refer to it with platform.iam.Group.get(name, uid) instead of creating it",
   explainDeleteRefusal: (error) => {

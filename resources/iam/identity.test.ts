@@ -4,7 +4,7 @@
  */
 import { Harness, startHarness } from "../../tests/support/resourceHarness";
 import { HostError } from "../../tools/host/host";
-import { UNKNOWN } from "../../provider/resource";
+import { UNKNOWN } from "../../provider/values";
 
 let h: Harness;
 let provider: string;
@@ -94,7 +94,10 @@ test("lifecycle: one request per create/read/update/delete, none for check and d
   );
   const log = h.emu.requests();
   expect(log.map((r) => `${r.method} ${r.path}`)).toEqual([`PATCH /iam/v2beta1/identities/${created.id}`]);
-  expect(log[0].query).toEqual({ updateMask: "description,claimMatch" });
+  // Nested members by name; the body carries name, description and the whole claimMatch.
+  expect(log[0].query).toEqual({
+    updateMask: "description,claimMatch.audience,claimMatch.subject,claimMatch.subjectPattern",
+  });
   expect(updated).toMatchObject({ uid: created.id, description: "deploys", claimMatch: narrowed });
   expect(updated.claimMatch.subject).toBeUndefined();
   expect((await h.api("GET", `/iam/v2beta1/identities/${created.id}`)).body.claimMatch).toEqual(narrowed);
@@ -123,6 +126,29 @@ test("lifecycle: one request per create/read/update/delete, none for check and d
   }
 });
 
+test("a subject-only change is one PATCH masking claimMatch.subject; the other members stay", async () => {
+  const root = h.emu.rootUid;
+  const claimMatch = { issuer: GITHUB, subject: "repo:acme/app:ref:refs/heads/main", claims: { ref: "main" } };
+  const created = await h.host.create(urn, props({ parentUid: root, name: "ci-subject", claimMatch }));
+  h.emu.clearRequests();
+  const moved = { ...claimMatch, subject: "repo:acme/app:ref:refs/heads/release" };
+  const updated = await h.host.update(
+    created.id,
+    urn,
+    created.props,
+    props({ parentUid: root, name: "ci-subject", claimMatch: moved }),
+  );
+  const log = h.emu.requests();
+  expect(log.map((r) => `${r.method} ${r.path}`)).toEqual([`PATCH /iam/v2beta1/identities/${created.id}`]);
+  expect(log[0].query).toEqual({ updateMask: "claimMatch.subject" });
+  expect(updated).toMatchObject({ name: "ci-subject", claimMatch: moved });
+  expect((await h.api("GET", `/iam/v2beta1/identities/${created.id}`)).body).toMatchObject({
+    name: "ci-subject",
+    claimMatch: moved,
+  });
+  await h.host.delete(created.id, urn, updated);
+});
+
 test("check names the failing property of claimMatch and sends nothing", async () => {
   const failures = async (claimMatch: unknown, extra: Record<string, unknown> = {}) =>
     (
@@ -145,7 +171,7 @@ test("check names the failing property of claimMatch and sends nothing", async (
     { property: "claimMatch.subject", reason: "is required (or subjectPattern)" },
   ]);
   expect(await failures({ issuerPattern: "(", subject: "s" })).toEqual([
-    { property: "claimMatch.issuerPattern", reason: "must be a valid regular expression" },
+    { property: "claimMatch.issuerPattern", reason: "must be an RE2 regular expression: missing closing ): `(`" },
   ]);
   expect(await failures({ issuer: GITHUB, subject: "s", audience: "a", audiencePattern: "b" })).toEqual([
     { property: "claimMatch.audience", reason: "set either audience or audiencePattern, not both" },
@@ -162,7 +188,10 @@ test("check names the failing property of claimMatch and sends nothing", async (
   ]);
   expect(await failures(undefined)).toEqual([{ property: "claimMatch", reason: "is required" }]);
   expect(await failures({ issuer: GITHUB, subject: "s" }, { parentUid: "acme/ team" })).toEqual([
-    { property: "parentUid", reason: 'must be a group\'s uid: segments separated by /, e.g. "acme/team"' },
+    {
+      property: "parentUid",
+      reason: 'must be a group\'s uid: it contains whitespace; a uid segment holds only letters, digits, "-" and "_"',
+    },
   ]);
   expect(await failures({ issuer: GITHUB, subject: "s" }, { name: "" })).toEqual([
     { property: "name", reason: "must not be empty" },

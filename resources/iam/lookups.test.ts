@@ -1,6 +1,6 @@
 import { startEmulator, RunningEmulator } from "../../emulator";
 import { fetchClient, listRequests } from "../../tests/support/lookupClient";
-import { getGroup, getGroups, getIdentities } from "./lookups";
+import { getGroup, getGroups, getIdentities, getIdentity } from "./lookups";
 
 const GROUPS = 450;
 const IDENTITIES = 230;
@@ -101,5 +101,20 @@ describe("getIdentities", () => {
   test("exact name", async () => {
     const { identities } = await getIdentities({ name: "robot-042" }, { client });
     expect(identities.map((i) => i.name)).toEqual(["robot-042"]);
+  });
+});
+
+describe("getIdentity", () => {
+  test("by name is one List, by uid one Get; none is an error naming the look-up", async () => {
+    const byName = await getIdentity({ name: "robot-042", descendantsOf: emu.rootUid }, { client });
+    expect(await getIdentity({ uid: byName.uid }, { client })).toEqual(byName);
+    expect(byName.claimMatch).toEqual({ issuer: "https://ci.example.com", subject: "robot-042" });
+    expect(emu.requests().map((r) => `${r.method} ${r.path}`)).toEqual([
+      "GET /iam/v2beta1/identities",
+      `GET /iam/v2beta1/identities/${byName.uid}`,
+    ]);
+    await expect(getIdentity({ name: "ghost" }, { client })).rejects.toThrow(
+      'getIdentity: no identity matches name "ghost"',
+    );
   });
 });

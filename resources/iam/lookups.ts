@@ -1,20 +1,14 @@
 /**
  * Look-ups of groups and identities that already exist (managed elsewhere or by hand):
  * `getGroup({ uid })`, `getGroup({ name, childrenOf })`, `getGroups(...)`, `getIdentities(...)`.
+ * Where each lives in the API comes from the kinds' descriptions.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import {
-  Collection,
-  defineLookup,
-  findOne,
-  InputArgs,
-  listArgs,
-  listRecords,
-  LookupOptions,
-  oneByUidOrName,
-  OneByUidOrNameArgs,
-} from "../../provider/lookup";
+import { kindLookups } from "../../provider/kindLookups";
+import { InputArgs, ListArgs, LookupOptions, OneByUidOrNameArgs } from "../../provider/lookup";
+import groupProvider = require("./groupProvider");
+import identityProvider = require("./identityProvider");
 
 // Group and Identity are the names of the managed resource classes; what a look-up
 // returns is a plain record of the service's fields, hence GroupRecord / IdentityRecord.
@@ -30,12 +24,6 @@ export const groupRecordSchema = z.looseObject({
   updateTime: z.string().optional(),
 });
 export type GroupRecord = z.infer<typeof groupRecordSchema>;
-const groups: Collection<GroupRecord> = {
-  domain: "iam",
-  collection: "groups",
-  noun: "group",
-  schema: groupRecordSchema,
-};
 
 export const identityRecordSchema = z.looseObject({
   uid: z.string(),
@@ -60,76 +48,72 @@ export const identityRecordSchema = z.looseObject({
   updateTime: z.string().optional(),
 });
 export type IdentityRecord = z.infer<typeof identityRecordSchema>;
-const identities: Collection<IdentityRecord> = {
-  domain: "iam",
-  collection: "identities",
-  noun: "identity",
-  schema: identityRecordSchema,
-};
 
 // ---- groups
 
-const getGroupsArgs = z.strictObject({ ...listArgs });
-export type GetGroupsArgs = z.input<typeof getGroupsArgs>;
+export type GetGroupsArgs = ListArgs;
 export type GetGroupsOutputArgs = InputArgs<GetGroupsArgs>;
 export interface GetGroupsResult {
   groups: GroupRecord[];
 }
 
-const groupsLookup = defineLookup("getGroups", getGroupsArgs, async (args, client): Promise<GetGroupsResult> => ({
-  groups: await listRecords(client, groups, args),
-}));
+const groups = kindLookups<GroupRecord, GetGroupsResult>(groupProvider.kind, groupRecordSchema);
 
 export function getGroups(args: GetGroupsArgs = {}, options?: LookupOptions): Promise<GetGroupsResult> {
-  return groupsLookup.get(args, options);
+  return groups.many.get(args, options);
 }
 
 export function getGroupsOutput(
   args: GetGroupsOutputArgs = {},
   options?: LookupOptions,
 ): pulumi.Output<GetGroupsResult> {
-  return groupsLookup.output(args, options);
+  return groups.many.output(args, options);
 }
 
 export type GetGroupArgs = OneByUidOrNameArgs;
 export type GetGroupOutputArgs = InputArgs<GetGroupArgs>;
 
-const groupLookup = defineLookup("getGroup", oneByUidOrName, (args, client): Promise<GroupRecord> =>
-  findOne(client, groups, args),
-);
-
 export function getGroup(args: GetGroupArgs, options?: LookupOptions): Promise<GroupRecord> {
-  return groupLookup.get(args, options);
+  return groups.one.get(args, options);
 }
 
 export function getGroupOutput(args: GetGroupOutputArgs, options?: LookupOptions): pulumi.Output<GroupRecord> {
-  return groupLookup.output(args, options);
+  return groups.one.output(args, options);
 }
 
 // ---- identities
 
-const getIdentitiesArgs = z.strictObject({ ...listArgs, relationshipType: z.string().min(1).optional() });
-export type GetIdentitiesArgs = z.input<typeof getIdentitiesArgs>;
+const identityListArgs = { relationshipType: z.string().min(1).optional() };
+export type GetIdentitiesArgs = ListArgs & { relationshipType?: string };
 export type GetIdentitiesOutputArgs = InputArgs<GetIdentitiesArgs>;
 export interface GetIdentitiesResult {
   identities: IdentityRecord[];
 }
 
-const identitiesLookup = defineLookup(
-  "getIdentities",
-  getIdentitiesArgs,
-  async (args, client): Promise<GetIdentitiesResult> => ({
-    identities: await listRecords(client, identities, args, { relationshipType: "relationship_type" }),
-  }),
-);
+const identities = kindLookups<IdentityRecord, GetIdentitiesResult>(identityProvider.kind, identityRecordSchema, {
+  extraArgs: identityListArgs,
+  wireNames: { relationshipType: "relationship_type" },
+});
 
 export function getIdentities(args: GetIdentitiesArgs = {}, options?: LookupOptions): Promise<GetIdentitiesResult> {
-  return identitiesLookup.get(args, options);
+  return identities.many.get(args, options);
 }
 
 export function getIdentitiesOutput(
   args: GetIdentitiesOutputArgs = {},
   options?: LookupOptions,
 ): pulumi.Output<GetIdentitiesResult> {
-  return identitiesLookup.output(args, options);
+  return identities.many.output(args, options);
+}
+
+export type GetIdentityArgs = OneByUidOrNameArgs;
+export type GetIdentityOutputArgs = InputArgs<GetIdentityArgs>;
+
+/** One identity by uid, or by exact name within an optional scope; an error on none or several. */
+export function getIdentity(args: GetIdentityArgs, options?: LookupOptions): Promise<IdentityRecord> {
+  return identities.one.get(args, options);
+}
+
+export function getIdentityOutput(args: GetIdentityOutputArgs, options?: LookupOptions): pulumi.Output<IdentityRecord> {
+  return identities.one.output(args, options);
 }

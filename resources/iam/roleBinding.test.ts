@@ -5,7 +5,7 @@
 import { BUILTIN_ROLES } from "../../emulator";
 import { Harness, startHarness } from "../../tests/support/resourceHarness";
 import { HostError } from "../../tools/host/host";
-import { UNKNOWN } from "../../provider/resource";
+import { UNKNOWN } from "../../provider/values";
 
 let h: Harness;
 let provider: string;
@@ -138,10 +138,13 @@ test("drift in the role shows up in read's inputs; delete sends one DELETE", asy
 test("check names the failing property and sends nothing; unknown values pass", async () => {
   const failures = async (values: Record<string, unknown>) => (await h.host.check(urn, {}, props(values))).failures;
   expect(await failures({ groupUid: team.uid, identityUid: ci.uid, roleUid: "roles/viewer" })).toEqual([
-    { property: "roleUid", reason: "must be a role's uid: one segment, without /" },
+    { property: "roleUid", reason: 'must be a role\'s uid: it must be one segment, without "/"' },
   ]);
   expect(await failures({ groupUid: "/acme", identityUid: ci.uid, roleUid: viewer.uid })).toEqual([
-    { property: "groupUid", reason: 'must be a group\'s uid: segments separated by /, e.g. "acme/team"' },
+    {
+      property: "groupUid",
+      reason: 'must be a group\'s uid: it has an empty segment (a leading, trailing or doubled "/")',
+    },
   ]);
   expect(await failures({ groupUid: team.uid, roleUid: viewer.uid })).toEqual([
     { property: "identityUid", reason: "is required" },

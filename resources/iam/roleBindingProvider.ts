@@ -6,32 +6,25 @@
  *
  * KEEP THIS FILE'S PATH AND NAME STABLE FOREVER: every stack's state names it.
  */
-import { z } from "zod";
-import { ResourceKind, defineProvider, parentOfUid, shown, uidSchema } from "../../provider/resource";
+import type { ResourceKind } from "../../provider/kind";
+import { defineProvider } from "../../provider/lifecycle";
+import { isObject, parentOfUid, shown } from "../../provider/values";
 
 const uidOf = (value: unknown): string | undefined =>
-  value !== null && typeof value === "object" && typeof (value as { uid?: unknown }).uid === "string"
-    ? (value as { uid: string }).uid
-    : undefined;
-
-const label = (props: Record<string, unknown>) => {
-  const parts = [
-    props.roleUid ? `role "${shown(props.roleUid)}"` : "",
-    props.identityUid ? `for identity "${shown(props.identityUid)}"` : "",
-    props.groupUid ? `on group "${shown(props.groupUid)}"` : "",
-  ].filter(Boolean);
-  return `role binding${props.uid ? ` ${shown(props.uid)}` : ""}${parts.length ? ` (${parts.join(" ")})` : ""}`;
-};
+  isObject(value) && typeof value.uid === "string" ? value.uid : undefined;
 
 const roleBinding: ResourceKind = {
   typeName: "RoleBinding",
   noun: "role binding",
+  domain: "iam",
   collection: "roleBindings",
-  inputs: z.strictObject({
-    groupUid: uidSchema("a group", "path"),
-    identityUid: uidSchema("an identity", "path"),
-    roleUid: uidSchema("a role", "segment"),
-  }),
+  message: "iam.RoleBinding",
+  inputs: (f) =>
+    f.z.strictObject({
+      groupUid: f.uid("a group"),
+      identityUid: f.uid("an identity"),
+      roleUid: f.uid("a role", "segment"),
+    }),
   parentField: "groupUid",
   writable: ["identityUid", "roleUid"],
   replaceOn: ["groupUid"],
@@ -42,11 +35,19 @@ const roleBinding: ResourceKind = {
     identityUid: record.identityUid ?? uidOf(record.identity),
     roleUid: record.roleUid ?? uidOf(record.role),
   }),
-  label,
-  adoptionQuery: (inputs) => ({
-    "uidp.children_of": String(inputs.groupUid),
-    identity: String(inputs.identityUid),
-    role: String(inputs.roleUid),
+  label: (props) => {
+    const parts = [
+      props.roleUid ? `role "${shown(props.roleUid)}"` : "",
+      props.identityUid ? `for identity "${shown(props.identityUid)}"` : "",
+      props.groupUid ? `on group "${shown(props.groupUid)}"` : "",
+    ].filter(Boolean);
+    return `role binding${props.uid ? ` ${shown(props.uid)}` : ""}${parts.length ? ` (${parts.join(" ")})` : ""}`;
+  },
+  // Group, identity and role: at most one binding holds them.
+  naturalKey: (inputs) => ({
+    "uidp.children_of": shown(inputs.groupUid),
+    identity: shown(inputs.identityUid),
+    role: shown(inputs.roleUid),
   }),
   alreadyExistsHint:
     "the identity already holds this role on the group through another binding; remove this RoleBinding from the program, " +

@@ -3,53 +3,43 @@
  * check's handling of unknown values, and the decisions a create makes when answers get lost.
  * (The real host, emulator and serialized providers are exercised in resources/iam/*.test.ts.)
  */
-import { z } from "zod";
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import { ApiClient, ApiRequest } from "./client";
 import { ApiError, Code, UnknownOutcomeError } from "./errors";
-import {
-  ResourceKind,
-  UNKNOWN,
-  canonical,
-  changedFields,
-  checkInputs,
-  defineProvider,
-  expecting,
-  oneOf,
-  parentOfUid,
-  sameValue,
-  shown,
-  stripUndefined,
-  uidSchema,
-  updateMask,
-} from "./resource";
+import { changedFields, maskPaths, updateMask } from "./changes";
+import { checkInputs } from "./check";
+import type { ResourceKind } from "./kind";
+import { defineProvider } from "./lifecycle";
+import { oneOf } from "./rules";
+import { UNKNOWN, canonical, parentOfUid, sameValue, shown, stripUndefined } from "./values";
 
 const kind: ResourceKind = {
   typeName: "Thing",
   noun: "thing",
+  domain: "iam",
   collection: "groups",
-  inputs: z.strictObject({
-    parentUid: uidSchema("a group", "path"),
-    name: z.string(expecting("a string")),
-    description: z.string(expecting("a string")).optional(),
-    match: z
-      .strictObject(
-        {
-          a: z.string(expecting("a string")).optional(),
-          aPattern: z.string().optional(),
-          b: z.string().url("must be a URL"),
-        },
-        expecting("an object"),
-      )
-      .optional(),
-  }),
+  message: "iam.Group",
+  inputs: (f) =>
+    f.z.strictObject({
+      parentUid: f.uid("a group"),
+      name: f.z.string(f.expecting("a string")),
+      description: f.optionalText().optional(),
+      match: f.z
+        .strictObject(
+          {
+            a: f.z.string(f.expecting("a string")).optional(),
+            aPattern: f.z.string().optional(),
+            b: f.z.string().url("must be a URL"),
+          },
+          f.expecting("an object"),
+        )
+        .optional(),
+    }),
   rules: (inputs) => oneOf(inputs.match, "match", "a", "aPattern", true),
   parentField: "parentUid",
   writable: ["name", "description"],
   replaceOn: ["parentUid"],
-  toOutputs: (record) => ({ ...record, parentUid: parentOfUid(record.uid) }),
   label: (props) => `thing "${shown(props.name ?? "?")}"`,
-  adoptionQuery: (inputs) => ({ "uidp.children_of": String(inputs.parentUid), name: String(inputs.name) }),
   alreadyExistsHint: "rename it",
   explainDeleteRefusal: () => "it is not empty",
 };
@@ -75,6 +65,8 @@ const apiError =
   () => {
     throw new ApiError({ code, httpStatus: 400, method: "X", path: "/p", serviceMessage, ...extra });
   };
+/** What a NOT_FOUND carries when the service says the record asked for is gone (its ResourceInfo names it). */
+const gone = (uid: string) => ({ askedUid: uid, resourceName: uid });
 const lost = () => {
   throw new UnknownOutcomeError("POST", "/iam/v2beta1/groups/acme", "UND_ERR_SOCKET");
 };
@@ -113,6 +105,27 @@ test("changed fields: only the compared ones, unknown values always count", () =
     "description",
   ]);
   expect(updateMask(["name", "description"])).toBe("name,description");
+});
+
+test("mask paths name the changed members of a nested message, maps and scalars whole", () => {
+  const olds = { name: "a", match: { a: "x", b: "https://b", m: { k: "1" } } };
+  const nested = ["match"];
+  expect(maskPaths(olds, { ...olds, match: { a: "x", b: "https://c", m: { k: "1" } } }, ["match"], nested)).toEqual([
+    "match.b",
+  ]);
+  // A member removed, one added, a map changed: each named, sorted; the scalar named whole.
+  expect(
+    maskPaths(
+      olds,
+      { name: "b", match: { aPattern: "^x$", b: "https://b", m: { k: "2" } } },
+      ["name", "match"],
+      nested,
+    ),
+  ).toEqual(["name", "match.a", "match.aPattern", "match.m"]);
+  // Not declared nested, or not a message on both sides: named whole.
+  expect(maskPaths(olds, { match: { a: "y" } }, ["match"])).toEqual(["match"]);
+  expect(maskPaths({}, { match: { a: "y" } }, ["match"], nested)).toEqual(["match"]);
+  expect(maskPaths(olds, { match: { a: "x", b: UNKNOWN, m: { k: "1" } } }, ["match"], nested)).toEqual(["match.b"]);
 });
 
 test("stripUndefined removes undefined at any depth", () => {
@@ -214,7 +227,11 @@ test("create: other API errors name the operation, the record and the API's answ
 
 test("read: one GET; NOT_FOUND is gone; inputs are the user-settable values; nothing undefined", async () => {
   const root = { uid: "acme", name: "acme", description: "", createTime: now() };
-  const client = scripted([() => root, apiError(Code.NOT_FOUND, "gone"), apiError(Code.PERMISSION_DENIED, "denied")]);
+  const client = scripted([
+    () => root,
+    apiError(Code.NOT_FOUND, "gone", gone("acme/gone")),
+    apiError(Code.PERMISSION_DENIED, "denied"),
+  ]);
   const provider = defineProvider(kind, () => client);
   const read = await provider.read("acme", {});
   expect(read).toEqual({ id: "acme", props: root, inputs: { name: "acme" } });
@@ -231,7 +248,7 @@ test("read: one GET; NOT_FOUND is gone; inputs are the user-settable values; not
 });
 
 test("update: NOT_FOUND says to refresh; nothing changed sends nothing", async () => {
-  const client = scripted([apiError(Code.NOT_FOUND, "gone")]);
+  const client = scripted([apiError(Code.NOT_FOUND, "gone", gone("acme/t1"))]);
   const provider = defineProvider(kind, () => client);
   const olds = { ...record(), parentUid: "acme", __provider: "p" };
   expect(await provider.update("acme/t1", olds, { parentUid: "acme", name: "t", __provider: "q" })).toEqual({
@@ -246,8 +263,32 @@ test("update: NOT_FOUND says to refresh; nothing changed sends nothing", async (
   ]);
 });
 
+test("update: the body carries every declared writable field, the mask only the changed ones", async () => {
+  const client = scripted([(req) => ({ ...record(), ...(req.body as object) })]);
+  const provider = defineProvider(kind, () => client);
+  const olds = { ...record({ description: "d" }), parentUid: "acme" };
+  await provider.update("acme/t1", olds, { parentUid: "acme", name: "t", description: "e" });
+  expect(client.sent).toEqual([
+    {
+      method: "PATCH",
+      domain: "iam",
+      path: "groups/acme/t1",
+      query: { updateMask: "description" },
+      body: { name: "t", description: "e" },
+    },
+  ]);
+  // A field dropped from the program: the mask names it, the body leaves it out, so the service clears it.
+  client.sent.length = 0;
+  const scriptedAgain = scripted([(req) => ({ ...record(), ...(req.body as object) })]);
+  await defineProvider(kind, () => scriptedAgain).update("acme/t1", olds, { parentUid: "acme", name: "t" });
+  expect(scriptedAgain.sent[0]).toMatchObject({ query: { updateMask: "description" }, body: { name: "t" } });
+});
+
 test("delete: NOT_FOUND is success; FAILED_PRECONDITION is explained", async () => {
-  const client = scripted([apiError(Code.NOT_FOUND, "gone"), apiError(Code.FAILED_PRECONDITION, "not empty")]);
+  const client = scripted([
+    apiError(Code.NOT_FOUND, "gone", gone("acme/t1")),
+    apiError(Code.FAILED_PRECONDITION, "not empty"),
+  ]);
   const provider = defineProvider(kind, () => client);
   await provider.delete("acme/t1", { name: "t" });
   await expect(provider.delete("acme/t1", { name: "t" })).rejects.toThrow(
@@ -263,7 +304,19 @@ test("configure tolerates a host that was never configured", async () => {
         get: () => {
           throw new TypeError("Cannot read properties of undefined");
         },
+        require: () => {
+          throw new TypeError("Cannot read properties of undefined");
+        },
       },
     }),
   ).resolves.toBeUndefined();
+});
+
+test("a uid the service answers is checked like an input before it becomes a resource id", async () => {
+  for (const uid of ["acme/..", "acme/./t1", "../roles/x", "acme//t1", "acme/t 1", "acme/%2e%2e"]) {
+    const client = scripted([() => record({ uid }), () => record({ uid })]);
+    const provider = defineProvider(kind, () => client);
+    await expect(provider.create(inputs)).rejects.toThrow(/^the API answered a thing whose uid .* is not well formed/);
+    await expect(provider.read("acme/t1", {})).rejects.toThrow(/is not well formed .*platform:apiUrl/);
+  }
 });

@@ -1,0 +1,19 @@
+/** What an operation works with: the records, the clock, list pages, and who is calling. */
+import { Principal } from "./auth";
+import { Clock } from "./clock";
+import { ListEngine } from "./listEngine";
+import { Messages } from "./messages";
+import { Store } from "./store";
+
+export interface Context {
+  store: Store;
+  clock: Clock;
+  engine: ListEngine;
+  messages: Messages;
+  principal: Principal;
+  propagationDelayMs: number;
+  /** Check the documented required fields of update (PATCH) bodies. */
+  requirePatchFields: boolean;
+  /** The emulator's base URL (SCIM endpoints are below it). */
+  baseUrl: string;
+}

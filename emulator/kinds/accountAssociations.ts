@@ -1,0 +1,24 @@
+/** Account associations of a group: the cloud accounts (AWS, Azure, Google, GitHub, …) it trusts. */
+import { renderStored, ResourceDef } from "./kind";
+
+export const PROVIDERS = ["amazon", "azure", "chainguard", "github", "google"] as const;
+
+export const accountAssociations: ResourceDef = {
+  kind: "accountAssociations",
+  domain: "iam",
+  singular: "account association",
+  parentKind: "groups",
+  message: "iam.AccountAssociation",
+  uniqueNames: true,
+  operations: ["list", "get", "create", "update", "delete"],
+  check: (values) => {
+    const amazon = values.amazon as Record<string, unknown> | undefined;
+    return typeof amazon?.account === "string" && !/^\d{12}$/.test(amazon.account)
+      ? [{ field: "amazon.account", description: "must be a 12-digit AWS account id" }]
+      : [];
+  },
+  render: (rec) =>
+    renderStored(rec, ["uid", "name", "description", ...PROVIDERS, "createTime", "updateTime"], {
+      description: rec.data.description ?? "",
+    }),
+};

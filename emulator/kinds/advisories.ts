@@ -1,0 +1,77 @@
+/** Vulnerability advisories of a repo's image: read-only, with filters on their fields and events. */
+import { getList, getString, textOf } from "../params";
+import { Rec } from "../store";
+import { iso, ResourceDef } from "./kind";
+
+function anyIn(values: unknown, wanted: Set<string>): boolean {
+  return Array.isArray(values) && values.some((v) => wanted.has(String(v)));
+}
+
+const eventsOf = (r: Rec) => (Array.isArray(r.data.events) ? (r.data.events as Array<{ type?: string }>) : []);
+
+export const advisories: ResourceDef = {
+  kind: "advisories",
+  domain: "vulnerabilities",
+  singular: "advisory",
+  parentKind: "repos",
+  message: "vulnerabilities.Advisory",
+  uniqueNames: false,
+  operations: ["list", "get"],
+  render: (rec) => ({
+    uid: rec.uid,
+    advisoryId: rec.data.advisoryId,
+    artifactName: rec.data.artifactName ?? "",
+    artifactType: rec.data.artifactType ?? "",
+    artifactArchitecture: rec.data.artifactArchitecture ?? "",
+    componentName: rec.data.componentName ?? "",
+    componentType: rec.data.componentType ?? "",
+    componentLocation: rec.data.componentLocation ?? "",
+    author: rec.data.author ?? "",
+    aliases: rec.data.aliases ?? [],
+    events: rec.data.events ?? [],
+    severities: rec.data.severities ?? [],
+    createTime: iso(rec.createTime),
+    updateTime: iso(rec.updateTime),
+  }),
+  filters: (params) => {
+    const predicates: Array<(rec: Rec) => boolean> = [];
+    const signature: unknown[] = [];
+    const scalar: Array<[string, string]> = [
+      ["advisory_ids", "advisoryId"],
+      ["artifact_names", "artifactName"],
+      ["artifact_types", "artifactType"],
+      ["artifact_architectures", "artifactArchitecture"],
+      ["component_names", "componentName"],
+      ["component_types", "componentType"],
+      ["component_locations", "componentLocation"],
+    ];
+    for (const [param, field] of scalar) {
+      const wanted = getList(params, param);
+      signature.push(wanted);
+      if (wanted) {
+        const set = new Set(wanted);
+        predicates.push((r) => set.has(textOf(r.data[field])));
+      }
+    }
+    const aliases = getList(params, "aliases");
+    if (aliases) predicates.push((r) => anyIn(r.data.aliases, new Set(aliases)));
+    const eventTypes = getList(params, "event_types");
+    if (eventTypes) predicates.push((r) => eventsOf(r).some((e) => eventTypes.includes(String(e.type))));
+    const latest = getString(params, "latest_event_type");
+    if (latest) predicates.push((r) => eventsOf(r).at(-1)?.type === latest);
+    const query = getString(params, "query")?.toLowerCase();
+    if (query) {
+      predicates.push((r) =>
+        [
+          r.data.advisoryId,
+          r.data.artifactName,
+          r.data.componentName,
+          r.data.description,
+          ...((r.data.aliases as string[]) ?? []),
+        ].some((v) => textOf(v).toLowerCase().includes(query)),
+      );
+    }
+    signature.push(aliases, eventTypes, latest, query);
+    return { predicates, signature };
+  },
+};

@@ -1,0 +1,35 @@
+/** Roles granted to the groups of an identity provider's directory (the create path names the provider). */
+import { invalidField } from "../errors";
+import { getString } from "../params";
+import { Rec } from "../store";
+import { iso, ResourceDef } from "./kind";
+import { usableRole } from "./roleBindings";
+
+export const externalGroupRoleMappings: ResourceDef = {
+  kind: "externalGroupRoleMappings",
+  domain: "iam",
+  singular: "external group role mapping",
+  parentKind: "identityProviders",
+  message: "iam.ExternalGroupRoleMapping",
+  uniqueNames: false,
+  alsoRequired: ["externalGroupId", "roleUid"],
+  operations: ["list", "get", "create", "delete"],
+  beforeWrite: (ctx, providerUid, values) => {
+    const provider = ctx.store.of("identityProviders").get(providerUid);
+    const groupUid = String(provider?.parentUid);
+    if (typeof values.roleUid === "string" && !usableRole(ctx, values.roleUid, groupUid))
+      throw invalidField("roleUid", `role "${values.roleUid}" does not exist or is not usable on "${groupUid}"`);
+  },
+  render: (rec) => ({
+    uid: rec.uid,
+    identityProviderUid: rec.parentUid,
+    externalGroupId: rec.data.externalGroupId,
+    roleUid: rec.data.roleUid,
+    scope: rec.data.scope ?? "",
+    createTime: iso(rec.createTime),
+  }),
+  filters: (params) => {
+    const provider = getString(params, "identity_provider_uid");
+    return { predicates: provider ? [(r: Rec) => r.parentUid === provider] : [], signature: [provider] };
+  },
+};

@@ -1,0 +1,65 @@
+/** Groups: the organization's hierarchy; the root organization is a group with a one-segment uid. */
+import { failedPrecondition } from "../errors";
+import { Store } from "../store";
+import { iso, ResourceDef } from "./kind";
+import { removeRecord } from "./registry";
+
+export const GROUP_NAME_PATTERN = /^[a-z0-9 ._-]{1,}$/;
+
+/** Kinds whose records below a group keep it from being deleted. */
+const BLOCKING: Array<[Parameters<Store["of"]>[0], string]> = [
+  ["repos", "repos"],
+  ["groups", "child groups"],
+  ["identities", "identities"],
+];
+
+export const groups: ResourceDef = {
+  kind: "groups",
+  domain: "iam",
+  singular: "group",
+  parentKind: "groups",
+  message: "iam.Group",
+  uniqueNames: true,
+  operations: ["list", "get", "create", "update", "delete"],
+  check: (values) =>
+    typeof values.name === "string" && !GROUP_NAME_PATTERN.test(values.name)
+      ? [{ field: "name", description: `must match ${GROUP_NAME_PATTERN.source}` }]
+      : [],
+  render: (rec) => ({
+    uid: rec.uid,
+    name: rec.name,
+    description: rec.data.description ?? "",
+    resourceLimits: {},
+    verified: rec.data.verified ?? false,
+    ...(rec.data.kind !== undefined ? { kind: rec.data.kind } : {}),
+    createTime: iso(rec.createTime),
+    updateTime: iso(rec.updateTime),
+  }),
+  onDelete: (ctx, rec) => {
+    const { store } = ctx;
+    const blockers = BLOCKING.flatMap(([kind, label]) => {
+      const count = store.of(kind).byParent.get(rec.uid)?.size ?? 0;
+      return count > 0
+        ? [
+            {
+              type: "RESOURCE_NOT_EMPTY",
+              subject: rec.uid,
+              description: `group "${rec.uid}" still has ${count} ${label}; delete them first`,
+            },
+          ]
+        : [];
+    });
+    if (blockers.length) throw failedPrecondition(blockers);
+    // What is defined on the group goes with it: access granted there, its roles, settings.
+    for (const kind of [
+      "roleBindings",
+      "groupInvites",
+      "identityProviders",
+      "accountAssociations",
+      "subscriptions",
+      "overlays",
+    ] as const)
+      for (const child of store.of(kind).children(rec.uid)) removeRecord(ctx, kind, child);
+    for (const role of store.of("roles").children(rec.uid)) removeRecord(ctx, "roles", role);
+  },
+};

@@ -1,0 +1,40 @@
+/** An overlay applied to tags of a repo (v2beta1); the create path names the repo, the body the overlay. */
+import { invalidField } from "../errors";
+import { capability } from "../capabilities";
+import { getString } from "../params";
+import { Rec } from "../store";
+import { ResourceDef } from "./kind";
+import { overlays } from "./overlays";
+
+export const overlayBindings: ResourceDef = {
+  kind: "overlayBindings",
+  domain: "registry",
+  singular: "overlay binding",
+  parentKind: "repos",
+  message: "registry.OverlayBinding",
+  createBody: "registry.OverlayBindingsService.CreateOverlayBindingBody",
+  uniqueNames: false,
+  operations: ["list", "get", "create", "delete"],
+  check: (values) =>
+    Array.isArray(values.tags) && values.tags.length === 0
+      ? [{ field: "tags", description: "must name at least one tag" }]
+      : [],
+  beforeWrite: (ctx, _repoUid, values) => {
+    const overlay = ctx.store.of("overlays").get(String(values.overlay));
+    if (!overlay || !ctx.principal.can(capability("overlays", "LIST"), overlay.uid))
+      throw invalidField("overlay", `overlay "${String(values.overlay)}" does not exist`);
+  },
+  render: (rec, store) => {
+    const overlay = store.of("overlays").get(String(rec.data.overlay));
+    return {
+      uid: rec.uid,
+      repo: rec.parentUid,
+      tags: rec.data.tags ?? [],
+      ...(overlay ? { overlay: overlays.render(overlay, store) } : {}),
+    };
+  },
+  filters: (params) => {
+    const overlay = getString(params, "overlay");
+    return { predicates: overlay ? [(r: Rec) => r.data.overlay === overlay] : [], signature: [overlay] };
+  },
+};

@@ -1,0 +1,18 @@
+/** Image overlays of a group (v2beta1): configuration layered onto images; bound to repos' tags. */
+import { ResourceDef } from "./kind";
+import { removeRecord } from "./registry";
+
+export const overlays: ResourceDef = {
+  kind: "overlays",
+  domain: "registry",
+  singular: "overlay",
+  parentKind: "groups",
+  message: "registry.Overlay",
+  uniqueNames: true,
+  operations: ["list", "get", "create", "delete"],
+  render: (rec) => ({ uid: rec.uid, name: rec.name, config: rec.data.config ?? {} }),
+  onDelete: (ctx, rec) => {
+    for (const binding of ctx.store.of("overlayBindings").referencing("overlay", rec.uid))
+      removeRecord(ctx, "overlayBindings", binding);
+  },
+};

@@ -1,0 +1,47 @@
+/** Every collection the emulator keeps, by kind, and the one way to remove a record with its cascades. */
+import { Context } from "../context";
+import { Kind, Rec } from "../store";
+import { accountAssociations } from "./accountAssociations";
+import { advisories } from "./advisories";
+import { externalGroupRoleMappings } from "./externalGroupRoleMappings";
+import { groupInvites } from "./groupInvites";
+import { groups } from "./groups";
+import { identities } from "./identities";
+import { identityProviders } from "./identityProviders";
+import { ResourceDef } from "./kind";
+import { overlayBindings } from "./overlayBindings";
+import { overlays } from "./overlays";
+import { repos } from "./repos";
+import { roleBindings } from "./roleBindings";
+import { roles } from "./roles";
+import { subscriptions } from "./subscriptions";
+import { tags } from "./tags";
+
+export const RESOURCES: Record<Kind, ResourceDef> = {
+  groups,
+  identities,
+  roles,
+  roleBindings,
+  repos,
+  tags,
+  advisories,
+  identityProviders,
+  accountAssociations,
+  groupInvites,
+  externalGroupRoleMappings,
+  subscriptions,
+  overlays,
+  overlayBindings,
+};
+
+/** The collection served at /<domain>/<version>/<collection>. */
+export function resourceFor(domain: string, collection: string): ResourceDef | undefined {
+  const def = Object.prototype.hasOwnProperty.call(RESOURCES, collection) ? RESOURCES[collection as Kind] : undefined;
+  return def && def.domain === domain ? def : undefined;
+}
+
+export function removeRecord(ctx: Context, kind: Kind, rec: Rec): void {
+  if (ctx.store.of(kind).get(rec.uid) !== rec) return;
+  RESOURCES[kind].onDelete?.(ctx, rec);
+  ctx.store.of(kind).remove(rec);
+}

@@ -1,0 +1,31 @@
+/**
+ * Roles: the built-in ones (viewer, editor, owner; visible to every caller, never changed) and
+ * custom roles defined on a group, usable on that group's subtree. A role's uid is 40 hex
+ * characters, one segment, so where it was defined is kept as its parent.
+ */
+import { newRoleUid } from "../ids";
+import { iso, ResourceDef } from "./kind";
+import { removeRecord } from "./registry";
+
+export const roles: ResourceDef = {
+  kind: "roles",
+  domain: "iam",
+  singular: "role",
+  parentKind: "groups",
+  message: "iam.Role",
+  uniqueNames: true,
+  operations: ["list", "get", "create", "update", "delete"],
+  newUid: () => newRoleUid(),
+  render: (rec) => ({
+    uid: rec.uid,
+    name: rec.name,
+    description: rec.data.description ?? "",
+    capabilities: rec.data.capabilities ?? [],
+    createTime: iso(rec.createTime),
+    updateTime: iso(rec.updateTime),
+  }),
+  onDelete: (ctx, rec) => {
+    for (const kind of ["roleBindings", "externalGroupRoleMappings", "groupInvites"] as const)
+      for (const holder of ctx.store.of(kind).referencing("roleUid", rec.uid)) removeRecord(ctx, kind, holder);
+  },
+};

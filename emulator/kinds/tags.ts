@@ -1,0 +1,56 @@
+/**
+ * Tags of a repo. Referrer tags (`sha256-<hex>.sig`, `.att`, `.sbom`: signatures and
+ * attestations attached to a digest) are listed only with includeReferrers=true.
+ */
+import { getBool, getString, getTime, Params } from "../params";
+import { Collection, Rec } from "../store";
+import { iso, ListFilters, ResourceDef } from "./kind";
+
+export const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
+export const REFERRER_TAG = /^sha256-[0-9a-f]{64}\.[a-z]+$/;
+const REFERRER_PREFIX = "sha256-";
+
+/** Whether any tag name is a referrer's, found in the name index without a scan. */
+function hasReferrers(tags: Collection): boolean {
+  const index = tags.indexes.name;
+  const at = index.lowerBound(REFERRER_PREFIX, "");
+  return at < index.length && index.items[at].name.startsWith(REFERRER_PREFIX);
+}
+
+function tagFilters(params: Params, tags: Collection): ListFilters {
+  {
+    const digest = getString(params, "digest");
+    const since = getTime(params, "updated_since");
+    const referrers = getBool(params, "include_referrers") === true;
+    for (const flag of ["include_dates", "include_epochs"]) getBool(params, flag);
+    const predicates: Array<(rec: Rec) => boolean> = [];
+    if (digest) predicates.push((r) => r.data.digest === digest);
+    if (since !== undefined) predicates.push((r) => r.updateTime >= since);
+    const hideReferrers = !referrers && hasReferrers(tags);
+    if (hideReferrers) predicates.push((r) => !REFERRER_TAG.test(r.name));
+    return { predicates, signature: [digest, since, hideReferrers] };
+  }
+}
+
+export const tags: ResourceDef = {
+  kind: "tags",
+  domain: "registry",
+  singular: "tag",
+  parentKind: "repos",
+  message: "registry.Tag",
+  uniqueNames: true,
+  operations: ["list", "get", "create", "delete"],
+  check: (values) =>
+    typeof values.digest === "string" && !DIGEST_PATTERN.test(values.digest)
+      ? [{ field: "digest", description: "must be sha256: followed by 64 lowercase hex characters" }]
+      : [],
+  render: (rec) => ({
+    uid: rec.uid,
+    name: rec.name,
+    digest: rec.data.digest,
+    deprecated: rec.data.deprecated ?? false,
+    bundles: rec.data.bundles ?? [],
+    updateTime: iso(rec.updateTime),
+  }),
+  filters: (params, store) => tagFilters(params, store.of("tags")),
+};

@@ -1,0 +1,45 @@
+/**
+ * Finding the record a create made when its answer never arrived: a List by the kind's
+ * natural key, then the one record whose user-set fields equal the request's and that was
+ * created since the request was sent, so a retry never duplicates and never takes over
+ * someone else's record.
+ */
+import type { ApiClient } from "./client";
+import { inputsOf } from "./changes";
+import type { ApiRecord, Kind } from "./kind";
+import { Props, isObject, pick, sameValue } from "./values";
+
+/** A record found after a lost answer counts as ours only if created after the request (minus this much clock skew). */
+export const CLOCK_SKEW_MS = 10 * 60 * 1000;
+
+const isRecord = (item: unknown): item is ApiRecord =>
+  isObject(item) && typeof item.uid === "string" && item.uid !== "";
+
+/** The records a List by the natural key of these inputs answers (one page of 200: a key names few). */
+export async function findByNaturalKey(client: ApiClient, kind: Kind, inputs: Props): Promise<ApiRecord[]> {
+  const answer = await client.request<Props>({
+    method: "GET",
+    domain: kind.domain,
+    path: kind.collection,
+    query: { ...kind.naturalKey(inputs), page_size: 200 },
+  });
+  const items =
+    isObject(answer) && Array.isArray(answer[kind.collection]) ? (answer[kind.collection] as unknown[]) : [];
+  return items.filter(isRecord);
+}
+
+/** The record a create whose answer was lost made, if any: same key and fields, created since `sentAt`. */
+export async function findCreated(
+  client: ApiClient,
+  kind: Kind,
+  outputsOf: (record: ApiRecord) => Props,
+  inputs: Props,
+  sentAt: number,
+): Promise<ApiRecord | undefined> {
+  const wanted = inputsOf(kind, pick(inputs, kind.compared));
+  return (await findByNaturalKey(client, kind, inputs)).find((item) => {
+    const created = Date.parse(typeof item.createTime === "string" ? item.createTime : "");
+    const recent = Number.isNaN(created) || created >= sentAt - CLOCK_SKEW_MS;
+    return recent && sameValue(inputsOf(kind, outputsOf(item)), wanted);
+  });
+}

@@ -1,0 +1,55 @@
+/**
+ * What a diff and an update decide from the old outputs and the new inputs: which of the
+ * fields a user can set changed, the PATCH body and its updateMask.
+ *
+ * `olds` are the previous OUTPUTS (server fields included), so only the fields a user can set
+ * are compared, with "" and absent meaning the same.
+ */
+import type { Kind } from "./kind";
+import { Props, containsUnknown, isObject, pick, sameValue, stripUndefined, canonical } from "./values";
+
+/** The fields among `fields` whose new value differs from the old one (or is not known yet). */
+export function changedFields(olds: Props, news: Props, fields: readonly string[]): string[] {
+  return fields.filter((field) => containsUnknown(news[field]) || !sameValue(olds[field], news[field]));
+}
+
+/** The updateMask query value: exactly these fields, comma-separated. */
+export function updateMask(fields: readonly string[]): string {
+  return fields.join(",");
+}
+
+/**
+ * The mask paths of the `changed` fields: a field that is a message of its own (`nested`) and
+ * was one before too is named by its changed members (`claimMatch.subject`, sorted), so the
+ * service leaves the members that did not change alone; maps and scalars are named whole.
+ */
+export function maskPaths(
+  olds: Props,
+  news: Props,
+  changed: readonly string[],
+  nested: readonly string[] = [],
+): string[] {
+  return changed.flatMap((field) => {
+    const [before, after] = [olds[field], news[field]];
+    if (!nested.includes(field) || !isObject(before) || !isObject(after)) return [field];
+    const members = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+    const differing = members.filter((m) => containsUnknown(after[m]) || !sameValue(before[m], after[m]));
+    return differing.length ? differing.map((m) => `${field}.${m}`) : [field];
+  });
+}
+
+/**
+ * A PATCH body: every writable field the program declares for the record, changed or not, so
+ * each field the API documents as required in an update body (a group's or identity's name) is
+ * there; a field the program leaves out stays out (when the mask names it, the service clears it).
+ */
+export function updateBody(kind: Kind, news: Props): Props {
+  return stripUndefined(pick(news, kind.writable));
+}
+
+/** The user-settable values of a record, as a program would write them (empty optional fields left out). */
+export function inputsOf(kind: Kind, outputs: Props): Props {
+  const out: Props = {};
+  for (const field of kind.compared) if (canonical(outputs[field]) !== undefined) out[field] = outputs[field];
+  return stripUndefined(out);
+}

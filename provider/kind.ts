@@ -1,0 +1,98 @@
+/**
+ * The description of one kind of record the API manages: everything the generic lifecycle,
+ * the look-ups and adoption need to know about it, and nothing about how they work.
+ * A kind is one declarative file (`resources/<domain>/<kind>Provider.ts`) holding one of these.
+ *
+ * Loading a description loads no validation library: its input schema is built by a function
+ * the core calls on the first check, with the field toolkit (provider/fields.ts) it passes in.
+ */
+import type { z } from "zod";
+import type { Domain, Query } from "./client";
+import type { ApiError } from "./errors";
+import type { Fields } from "./fields";
+import { Props, parentOfUid, shown } from "./values";
+
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+
+export type ApiRecord = Props & { uid: string };
+
+export interface ResourceKind {
+  /** The class name users know: "Group". */
+  typeName: string;
+  /** How messages name one record: "group". */
+  noun: string;
+  /** The API domain, the first path segment: "iam". */
+  domain: Domain;
+  /** The API collection: the path after the version segment and the List envelope's key. */
+  collection: string;
+  /** The documented message of a record (../shared/reference/api-v2-schema.json): "iam.Group". */
+  message: string;
+  /**
+   * A strict object schema of the inputs (without `__provider`), built on first use from the
+   * toolkit the core passes in, so that loading the kind loads no validation library.
+   */
+  inputs: (fields: Fields) => z.ZodObject;
+  /** Rules across fields (exactly one of a value and its pattern), run even when a field failed. */
+  rules?: (inputs: Props) => CheckFailure[];
+  /** The input naming where the record is created: it goes in the create path, never in a body. */
+  parentField: string;
+  /** How `parentField` is checked: a group's uid is a path of segments. */
+  parentForm?: "path" | "segment";
+  /** Inputs sent in the create body and in every PATCH body (the mask's vocabulary). */
+  writable: readonly string[];
+  /**
+   * Writable fields that are messages of their own (an identity's claimMatch): the mask names
+   * their changed members (`claimMatch.subject`) rather than the whole field.
+   */
+  nested?: readonly string[];
+  /** Inputs whose change replaces the record instead of updating it. */
+  replaceOn: readonly string[];
+  /** Inputs and outputs that are secrets: kept as Pulumi secrets, never shown in a message. */
+  secrets?: readonly string[];
+  /**
+   * Every field of the API's record, plus the inputs the record answers. The default adds the
+   * parent field, read from the uid (a child's uid is its parent's plus one segment).
+   */
+  toOutputs?: (record: ApiRecord) => Props;
+  /** How messages name the record these props describe; the default says noun, name, uid or parent. */
+  label?: (props: Props) => string;
+  /**
+   * The List filters that find the record these inputs describe (the natural key: a name under
+   * its parent by default); adoption compares the found records' user-set fields too.
+   */
+  naturalKey?: (inputs: Props) => Query;
+  /** Why a delete was refused (FAILED_PRECONDITION), and what to do about it. */
+  explainDeleteRefusal?: (error: ApiError) => string;
+  /** What to do when a record like this one already exists. */
+  alreadyExistsHint: string;
+}
+
+/** The description with its defaults filled in: what the core works with. */
+export interface Kind extends ResourceKind {
+  compared: readonly string[];
+  toOutputs: (record: ApiRecord) => Props;
+  label: (props: Props) => string;
+  naturalKey: (inputs: Props) => Query;
+}
+
+export function completeKind(kind: ResourceKind): Kind {
+  const { noun, parentField } = kind;
+  return {
+    ...kind,
+    compared: [parentField, ...kind.writable],
+    toOutputs: kind.toOutputs ?? ((record) => ({ ...record, [parentField]: parentOfUid(record.uid) })),
+    label:
+      kind.label ??
+      ((props) => {
+        const name = props.name ? ` "${shown(props.name)}"` : "";
+        const parent = props[parentField];
+        const where = props.uid ? ` (${shown(props.uid)})` : parent ? ` under "${shown(parent)}"` : "";
+        return `${noun}${name}${where}`;
+      }),
+    naturalKey:
+      kind.naturalKey ?? ((inputs) => ({ "uidp.children_of": shown(inputs[parentField]), name: shown(inputs.name) })),
+  };
+}

@@ -1,0 +1,210 @@
+/**
+ * The lifecycle every kind shares: defineProvider turns a kind's description into the object
+ * the dynamic-provider host calls (configure, check, diff, create, read, update, delete), with
+ * one request per create, read, update and delete, and none for check and diff.
+ *
+ * Each operation that calls the API runs as one call with one overall deadline across its
+ * retries (provider/deadline.ts); every error is a ResourceError (provider/resourceError.ts).
+ */
+import type { dynamic } from "@pulumi/pulumi";
+import type * as CheckModule from "./check";
+import { ApiClient, sharedClient } from "./client";
+import { ApiError, Code, UnknownOutcomeError, isAlreadyExists, isApiError, isNotFound } from "./errors";
+import { callBudgetMs, withCallDeadline } from "./deadline";
+import { findCreated } from "./adoption";
+import { changedFields, inputsOf, maskPaths, updateBody, updateMask } from "./changes";
+import { ApiRecord, Kind, ResourceKind, completeKind } from "./kind";
+import { ResourceError, failed, messageOf } from "./resourceError";
+import { configureFromPulumi } from "./settings";
+import { quoteUid, uidIssue } from "./uid";
+import { Props, pick, stripUndefined } from "./values";
+
+/** The operations of dynamic.ResourceProvider a kind's provider implements: all of them. */
+export type Lifecycle = Required<
+  Pick<dynamic.ResourceProvider, "configure" | "check" | "diff" | "create" | "read" | "update" | "delete">
+>;
+
+/** A kind's provider: the lifecycle, and the description it was made from (for look-ups and adoption). */
+export type Provider = Lifecycle & { readonly kind: Kind };
+
+/** The validation library loads on the first check, not when a kind is described. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred on purpose, see above
+const loadCheck = () => require("./check") as typeof CheckModule;
+
+/**
+ * How many POSTs a create sends at most when their answers keep getting lost. Each loss is
+ * followed by a search, so a retry never duplicates; six makes a create through a network
+ * that loses one answer in ten fail once in a million, where three failed a 150-create run
+ * one time in seven (tests/reliability/faultStorm.test.ts).
+ */
+export const MAX_CREATE_ATTEMPTS = 6;
+
+export function defineProvider(description: ResourceKind, client: () => ApiClient = sharedClient): Provider {
+  const kind = completeKind(description);
+  const itemPath = (uid: string) => `${kind.collection}/${uid}`;
+
+  // Runs for every record read or written (a refresh of N resources, N times): a plain uid check
+  // instead of a schema.
+  const outputsOf = (record: unknown, inputs: Props = {}): Props => {
+    const uid = record !== null && typeof record === "object" ? (record as Props).uid : undefined;
+    if (typeof uid !== "string" || uid === "")
+      throw new ResourceError(
+        `the API answered a ${kind.noun} without a uid: ${JSON.stringify(record)?.slice(0, 200)}`,
+      );
+    // An answered uid becomes the resource id and, later, part of request paths: same grammar as inputs.
+    const issue = uidIssue(uid, "path");
+    if (issue)
+      throw new ResourceError(
+        `the API answered a ${kind.noun} whose uid ${quoteUid(uid)} is not well formed (it ${issue}); ` +
+          "it was not recorded; check that platform:apiUrl points at the Platform API",
+      );
+    // The server's values win; inputs fill in only what it leaves out.
+    return stripUndefined({ ...pick(inputs, kind.compared), ...kind.toOutputs(record as ApiRecord) });
+  };
+
+  function alreadyExists(what: string, error: unknown): ResourceError {
+    const said = error instanceof ApiError ? error.serviceMessage || error.message : messageOf(error);
+    return new ResourceError(
+      `creating ${what} failed: it already exists (${said}). This program does not take over existing records silently: ${kind.alreadyExistsHint}`,
+      { cause: error },
+    );
+  }
+
+  async function post(inputs: Props, what: string): Promise<unknown> {
+    const request = {
+      method: "POST" as const,
+      domain: kind.domain,
+      path: itemPath(String(inputs[kind.parentField])),
+      body: stripUndefined(pick(inputs, kind.writable)),
+    };
+    const sentAt = Date.now();
+    let answerLost = false;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await client().request(request);
+      } catch (error) {
+        const lost = error instanceof UnknownOutcomeError;
+        // After a lost answer, ALREADY_EXISTS may be our own first request: look before refusing.
+        if (!lost && !(answerLost && isAlreadyExists(error))) {
+          if (isAlreadyExists(error)) throw alreadyExists(what, error);
+          throw failed("creating", what, error);
+        }
+        answerLost = true;
+        let found: ApiRecord | undefined;
+        try {
+          found = await findCreated(client(), kind, (record) => outputsOf(record), inputs, sentAt);
+        } catch (searchError) {
+          throw new ResourceError(
+            `creating ${what}: the answer to the create was lost and looking for the record failed (${messageOf(searchError)}). ` +
+              `Check whether it exists: if so, delete it or use ${kind.typeName}.get, then run the update again`,
+            { cause: searchError },
+          );
+        }
+        if (found) return found;
+        if (isAlreadyExists(error)) throw alreadyExists(what, error);
+        if (attempt >= MAX_CREATE_ATTEMPTS) {
+          throw new ResourceError(
+            `creating ${what} failed: the answer was lost ${attempt} times (last: ${messageOf(error)}) and no such ${kind.noun} was found afterwards, ` +
+              "so none was created; check the network between here and platform:apiUrl and run the update again",
+            { cause: error },
+          );
+        }
+      }
+    }
+  }
+
+  const operations: Lifecycle = {
+    async configure(req) {
+      try {
+        configureFromPulumi(req.config);
+      } catch {
+        // Configure was never sent: settings come from the environment.
+      }
+    },
+
+    async check(_olds, news: Props) {
+      return loadCheck().checkInputs(kind, news);
+    },
+
+    async diff(_id, olds: Props, news: Props) {
+      const changed = changedFields(olds ?? {}, news ?? {}, kind.compared);
+      return {
+        changes: changed.length > 0,
+        replaces: changed.filter((f) => kind.replaceOn.includes(f)),
+        deleteBeforeReplace: false,
+      };
+    },
+
+    async create(inputs: Props) {
+      const record = await post(inputs, kind.label(inputs));
+      const outs = outputsOf(record, inputs);
+      return { id: String(outs.uid), outs };
+    },
+
+    async read(id, props: Props = {}) {
+      let record: unknown;
+      try {
+        record = await client().request({ method: "GET", domain: kind.domain, path: itemPath(id) });
+      } catch (error) {
+        // Gone: an empty id tells the engine to drop it from the state.
+        if (isNotFound(error)) return { id: "", props: {} };
+        throw failed("reading", kind.label({ ...props, uid: id }), error);
+      }
+      // A parent the record does not tell (a role's uid is one segment) carries over from the state.
+      const outs = outputsOf(record, pick(props, [kind.parentField]));
+      return { id: String(outs.uid), props: outs, inputs: inputsOf(kind, outs) };
+    },
+
+    async update(id, olds: Props, news: Props) {
+      const changed = changedFields(olds, news, kind.writable);
+      if (changed.length === 0) {
+        const { __provider: _p, ...outs } = { ...olds, ...pick(news, kind.compared) };
+        return { outs: stripUndefined(outs) };
+      }
+      const what = kind.label({ ...news, uid: id });
+      let record: unknown;
+      try {
+        record = await client().request({
+          method: "PATCH",
+          domain: kind.domain,
+          path: itemPath(id),
+          query: { updateMask: updateMask(maskPaths(olds, news, changed, kind.nested)) },
+          body: updateBody(kind, news),
+        });
+      } catch (error) {
+        const hint = isNotFound(error)
+          ? `It no longer exists: run \`pulumi refresh\` to drop it from the state, then \`pulumi up\` creates it again`
+          : undefined;
+        throw failed("updating", what, error, hint);
+      }
+      return { outs: outputsOf(record, news) };
+    },
+
+    async delete(id, props: Props) {
+      try {
+        await client().request({ method: "DELETE", domain: kind.domain, path: itemPath(id) });
+      } catch (error) {
+        if (isNotFound(error)) return;
+        const what = kind.label({ ...props, uid: id });
+        if (isApiError(error, Code.FAILED_PRECONDITION) && kind.explainDeleteRefusal) {
+          throw new ResourceError(`deleting ${what} failed: ${kind.explainDeleteRefusal(error)}`, { cause: error });
+        }
+        throw failed("deleting", what, error);
+      }
+    },
+  };
+  return { ...withCallDeadlines(kind, operations), kind };
+}
+
+/** Each operation that calls the API is one call with one overall deadline across its retries. */
+function withCallDeadlines(kind: Kind, ops: Lifecycle): Lifecycle {
+  const scoped = <T>(what: string, fn: () => Promise<T>) => withCallDeadline(what, callBudgetMs(), fn);
+  return {
+    ...ops,
+    create: (inputs: Props) => scoped(`creating ${kind.label(inputs)}`, () => ops.create(inputs)),
+    read: (id, props?: Props) => scoped(`reading ${kind.label({ ...props, uid: id })}`, () => ops.read(id, props)),
+    update: (id, olds, news: Props) =>
+      scoped(`updating ${kind.label({ ...news, uid: id })}`, () => ops.update(id, olds, news)),
+    delete: (id, props: Props) => scoped(`deleting ${kind.label({ ...props, uid: id })}`, () => ops.delete(id, props)),
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * The one loop that sends a request until it succeeds or the retry policy says stop, within the
+ * deadline of the call it belongs to. Used by every API request and by the token exchange.
+ *
+ * Each send is bounded by the time the call has left (headers timeout, body idle timeout and an
+ * abort at the deadline); a wait the policy asks for (backoff, Retry-After) that would end past
+ * the deadline is not waited: the call fails at once with DeadlineExceededError saying why.
+ */
+import type { Clock, Random } from "./clock";
+import { CallScope, DeadlineExceededError, currentCall } from "./deadline";
+import { ApiError, ConnectionLostError, UnknownOutcomeError, UnreachableError } from "./errors";
+import { Outcome, Situation, decide, retryAfterMs } from "./retryPolicy";
+import { HttpAnswer, HttpRequest, SendFailure, Transport } from "./transport";
+
+/** How long one send may wait for the answer's headers. */
+export const ATTEMPT_HEADERS_TIMEOUT_MS = 30_000;
+/** How long an answer's body may pause between two chunks. */
+export const BODY_IDLE_TIMEOUT_MS = 30_000;
+/** The largest answer accepted: far beyond any page of 200 records. */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
+export interface SendLoopOptions {
+  transport: Transport;
+  clock: Clock;
+  random: Random;
+  headersTimeoutMs?: number;
+  bodyIdleTimeoutMs?: number;
+  maxAnswerBytes?: number;
+}
+
+export interface LoopRequest {
+  method: HttpRequest["method"];
+  url: string;
+  /** Path for messages ("/iam/v2beta1/groups/…"); never the query, which may be long. */
+  path: string;
+  body?: string;
+  /** Headers of the next send (the bearer token may change after a renewal). */
+  headers(): Promise<Record<string, string>>;
+  /** The error an answer of status >= 300 stands for. */
+  errorOf(answer: HttpAnswer): ApiError;
+  /** What the policy should also know about an error answer: can the token be renewed, did access just get created. */
+  situation?(error: ApiError): Pick<Situation, "canRenewToken" | "parentJustCreated">;
+  /** Called before the send that follows a renewal decision. */
+  renewToken?(): void;
+}
+
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+
+function expired(scope: CallScope, detail: string): DeadlineExceededError {
+  return new DeadlineExceededError(scope.what, scope.budgetMs, detail);
+}
+
+/** The 2xx answer of `req`, or the error that ended the loop. Must run inside a call scope. */
+export async function sendWithPolicy(options: SendLoopOptions, req: LoopRequest): Promise<HttpAnswer> {
+  const scope = currentCall();
+  if (!scope) throw new Error("sendWithPolicy runs inside a call scope (withCallDeadline)");
+  const where = `${req.method} ${req.path}`;
+  const origin = new URL(req.url).origin;
+  let lastFailure = "";
+  for (let sends = 1; ; sends++) {
+    const left = scope.deadline - scope.now();
+    if (left <= 0) throw expired(scope, lastFailure ? `last: ${lastFailure}` : `before ${where} was sent`);
+    const headers = await req.headers();
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), Math.max(1, scope.deadline - scope.now()));
+    timer.unref?.();
+    let outcome: Outcome;
+    let failure: Error;
+    try {
+      const answer = await options.transport.send(
+        { method: req.method, url: req.url, headers, body: req.body },
+        {
+          headersTimeoutMs: Math.max(1, Math.min(options.headersTimeoutMs ?? ATTEMPT_HEADERS_TIMEOUT_MS, left)),
+          bodyIdleTimeoutMs: Math.max(1, Math.min(options.bodyIdleTimeoutMs ?? BODY_IDLE_TIMEOUT_MS, left)),
+          maxBodyBytes: options.maxAnswerBytes ?? MAX_ANSWER_BYTES,
+          signal: abort.signal,
+        },
+      );
+      if (answer.status < 300) return answer;
+      const error = req.errorOf(answer);
+      failure = error;
+      outcome = {
+        kind: "answered",
+        httpStatus: answer.status,
+        code: error.code,
+        retryAfterMs: retryAfterMs(answer.retryAfter, scope.now()),
+      };
+    } catch (error) {
+      if (!(error instanceof SendFailure)) throw error;
+      if (error.code === "ABORTED") {
+        const applied =
+          req.method === "POST" ? "; the create was sent and may have been applied: check whether it exists" : "";
+        throw expired(scope, `${where} was still waiting for its answer${applied}`);
+      }
+      if (!error.sent) {
+        outcome = { kind: "unsent", cause: error.code };
+        failure = new UnreachableError(origin, error.code);
+      } else {
+        outcome = { kind: "lost", cause: error.code };
+        failure =
+          req.method === "POST"
+            ? new UnknownOutcomeError(req.method, req.path, error.code)
+            : new ConnectionLostError(req.method, req.path, error.code, error.message, sends);
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+    const decision = decide(
+      {
+        method: req.method,
+        sends,
+        outcome,
+        ...(failure instanceof ApiError ? req.situation?.(failure) : {}),
+      },
+      options.random,
+    );
+    if (!decision.retry) throw failure;
+    lastFailure = failure.message;
+    if (decision.delayMs >= scope.deadline - scope.now()) {
+      const asked =
+        outcome.kind === "answered" && outcome.retryAfterMs !== undefined
+          ? `the service asked to retry after ${seconds(outcome.retryAfterMs)} (Retry-After), past this call's deadline; last: `
+          : "the next retry would start past this call's deadline; last: ";
+      throw expired(scope, asked + failure.message);
+    }
+    if (decision.renewToken) req.renewToken?.();
+    if (decision.delayMs > 0) await options.clock.sleep(decision.delayMs);
+  }
+}

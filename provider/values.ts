@@ -1,0 +1,74 @@
+/**
+ * Values as the dynamic-provider host carries them, and how two of them compare.
+ *
+ * - `undefined` anywhere in a value crashes a host call, so every result is stripped of it.
+ * - During preview, values not known yet arrive as the SDK's `unknownValue` string.
+ * - A program that leaves an optional field out means the same as the service's "", {} or null.
+ */
+import { isDeepStrictEqual } from "node:util";
+import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
+
+export type Props = Record<string, unknown>;
+
+/** The wire form of a value not known yet (preview): the SDK's own constant. */
+export const UNKNOWN: string = unknownValue;
+
+/** An untyped value as messages show it: strings as they are, anything else as JSON. */
+export function shown(value: unknown): string {
+  return typeof value === "string" ? value : (JSON.stringify(value) ?? String(value));
+}
+
+export function isObject(value: unknown): value is Props {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+export function containsUnknown(value: unknown): boolean {
+  if (value === UNKNOWN) return true;
+  if (Array.isArray(value)) return value.some(containsUnknown);
+  if (isObject(value)) return Object.values(value).some(containsUnknown);
+  return false;
+}
+
+/** A deep copy without `undefined` (the host cannot carry it); array holes become null. */
+export function stripUndefined<T>(value: T): T {
+  if (Array.isArray(value)) return value.map((v: unknown) => (v === undefined ? null : stripUndefined(v))) as T;
+  if (value !== null && typeof value === "object") {
+    const out: Props = {};
+    for (const [key, v] of Object.entries(value)) if (v !== undefined) out[key] = stripUndefined(v);
+    return out as T;
+  }
+  return value;
+}
+
+/** The comparable form of a value: "", null, absent and {} all mean "not set". */
+export function canonical(value: unknown): unknown {
+  if (value === undefined || value === null || value === "") return undefined;
+  if (Array.isArray(value)) return value.map((v) => canonical(v) ?? null);
+  if (isObject(value)) {
+    const out: Props = {};
+    for (const [key, v] of Object.entries(value)) {
+      const c = canonical(v);
+      if (c !== undefined) out[key] = c;
+    }
+    return Object.keys(out).length ? out : undefined;
+  }
+  return value;
+}
+
+/** Equal once canonical (key order never matters). */
+export function sameValue(a: unknown, b: unknown): boolean {
+  return isDeepStrictEqual(canonical(a), canonical(b));
+}
+
+/** The given fields of `props` that are not undefined. */
+export function pick(props: Props, fields: readonly string[]): Props {
+  const out: Props = {};
+  for (const field of fields) if (props[field] !== undefined) out[field] = props[field];
+  return out;
+}
+
+/** The parent group's uid: everything before the last segment (none for a root group). */
+export function parentOfUid(uid: string): string | undefined {
+  const at = uid.lastIndexOf("/");
+  return at > 0 ? uid.slice(0, at) : undefined;
+}
