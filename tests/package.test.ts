@@ -73,6 +73,8 @@ describe("the published package (npm pack)", () => {
       "dist/index.d.ts",
       "dist/cli.js",
       "dist/emulator/index.js",
+      // The API document the emulator serves from; `npm run build` copies it (tools/copyApiDocument.js).
+      "dist/emulator/api-v2-schema.json",
       ...shippedSources().flatMap((source) => {
         const base = `dist/${source.replace(/\.ts$/, "")}`;
         return [`${base}.js`, `${base}.d.ts`];
