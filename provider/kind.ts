@@ -65,6 +65,11 @@ export interface ResourceKind {
    * its parent by default); adoption compares the found records' user-set fields too.
    */
   naturalKey?: (inputs: Props) => Query;
+  /**
+   * The inputs that make up the natural key (["name"] by default, besides the parent): a record
+   * is the one these inputs describe when they are equal.
+   */
+  keyFields?: readonly string[];
   /** Why a delete was refused (FAILED_PRECONDITION), and what to do about it. */
   explainDeleteRefusal?: (error: ApiError) => string;
   /** What to do when a record like this one already exists. */
@@ -95,6 +100,7 @@ export interface Kind extends ResourceKind {
   toOutputs: (record: ApiRecord) => Props;
   label: (props: Props) => string;
   naturalKey: (inputs: Props) => Query;
+  keyFields: readonly string[];
 }
 
 export function completeKind(kind: ResourceKind): Kind {
@@ -117,6 +123,7 @@ export function completeKind(kind: ResourceKind): Kind {
         const where = props.uid ? ` (${shown(props.uid)})` : parent ? ` under "${shown(parent)}"` : "";
         return `${noun}${name}${where}`;
       }),
+    keyFields: kind.keyFields ?? ["name"],
     naturalKey:
       kind.naturalKey ?? ((inputs) => ({ "uidp.children_of": shown(inputs[parentField]), name: shown(inputs.name) })),
   };
