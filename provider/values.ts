@@ -3,7 +3,7 @@
  *
  * - `undefined` anywhere in a value crashes a host call, so every result is stripped of it.
  * - During preview, values not known yet arrive as the SDK's `unknownValue` string.
- * - A program that leaves an optional field out means the same as the service's "", {}, [] or null.
+ * - A program that leaves an optional field out means the same as the service's "", false, {}, [] or null.
  */
 import { isDeepStrictEqual } from "node:util";
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
@@ -41,11 +41,12 @@ export function stripUndefined<T>(value: T): T {
 }
 
 /**
- * The comparable form of a value: "", null, absent, {} and [] all mean "not set" (a repeated
- * field of the API has no presence: the service answers [] for a list never set).
+ * The comparable form of a value: "", false, null, absent, {} and [] all mean "not set" (the
+ * API's strings, booleans and repeated fields have no presence: the service answers "", false
+ * and [] for a field never set).
  */
 export function canonical(value: unknown): unknown {
-  if (value === undefined || value === null || value === "") return undefined;
+  if (value === undefined || value === null || value === "" || value === false) return undefined;
   if (Array.isArray(value)) return value.length ? value.map((v) => canonical(v) ?? null) : undefined;
   if (isObject(value)) {
     const out: Props = {};
