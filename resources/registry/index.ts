@@ -1,3 +1,4 @@
 export * from "./repo";
 export * from "./repoResource";
 export * from "./tag";
+export * from "./tagResource";

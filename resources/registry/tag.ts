@@ -1,7 +1,19 @@
-/** Tags of repos: `getTags({ repoUid })`, narrowed by name, digest or update time. */
+/**
+ * Look-ups of tags: `getTag({ uid })` or by name in a repo, `getTags({ repoUid })` narrowed by
+ * name, digest or update time.
+ */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { Collection, defineLookup, InputArgs, listArgs, listRecords, LookupOptions } from "../../provider/lookup";
+import { collectionOf, kindLookups } from "../../provider/kindLookups";
+import {
+  defineLookup,
+  InputArgs,
+  listArgs,
+  listRecords,
+  LookupOptions,
+  OneByUidOrNameArgs,
+} from "../../provider/lookup";
+import tagProvider = require("./tagProvider");
 
 export const tagSchema = z.looseObject({
   uid: z.string(),
@@ -11,8 +23,9 @@ export const tagSchema = z.looseObject({
   bundles: z.array(z.string()).optional(),
   updateTime: z.string().optional(),
 });
-export type Tag = z.infer<typeof tagSchema>;
-const tags: Collection<Tag> = { domain: "registry", collection: "tags", noun: "tag", schema: tagSchema };
+// Tag is the name of the managed resource class; a look-up returns a plain record, a TagRecord.
+export type TagRecord = z.infer<typeof tagSchema>;
+const tags = collectionOf<TagRecord>(tagProvider.kind, tagSchema);
 
 const { childrenOf: _tagsUseRepoUid, ...sharedArgs } = listArgs;
 
@@ -42,7 +55,7 @@ const getTagsArgs = z.strictObject({
 export type GetTagsArgs = Omit<z.input<typeof getTagsArgs>, "updatedSince"> & { updatedSince?: string | Date };
 export type GetTagsOutputArgs = InputArgs<GetTagsArgs>;
 export interface GetTagsResult {
-  tags: Tag[];
+  tags: TagRecord[];
 }
 
 const TAG_FILTERS = {
@@ -68,4 +81,18 @@ export function getTags(args: GetTagsArgs = {}, options?: LookupOptions): Promis
 
 export function getTagsOutput(args: GetTagsOutputArgs = {}, options?: LookupOptions): pulumi.Output<GetTagsResult> {
   return tagsLookup.output(args, options);
+}
+
+export type GetTagArgs = OneByUidOrNameArgs;
+export type GetTagOutputArgs = InputArgs<GetTagArgs>;
+
+const tagLookup = kindLookups<TagRecord, never>(tagProvider.kind, tagSchema).one;
+
+/** One tag by uid, or by exact name within a repo (`childrenOf: repo.uid`); an error on none or several. */
+export function getTag(args: GetTagArgs, options?: LookupOptions): Promise<TagRecord> {
+  return tagLookup.get(args, options);
+}
+
+export function getTagOutput(args: GetTagOutputArgs, options?: LookupOptions): pulumi.Output<TagRecord> {
+  return tagLookup.output(args, options);
 }
