@@ -3,7 +3,8 @@
  * repo's tags by an OverlayBinding. Managed by Pulumi; its id is the overlay's uid. The API
  * cannot change an overlay in place: any change replaces it.
  *
- *     const tz = new platform.registry.Overlay("tz", { parentUid: team.uid, name: "tz", config: { environment: { TZ: "UTC" } } });
+ *     const tz = new platform.registry.Overlay("tz", {
+ *       parentUid: team.uid, name: "tz", config: { environment: { TZ: "UTC" } } });
  *
  * Look-ups: `getOverlay({ uid })` or by name, `getOverlays({ childrenOf })`.
  */
