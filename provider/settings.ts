@@ -41,6 +41,7 @@ export const SETTING_SOURCES = {
   identityTokenFile: { config: "platform:identityTokenFile", env: "PLATFORM_IDENTITY_TOKEN_FILE" },
   identityToken: { config: "platform:identityToken", env: "PLATFORM_IDENTITY_TOKEN" },
   timeout: { config: "platform:timeout", env: "PLATFORM_TIMEOUT" },
+  adopt: { config: "platform:adopt", env: "PLATFORM_ADOPT" },
 } as const;
 
 type Key = keyof typeof SETTING_SOURCES;
@@ -79,7 +80,7 @@ function programConfig(key: Key): string | undefined {
   }
 }
 
-function raw(key: Key): { value: string; from: string } | undefined {
+export function raw(key: Key): { value: string; from: string } | undefined {
   const { config, env } = SETTING_SOURCES[key];
   const fromConfigure = configured[key];
   if (fromConfigure) return { value: fromConfigure, from: config };
