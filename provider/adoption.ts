@@ -1,8 +1,11 @@
 /**
- * Finding the record a create made when its answer never arrived: a List by the kind's
- * natural key, then the one record whose user-set fields equal the request's and that was
- * created since the request was sent, so a retry never duplicates and never takes over
- * someone else's record.
+ * Finding an existing record by the kind's natural key (a name under its parent; group,
+ * identity and role for a binding), for two uses:
+ * - after a create whose answer never arrived: the one record whose user-set fields equal the
+ *   request's and that was created since the request was sent, so a retry never duplicates and
+ *   never takes over someone else's record;
+ * - opt-in adoption (`adopt: true`, or `platform:adopt`): the record holding the key, taken
+ *   over instead of failing with ALREADY_EXISTS.
  */
 import type { ApiClient } from "./client";
 import { inputsOf } from "./changes";
@@ -15,8 +18,17 @@ export const CLOCK_SKEW_MS = 10 * 60 * 1000;
 const isRecord = (item: unknown): item is ApiRecord =>
   isObject(item) && typeof item.uid === "string" && item.uid !== "";
 
-/** The records a List by the natural key of these inputs answers (one page of 200: a key names few). */
-export async function findByNaturalKey(client: ApiClient, kind: Kind, inputs: Props): Promise<ApiRecord[]> {
+/**
+ * The records holding the natural key of these inputs: a List by the key (one page of 200, as
+ * a key names one record), then the key compared on each answer, so a service that filters
+ * loosely cannot hand over the wrong record.
+ */
+export async function findByNaturalKey(
+  client: ApiClient,
+  kind: Kind,
+  outputsOf: (record: ApiRecord) => Props,
+  inputs: Props,
+): Promise<ApiRecord[]> {
   const answer = await client.request<Props>({
     method: "GET",
     domain: kind.domain,
@@ -25,7 +37,11 @@ export async function findByNaturalKey(client: ApiClient, kind: Kind, inputs: Pr
   });
   const items =
     isObject(answer) && Array.isArray(answer[kind.collection]) ? (answer[kind.collection] as unknown[]) : [];
-  return items.filter(isRecord);
+  const key = [kind.parentField, ...kind.keyFields];
+  return items.filter(isRecord).filter((item) => {
+    const outs = outputsOf(item);
+    return key.every((field) => sameValue(outs[field], inputs[field]));
+  });
 }
 
 /** The record a create whose answer was lost made, if any: same key and fields, created since `sentAt`. */
@@ -37,7 +53,7 @@ export async function findCreated(
   sentAt: number,
 ): Promise<ApiRecord | undefined> {
   const wanted = inputsOf(kind, pick(inputs, kind.compared));
-  return (await findByNaturalKey(client, kind, inputs)).find((item) => {
+  return (await findByNaturalKey(client, kind, outputsOf, inputs)).find((item) => {
     const created = Date.parse(typeof item.createTime === "string" ? item.createTime : "");
     const recent = Number.isNaN(created) || created >= sentAt - CLOCK_SKEW_MS;
     return recent && sameValue(inputsOf(kind, outputsOf(item)), wanted);

@@ -14,7 +14,12 @@ const schemas = new WeakMap<ResourceKind, z.ZodObject>();
 /** The kind's input schema, built once. */
 export function inputSchema(kind: ResourceKind): z.ZodObject {
   let schema = schemas.get(kind);
-  if (!schema) schemas.set(kind, (schema = kind.inputs(fields)));
+  // Every kind takes `adopt` (never sent to the API): take over an existing record instead of failing.
+  if (!schema)
+    schemas.set(
+      kind,
+      (schema = kind.inputs(fields).extend({ adopt: z.boolean(fields.expecting("true or false")).optional() })),
+    );
   return schema;
 }
 

@@ -10,6 +10,7 @@ import type { z } from "zod";
 import type { Domain, Query } from "./client";
 import type { ApiError } from "./errors";
 import type { Fields } from "./fields";
+import type { ApiVersion } from "./settings";
 import { Props, parentOfUid, shown } from "./values";
 
 export interface CheckFailure {
@@ -64,26 +65,56 @@ export interface ResourceKind {
    * its parent by default); adoption compares the found records' user-set fields too.
    */
   naturalKey?: (inputs: Props) => Query;
+  /**
+   * The inputs that make up the natural key (["name"] by default, besides the parent): a record
+   * is the one these inputs describe when they are equal.
+   */
+  keyFields?: readonly string[];
   /** Why a delete was refused (FAILED_PRECONDITION), and what to do about it. */
   explainDeleteRefusal?: (error: ApiError) => string;
   /** What to do when a record like this one already exists. */
   alreadyExistsHint: string;
+  /**
+   * Inputs the wire spells otherwise (a repo's `syncConfig` is `sync_config` in the documents):
+   * bodies and update masks carry the wire name, outputs the input's.
+   */
+  wireNames?: Readonly<Record<string, string>>;
+  /**
+   * Inputs that stay in the program and its state and never reach the API (a guard such as a
+   * repo's `allowDelete`): compared by diff, carried through read, never in a body or a mask.
+   */
+  localInputs?: readonly string[];
+  /** Why deleting the record these stored outputs describe is refused before any request, if it is. */
+  refuseDelete?: (props: Props) => string | undefined;
+  /** The API versions that serve the kind; the others are refused before any request. Default: all. */
+  apiVersions?: readonly ApiVersion[];
 }
 
 /** The description with its defaults filled in: what the core works with. */
 export interface Kind extends ResourceKind {
+  /** The fields of the record a program sets: the parent and the writable fields. */
   compared: readonly string[];
+  /** Everything a program declares: `compared` plus the local inputs. */
+  declared: readonly string[];
+  localInputs: readonly string[];
   toOutputs: (record: ApiRecord) => Props;
   label: (props: Props) => string;
   naturalKey: (inputs: Props) => Query;
+  keyFields: readonly string[];
 }
 
 export function completeKind(kind: ResourceKind): Kind {
   const { noun, parentField } = kind;
+  const compared = [parentField, ...kind.writable];
+  const localInputs = kind.localInputs ?? [];
+  const inputNames = Object.fromEntries(Object.entries(kind.wireNames ?? {}).map(([input, wire]) => [wire, input]));
   return {
     ...kind,
-    compared: [parentField, ...kind.writable],
-    toOutputs: kind.toOutputs ?? ((record) => ({ ...record, [parentField]: parentOfUid(record.uid) })),
+    compared,
+    declared: [...compared, ...localInputs],
+    localInputs,
+    toOutputs:
+      kind.toOutputs ?? ((record) => ({ ...renameKeys(record, inputNames), [parentField]: parentOfUid(record.uid) })),
     label:
       kind.label ??
       ((props) => {
@@ -92,7 +123,15 @@ export function completeKind(kind: ResourceKind): Kind {
         const where = props.uid ? ` (${shown(props.uid)})` : parent ? ` under "${shown(parent)}"` : "";
         return `${noun}${name}${where}`;
       }),
+    keyFields: kind.keyFields ?? ["name"],
     naturalKey:
       kind.naturalKey ?? ((inputs) => ({ "uidp.children_of": shown(inputs[parentField]), name: shown(inputs.name) })),
   };
+}
+
+/** `props` with the keys `names` maps renamed (wire names to input names and back). */
+export function renameKeys(props: Props, names: Readonly<Record<string, string>>): Props {
+  const out: Props = {};
+  for (const [key, value] of Object.entries(props)) out[names[key] ?? key] = value;
+  return out;
 }

@@ -194,7 +194,7 @@ test("create: after a lost answer, a record that differs from the request is not
     () => ({ groups: [theirs] }),
   ]);
   await expect(defineProvider(kind, () => client).create(inputs)).rejects.toThrow(
-    /^creating thing "t" failed: it already exists \(a thing named "t" already exists\)\. This program does not take over existing records silently: rename it$/,
+    /^creating thing "t" failed: it already exists \(a thing named "t" already exists\)\. This program does not take over existing records silently: rename it; or take it over: set `adopt: true` on this resource, or `pulumi config set platform:adopt true` for the whole stack$/,
   );
 });
 

@@ -11,13 +11,14 @@ import type * as CheckModule from "./check";
 import { ApiClient, sharedClient } from "./client";
 import { ApiError, Code, UnknownOutcomeError, isAlreadyExists, isApiError, isNotFound } from "./errors";
 import { callBudgetMs, withCallDeadline } from "./deadline";
-import { findCreated } from "./adoption";
-import { changedFields, inputsOf, maskPaths, updateBody, updateMask } from "./changes";
+import { findByNaturalKey, findCreated } from "./adoption";
+import { versionRefusal } from "./apiVersions";
+import { changedFields, inputsOf, maskPaths, updateBody, updateMask, wireBody, wirePaths } from "./changes";
 import { ApiRecord, Kind, ResourceKind, completeKind } from "./kind";
 import { ResourceError, failed, messageOf } from "./resourceError";
-import { configureFromPulumi } from "./settings";
+import { configureFromPulumi, raw as settingOf } from "./settings";
 import { quoteUid, uidIssue } from "./uid";
-import { Props, pick, stripUndefined } from "./values";
+import { Props, pick, sameValue, stripUndefined } from "./values";
 
 /** The operations of dynamic.ResourceProvider a kind's provider implements: all of them. */
 export type Lifecycle = Required<
@@ -30,6 +31,31 @@ export type Provider = Lifecycle & { readonly kind: Kind };
 /** The validation library loads on the first check, not when a kind is described. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred on purpose, see above
 const loadCheck = () => require("./check") as typeof CheckModule;
+
+/** What a create's POST came to: the record made, or the existing one to take over. */
+interface Created {
+  record: unknown;
+  adopted: boolean;
+}
+
+/** The output that says a record was taken over rather than created; kept for the resource's life. */
+const ADOPTED = { adopted: true } as const;
+const adoptedIn = (props: Props | undefined) => (props?.adopted === true ? ADOPTED : {});
+
+/**
+ * Whether a create may take over an existing record: the resource's `adopt` input wins, then
+ * the stack-wide platform:adopt (PLATFORM_ADOPT); off by default.
+ */
+function adoptionWanted(inputs: Props): boolean {
+  if (typeof inputs.adopt === "boolean") return inputs.adopt;
+  const setting = settingOf("adopt");
+  if (!setting) return false;
+  const value = setting.value.trim().toLowerCase();
+  if (value === "true" || value === "false") return value === "true";
+  throw new ResourceError(
+    `${setting.from} must be true or false (it is ${JSON.stringify(setting.value.slice(0, 20))})`,
+  );
+}
 
 /**
  * How many POSTs a create sends at most when their answers keep getting lost. Each loss is
@@ -59,34 +85,74 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
           "it was not recorded; check that platform:apiUrl points at the Platform API",
       );
     // The server's values win; inputs fill in only what it leaves out.
-    return stripUndefined({ ...pick(inputs, kind.compared), ...kind.toOutputs(record as ApiRecord) });
+    return stripUndefined({ ...pick(inputs, kind.declared), ...kind.toOutputs(record as ApiRecord) });
   };
 
+  const said = (error: unknown) =>
+    error instanceof ApiError ? error.serviceMessage || error.message : messageOf(error);
+
   function alreadyExists(what: string, error: unknown): ResourceError {
-    const said = error instanceof ApiError ? error.serviceMessage || error.message : messageOf(error);
     return new ResourceError(
-      `creating ${what} failed: it already exists (${said}). This program does not take over existing records silently: ${kind.alreadyExistsHint}`,
+      `creating ${what} failed: it already exists (${said(error)}). This program does not take over existing records silently: ` +
+        `${kind.alreadyExistsHint}; or take it over: set \`adopt: true\` on this resource, or \`pulumi config set platform:adopt true\` for the whole stack`,
       { cause: error },
     );
   }
 
-  async function post(inputs: Props, what: string): Promise<unknown> {
+  /** The one existing record these inputs name, to take over after ALREADY_EXISTS. */
+  async function existingRecord(inputs: Props, what: string, error: unknown): Promise<ApiRecord> {
+    const found = await findByNaturalKey(client(), kind, (record) => outputsOf(record), inputs);
+    if (found.length === 1) return found[0];
+    const key = [kind.parentField, ...kind.keyFields].join(", ");
+    throw new ResourceError(
+      found.length === 0
+        ? `creating ${what} failed: it already exists (${said(error)}) but no ${kind.noun} with the same ${key} could be listed to adopt; check that the caller may list ${kind.collection} there`
+        : `creating ${what} failed: adopting it found ${found.length} ${kind.collection} with the same ${key} (${found.map((r) => r.uid).join(", ")}); adopt one with ${kind.typeName}.get(name, uid) instead`,
+      { cause: error },
+    );
+  }
+
+  /** What to do about ALREADY_EXISTS: adopt when asked to, refuse with a message saying how otherwise. */
+  async function onAlreadyExists(inputs: Props, what: string, error: unknown): Promise<Created> {
+    if (!adoptionWanted(inputs)) throw alreadyExists(what, error);
+    return { record: await existingRecord(inputs, what, error), adopted: true };
+  }
+
+  /** One PATCH of the `changed` writable fields: every declared field in the body, the changed ones in the mask. */
+  async function patch(id: string, olds: Props, news: Props, changed: string[], what: string): Promise<unknown> {
+    try {
+      return await client().request({
+        method: "PATCH",
+        domain: kind.domain,
+        path: itemPath(id),
+        query: { updateMask: updateMask(wirePaths(kind, maskPaths(olds, news, changed, kind.nested))) },
+        body: updateBody(kind, news),
+      });
+    } catch (error) {
+      const hint = isNotFound(error)
+        ? `It no longer exists: run \`pulumi refresh\` to drop it from the state, then \`pulumi up\` creates it again`
+        : undefined;
+      throw failed("updating", what, error, hint);
+    }
+  }
+
+  async function post(inputs: Props, what: string): Promise<Created> {
     const request = {
       method: "POST" as const,
       domain: kind.domain,
       path: itemPath(String(inputs[kind.parentField])),
-      body: stripUndefined(pick(inputs, kind.writable)),
+      body: wireBody(kind, inputs),
     };
     const sentAt = Date.now();
     let answerLost = false;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await client().request(request);
+        return { record: await client().request(request), adopted: false };
       } catch (error) {
         const lost = error instanceof UnknownOutcomeError;
         // After a lost answer, ALREADY_EXISTS may be our own first request: look before refusing.
         if (!lost && !(answerLost && isAlreadyExists(error))) {
-          if (isAlreadyExists(error)) throw alreadyExists(what, error);
+          if (isAlreadyExists(error)) return onAlreadyExists(inputs, what, error);
           throw failed("creating", what, error);
         }
         answerLost = true;
@@ -100,8 +166,8 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
             { cause: searchError },
           );
         }
-        if (found) return found;
-        if (isAlreadyExists(error)) throw alreadyExists(what, error);
+        if (found) return { record: found, adopted: false };
+        if (isAlreadyExists(error)) return onAlreadyExists(inputs, what, error);
         if (attempt >= MAX_CREATE_ATTEMPTS) {
           throw new ResourceError(
             `creating ${what} failed: the answer was lost ${attempt} times (last: ${messageOf(error)}) and no such ${kind.noun} was found afterwards, ` +
@@ -123,21 +189,34 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
     },
 
     async check(_olds, news: Props) {
+      refuseUnservedVersion(kind);
       return loadCheck().checkInputs(kind, news);
     },
 
     async diff(_id, olds: Props, news: Props) {
-      const changed = changedFields(olds ?? {}, news ?? {}, kind.compared);
+      const changed = changedFields(olds ?? {}, news ?? {}, kind.declared);
+      const replaces = changed.filter((f) => kind.replaceOn.includes(f));
       return {
         changes: changed.length > 0,
-        replaces: changed.filter((f) => kind.replaceOn.includes(f)),
-        deleteBeforeReplace: false,
+        replaces,
+        // A replacement under the same natural key (a tag's new digest under its old name) would
+        // collide with the record it replaces, so that one goes first.
+        deleteBeforeReplace: replaces.length > 0 && sameValue(kind.naturalKey(olds ?? {}), kind.naturalKey(news ?? {})),
       };
     },
 
     async create(inputs: Props) {
-      const record = await post(inputs, kind.label(inputs));
-      const outs = outputsOf(record, inputs);
+      const what = kind.label(inputs);
+      const created = await post(inputs, what);
+      if (!created.adopted) {
+        const outs = outputsOf(created.record, inputs);
+        return { id: String(outs.uid), outs };
+      }
+      // Taken over: brought to the declared values with one PATCH of the fields that differ.
+      const current = outputsOf(created.record);
+      const changed = changedFields(current, inputs, kind.writable);
+      const record = changed.length ? await patch(String(current.uid), current, inputs, changed, what) : created.record;
+      const outs: Props = { ...outputsOf(record, inputs), ...ADOPTED };
       return { id: String(outs.uid), outs };
     },
 
@@ -151,36 +230,29 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
         throw failed("reading", kind.label({ ...props, uid: id }), error);
       }
       // A parent the record does not tell (a role's uid is one segment) carries over from the state.
-      const outs = outputsOf(record, pick(props, [kind.parentField]));
+      const outs: Props = {
+        ...outputsOf(record, pick(props, [kind.parentField, ...kind.localInputs])),
+        ...adoptedIn(props),
+      };
       return { id: String(outs.uid), props: outs, inputs: inputsOf(kind, outs) };
     },
 
     async update(id, olds: Props, news: Props) {
       const changed = changedFields(olds, news, kind.writable);
       if (changed.length === 0) {
-        const { __provider: _p, ...outs } = { ...olds, ...pick(news, kind.compared) };
+        // Local inputs are the program's alone: one it no longer sets is gone from the state too.
+        const kept = { ...olds };
+        for (const field of kind.localInputs) delete kept[field];
+        const { __provider: _p, ...outs } = { ...kept, ...pick(news, kind.declared) };
         return { outs: stripUndefined(outs) };
       }
-      const what = kind.label({ ...news, uid: id });
-      let record: unknown;
-      try {
-        record = await client().request({
-          method: "PATCH",
-          domain: kind.domain,
-          path: itemPath(id),
-          query: { updateMask: updateMask(maskPaths(olds, news, changed, kind.nested)) },
-          body: updateBody(kind, news),
-        });
-      } catch (error) {
-        const hint = isNotFound(error)
-          ? `It no longer exists: run \`pulumi refresh\` to drop it from the state, then \`pulumi up\` creates it again`
-          : undefined;
-        throw failed("updating", what, error, hint);
-      }
-      return { outs: outputsOf(record, news) };
+      const record = await patch(id, olds, news, changed, kind.label({ ...news, uid: id }));
+      return { outs: { ...outputsOf(record, news), ...adoptedIn(olds) } };
     },
 
     async delete(id, props: Props) {
+      const refusal = kind.refuseDelete?.(props ?? {});
+      if (refusal) throw new ResourceError(`deleting ${kind.label({ ...props, uid: id })} refused: ${refusal}`);
       try {
         await client().request({ method: "DELETE", domain: kind.domain, path: itemPath(id) });
       } catch (error) {
@@ -198,7 +270,10 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
 
 /** Each operation that calls the API is one call with one overall deadline across its retries. */
 function withCallDeadlines(kind: Kind, ops: Lifecycle): Lifecycle {
-  const scoped = <T>(what: string, fn: () => Promise<T>) => withCallDeadline(what, callBudgetMs(), fn);
+  const scoped = async <T>(what: string, fn: () => Promise<T>) => {
+    refuseUnservedVersion(kind);
+    return withCallDeadline(what, callBudgetMs(), fn);
+  };
   return {
     ...ops,
     create: (inputs: Props) => scoped(`creating ${kind.label(inputs)}`, () => ops.create(inputs)),
@@ -207,4 +282,10 @@ function withCallDeadlines(kind: Kind, ops: Lifecycle): Lifecycle {
       scoped(`updating ${kind.label({ ...news, uid: id })}`, () => ops.update(id, olds, news)),
     delete: (id, props: Props) => scoped(`deleting ${kind.label({ ...props, uid: id })}`, () => ops.delete(id, props)),
   };
+}
+
+/** A kind the configured API version does not serve fails before any request, naming the setting. */
+function refuseUnservedVersion(kind: Kind): void {
+  const refusal = versionRefusal(`${kind.domain}.${kind.typeName} resources`, kind.apiVersions);
+  if (refusal) throw new ResourceError(refusal);
 }

@@ -15,6 +15,12 @@ export interface GroupArgs {
   /** Must match ^[a-z0-9 ._-]{1,}$ and be unique among the parent's groups. */
   name: pulumi.Input<string>;
   description?: pulumi.Input<string>;
+  /**
+   * Take over an existing record with the same natural key instead of failing with ALREADY_EXISTS
+   * (then one PATCH brings it to the declared values). Never sent to the API. Defaults to the
+   * stack-wide `platform:adopt` (PLATFORM_ADOPT), off unless set.
+   */
+  adopt?: pulumi.Input<boolean>;
 }
 
 const TYPE = "pulumi-nodejs:dynamic/iam:Group";
@@ -35,6 +41,8 @@ export class Group extends pulumi.dynamic.Resource {
   declare readonly status: pulumi.Output<string | undefined>;
   declare readonly createTime: pulumi.Output<string>;
   declare readonly updateTime: pulumi.Output<string>;
+  /** true when the record existed and was taken over (`adopt`) rather than created. */
+  declare readonly adopted: pulumi.Output<boolean | undefined>;
 
   /** An existing group, read by uid; not managed (deleting the stack leaves it alone). */
   static get(name: string, uid: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Group {
@@ -57,6 +65,7 @@ export class Group extends pulumi.dynamic.Resource {
       status: undefined,
       createTime: undefined,
       updateTime: undefined,
+      adopted: undefined,
     };
     super(provider, name, { ...outputs, ...args }, opts, "iam", "Group");
   }

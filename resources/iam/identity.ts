@@ -42,6 +42,12 @@ export interface IdentityArgs {
   name: pulumi.Input<string>;
   description?: pulumi.Input<string>;
   claimMatch: pulumi.Input<ClaimMatchArgs>;
+  /**
+   * Take over an existing record with the same natural key instead of failing with ALREADY_EXISTS
+   * (then one PATCH brings it to the declared values). Never sent to the API. Defaults to the
+   * stack-wide `platform:adopt` (PLATFORM_ADOPT), off unless set.
+   */
+  adopt?: pulumi.Input<boolean>;
 }
 
 const TYPE = "pulumi-nodejs:dynamic/iam:Identity";
@@ -59,6 +65,8 @@ export class Identity extends pulumi.dynamic.Resource {
   declare readonly lastSeenTime: pulumi.Output<string>;
   declare readonly createTime: pulumi.Output<string>;
   declare readonly updateTime: pulumi.Output<string>;
+  /** true when the record existed and was taken over (`adopt`) rather than created. */
+  declare readonly adopted: pulumi.Output<boolean | undefined>;
 
   /** An existing identity, read by uid; not managed (deleting the stack leaves it alone). */
   static get(name: string, uid: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Identity {
@@ -81,6 +89,7 @@ export class Identity extends pulumi.dynamic.Resource {
       lastSeenTime: undefined,
       createTime: undefined,
       updateTime: undefined,
+      adopted: undefined,
     };
     super(provider, name, { ...outputs, ...args }, opts, "iam", "Identity");
   }

@@ -12,6 +12,12 @@ export interface RoleBindingArgs {
   identityUid: pulumi.Input<string>;
   /** A role's uid, e.g. from `getRole({ name: "viewer" })`. */
   roleUid: pulumi.Input<string>;
+  /**
+   * Take over an existing record with the same natural key instead of failing with ALREADY_EXISTS
+   * (then one PATCH brings it to the declared values). Never sent to the API. Defaults to the
+   * stack-wide `platform:adopt` (PLATFORM_ADOPT), off unless set.
+   */
+  adopt?: pulumi.Input<boolean>;
 }
 
 /** The references of a binding, as the API hydrates them. */
@@ -45,6 +51,8 @@ export class RoleBinding extends pulumi.dynamic.Resource {
   declare readonly group: pulumi.Output<BoundGroup>;
   declare readonly role: pulumi.Output<BoundRole>;
   declare readonly createTime: pulumi.Output<string>;
+  /** true when the record existed and was taken over (`adopt`) rather than created. */
+  declare readonly adopted: pulumi.Output<boolean | undefined>;
 
   /** An existing binding, read by uid; not managed (deleting the stack leaves it alone). */
   static get(name: string, uid: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): RoleBinding {
@@ -65,6 +73,7 @@ export class RoleBinding extends pulumi.dynamic.Resource {
       group: undefined,
       role: undefined,
       createTime: undefined,
+      adopted: undefined,
     };
     super(provider, name, { ...outputs, ...args }, opts, "iam", "RoleBinding");
   }

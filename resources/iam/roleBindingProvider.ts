@@ -49,6 +49,7 @@ const roleBinding: ResourceKind = {
     identity: shown(inputs.identityUid),
     role: shown(inputs.roleUid),
   }),
+  keyFields: ["identityUid", "roleUid"],
   alreadyExistsHint:
     "the identity already holds this role on the group through another binding; remove this RoleBinding from the program, " +
     "or delete the other binding, or refer to it with platform.iam.RoleBinding.get(name, uid)",

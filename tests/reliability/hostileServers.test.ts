@@ -171,3 +171,127 @@ describe("servers that hold a call: every call ends by platform:timeout", () => 
     expect((await engine(["destroy"], stack, emu.url)).code).toBe(0);
   });
 });
+
+describe("huge answers", () => {
+  const hugeError: http.RequestListener = (_req, res) => {
+    res.writeHead(400, { "content-type": "application/json" });
+    res.end(JSON.stringify({ code: 3, message: `Invalid argument: ${"z".repeat(100 * 1024)}` }));
+  };
+
+  test("a 100 KB error message: up and refresh end promptly with a capped message", async () => {
+    const { stack, uid } = await stackWithOneGroup("huge-error");
+    const server = await hostile(hugeError);
+    for (const [operation, target] of [
+      ["refresh", stack],
+      ["up", "huge-error-new"],
+    ]) {
+      const started = Date.now();
+      const run = await engine([operation], target, server.url, { name: "huge-error" });
+      const printed = run.stdout + run.stderr;
+      expect(run.code).not.toBe(0);
+      expect(printed).toMatch(/failed: INVALID_ARGUMENT: Invalid argument: z+… \[\d+ more characters cut\]/);
+      expect(printed.length).toBeLessThan(20_000);
+      expect(server.hits.splice(0)).toHaveLength(1);
+      expect(Date.now() - started).toBeLessThan(20_000);
+    }
+    expect((await engine(["destroy"], stack, emu.url)).code).toBe(0);
+    expect(await exists(uid)).toBe(false);
+  });
+});
+
+describe("a server that echoes the bearer token", () => {
+  const echo: http.RequestListener = (req, res) => {
+    const auth = String(req.headers.authorization ?? "");
+    res.writeHead(403, { "content-type": "application/json" });
+    res.end(JSON.stringify({ code: 7, message: `Permission denied for ${auth} (token ${auth.slice(7)})` }));
+  };
+
+  test("up and refresh fail without the token in any message, log or state", async () => {
+    const { stack } = await stackWithOneGroup("echoed-token");
+    const server = await hostile(echo);
+    const runs = [await engine(["refresh"], stack, server.url), await engine(["up"], "echoed-token-new", server.url)];
+    for (const run of runs) {
+      const printed = run.stdout + run.stderr;
+      expect(run.code).not.toBe(0);
+      expect(printed).toMatch(/PERMISSION_DENIED: Permission denied for Bearer \[redacted\] \(token \[redacted\]\)/);
+      expect(printed).not.toContain(emu.token);
+      expect(JSON.stringify(run.state ?? {})).not.toContain(emu.token);
+    }
+    expect(server.hits).toHaveLength(2);
+    expect((await engine(["destroy"], stack, emu.url)).code).toBe(0);
+  });
+});
+
+/**
+ * A proxy in front of the emulator: every request is forwarded; the answer to each POST is
+ * replaced by `mangle` (the create itself happened), every other answer passes untouched.
+ */
+async function manglingProxy(mangle: (res: http.ServerResponse, body: string) => void) {
+  return hostile((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const headers = { ...req.headers };
+      delete headers.host;
+      void fetch(`${emu.url}${req.url}`, {
+        method: req.method,
+        headers: headers as Record<string, string>,
+        body: chunks.length ? Buffer.concat(chunks) : undefined,
+      }).then(async (answer) => {
+        const body = await answer.text();
+        if (req.method === "POST" && answer.ok) {
+          mangle(res, body);
+          return;
+        }
+        res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" });
+        res.end(body);
+      });
+    });
+  });
+}
+
+describe("a create answered 2xx without a usable record: the record is adopted, not orphaned", () => {
+  test.each([
+    [
+      "empty-body",
+      (res: http.ServerResponse) => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end();
+      },
+    ],
+    [
+      "truncated-json",
+      (res: http.ServerResponse, body: string) => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(body.slice(0, Math.floor(body.length / 2)));
+      },
+    ],
+    [
+      "html-page",
+      (res: http.ServerResponse) => {
+        res.writeHead(200, { "content-type": "text/html" });
+        res.end("<html><body>Welcome to the portal</body></html>");
+      },
+    ],
+    [
+      "cut-connection",
+      (res: http.ServerResponse, body: string) => {
+        res.writeHead(200, { "content-type": "application/json", "content-length": String(body.length) });
+        res.write(body.slice(0, 10));
+        res.socket?.destroy();
+      },
+    ],
+  ])("%s", async (label, mangle) => {
+    const proxy = await manglingProxy(mangle);
+    const run = await engine(["up"], `unknown-outcome-${label}`, proxy.url, { name: `uo-${label}` });
+    expect(run.stdout + run.stderr).not.toMatch(/error/i);
+    expect(run.code).toBe(0);
+    const [uid] = groupsIn(run.state);
+    const listed = await fetch(`${emu.url}/iam/v2beta1/groups?uidp.children_of=${emu.rootUid}&name=uo-${label}`, {
+      headers: { authorization: `Bearer ${emu.token}` },
+    }).then((r) => r.json() as Promise<{ groups: { uid: string }[] }>);
+    expect(listed.groups.map((g) => g.uid)).toEqual([uid]);
+    expect(proxy.hits.filter((h) => h.startsWith("POST"))).toEqual([`POST /iam/v2beta1/groups/${emu.rootUid}`]);
+    expect((await engine(["destroy"], `unknown-outcome-${label}`, emu.url)).code).toBe(0);
+  });
+});
