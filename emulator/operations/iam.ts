@@ -180,4 +180,3 @@ export const IAM_OPERATIONS: Record<string, OperationHandler> = {
   ExternalGroupRoleMappingsService_BatchDeleteExternalGroupRoleMappings: batchDeleteMappings,
   RoleBindingsService_BatchCreateRoleBindings: batchCreateRoleBindings,
 };
-
