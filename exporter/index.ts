@@ -11,7 +11,7 @@ import type { ApiClient } from "../provider/client";
 import { uidIssue } from "../provider/uid";
 import { exportedKinds } from "./kinds";
 import { generateProgram } from "./program";
-import { Progress, readRole, readSubtree } from "./read";
+import { Progress, readGroup, readRole, readSubtree } from "./read";
 
 export interface ExportOptions {
   /** The group whose descendants are exported (itself not declared). */
@@ -41,6 +41,7 @@ export async function exportOrganization(options: ExportOptions): Promise<Export
   if (clash.length > 0) {
     throw new Error(`${options.out} already holds ${clash.join(", ")}; choose an empty or new folder with --out`);
   }
+  await readGroup(options.client, options.under);
   const tree = await readSubtree(options.client, options.under, exportedKinds(), options.progress);
 
   // Uids that records refer to outside the tree: the roles among them are declared by look-up.

@@ -49,6 +49,16 @@ export async function readSubtree(
   return { under, kinds: result };
 }
 
+/** The group an export starts from: it must exist (a List below a missing group would read as empty). */
+export async function readGroup(client: ApiClient, uid: string): Promise<void> {
+  try {
+    await client.request({ method: "GET", domain: "iam", path: `groups/${uid}` });
+  } catch (error) {
+    if (isNotFound(error)) throw new Error(`there is no group ${uid} (--under names the group to export below)`);
+    throw error;
+  }
+}
+
 /** A role by uid, or undefined when the service says there is no such role. */
 export async function readRole(client: ApiClient, uid: string): Promise<{ uid: string; name: string } | undefined> {
   try {

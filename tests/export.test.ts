@@ -233,4 +233,24 @@ describe("platform-pulumi export: round trip through the local engine", () => {
     expect((await engine(["destroy"], project, state)).code).toBe(0);
     expect(await snapshot(api(), emu.rootUid)).toEqual(before);
   });
+
+  test("a missing group, a malformed uid or a folder holding a project is refused before anything is written", async () => {
+    const out = path.join(work, "refused");
+    const missing = await runExport(["--under", `${emu.rootUid}/nosuchgroup`, "--out", out], env());
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`there is no group ${emu.rootUid}/nosuchgroup`);
+    const malformed = await runExport(["--under", `${emu.rootUid}/../x`, "--out", out], env());
+    expect(malformed.code).toBe(1);
+    expect(malformed.stderr).toContain(`--under must be a group's uid: it has a ".." segment`);
+    expect(fs.existsSync(out)).toBe(false);
+    fs.mkdirSync(out);
+    fs.writeFileSync(path.join(out, "Pulumi.yaml"), "name: mine\n");
+    const occupied = await runExport(["--under", emu.rootUid, "--out", out], env());
+    expect(occupied.code).toBe(1);
+    expect(occupied.stderr).toContain("already holds Pulumi.yaml");
+    expect(fs.readdirSync(out)).toEqual(["Pulumi.yaml"]);
+    const usage = await runExport([], env());
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain("export needs --under <group uid>");
+  });
 });
