@@ -8,7 +8,8 @@
  * Look-ups: `getSubscription({ uid })`, `getSubscriptions({ childrenOf })`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import type { z } from "zod";
+import { lazily } from "../../provider/lazyZod";
 import { collectionOf } from "../../provider/kindLookups";
 import { InputArgs, LookupOptions, defineLookup, findOne, listArgs, listRecords } from "../../provider/lookup";
 import { uidString } from "../../provider/uid";
@@ -44,20 +45,22 @@ export class Subscription extends pulumi.dynamic.Resource {
   }
 }
 
-export const subscriptionSchema = z.looseObject({ uid: z.string(), sink: z.string() });
-export type SubscriptionRecord = z.infer<typeof subscriptionSchema>;
+export const subscriptionSchema = lazily((z) => z.looseObject({ uid: z.string(), sink: z.string() }));
+export type SubscriptionRecord = z.infer<ReturnType<typeof subscriptionSchema>>;
 
 const subscriptions = collectionOf<SubscriptionRecord>(provider.kind, subscriptionSchema);
 // Subscriptions have no name: the documented List filters are the uid scopes alone.
-const { name: _unnamed, ...scopes } = listArgs;
-const getSubscriptionsArgs = z.strictObject(scopes);
-export type GetSubscriptionsArgs = z.input<typeof getSubscriptionsArgs>;
+const getSubscriptionsArgs = lazily((z) => {
+  const { name: _unnamed, ...scopes } = listArgs();
+  return z.strictObject(scopes);
+});
+export type GetSubscriptionsArgs = z.input<ReturnType<typeof getSubscriptionsArgs>>;
 export type GetSubscriptionsOutputArgs = InputArgs<GetSubscriptionsArgs>;
 export interface GetSubscriptionsResult {
   subscriptions: SubscriptionRecord[];
 }
-const getSubscriptionArgs = z.strictObject({ uid: uidString("path") });
-export type GetSubscriptionArgs = z.input<typeof getSubscriptionArgs>;
+const getSubscriptionArgs = lazily((z) => z.strictObject({ uid: uidString("path") }));
+export type GetSubscriptionArgs = z.input<ReturnType<typeof getSubscriptionArgs>>;
 export type GetSubscriptionOutputArgs = InputArgs<GetSubscriptionArgs>;
 
 const manyLookup = defineLookup("getSubscriptions", getSubscriptionsArgs, async (args, client) => ({

@@ -3,7 +3,8 @@
  * binding needs, `getRoles()` for all the caller can see.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import type { z } from "zod";
+import { lazily } from "../../provider/lazyZod";
 import {
   Collection,
   defineLookup,
@@ -14,19 +15,21 @@ import {
   LookupOptions,
 } from "../../provider/lookup";
 
-export const roleSchema = z.looseObject({
-  uid: z.string(),
-  name: z.string(),
-  description: z.string().optional(),
-  capabilities: z.array(z.string()).optional(),
-  createTime: z.string().optional(),
-  updateTime: z.string().optional(),
-});
-export type Role = z.infer<typeof roleSchema>;
+export const roleSchema = lazily((z) =>
+  z.looseObject({
+    uid: z.string(),
+    name: z.string(),
+    description: z.string().optional(),
+    capabilities: z.array(z.string()).optional(),
+    createTime: z.string().optional(),
+    updateTime: z.string().optional(),
+  }),
+);
+export type Role = z.infer<ReturnType<typeof roleSchema>>;
 const roles: Collection<Role> = { domain: "iam", collection: "roles", noun: "role", schema: roleSchema };
 
-const getRolesArgs = z.strictObject({ ...listArgs });
-export type GetRolesArgs = z.input<typeof getRolesArgs>;
+const getRolesArgs = lazily((z) => z.strictObject({ ...listArgs() }));
+export type GetRolesArgs = z.input<ReturnType<typeof getRolesArgs>>;
 export type GetRolesOutputArgs = InputArgs<GetRolesArgs>;
 export interface GetRolesResult {
   roles: Role[];
@@ -45,14 +48,16 @@ export function getRolesOutput(args: GetRolesOutputArgs = {}, options?: LookupOp
   return rolesLookup.output(args, options);
 }
 
-const getRoleArgs = z.strictObject({
-  name: listArgs.name.unwrap(),
-  /** Only roles anywhere below this group. */
-  descendantsOf: listArgs.descendantsOf,
-  /** Only roles defined directly in this group. */
-  childrenOf: listArgs.childrenOf,
-});
-export type GetRoleArgs = z.input<typeof getRoleArgs>;
+const getRoleArgs = lazily((z) =>
+  z.strictObject({
+    name: listArgs().name.unwrap(),
+    /** Only roles anywhere below this group. */
+    descendantsOf: listArgs().descendantsOf,
+    /** Only roles defined directly in this group. */
+    childrenOf: listArgs().childrenOf,
+  }),
+);
+export type GetRoleArgs = z.input<ReturnType<typeof getRoleArgs>>;
 export type GetRoleOutputArgs = InputArgs<GetRoleArgs>;
 
 const roleLookup = defineLookup("getRole", getRoleArgs, (args, client): Promise<Role> => findOne(client, roles, args));

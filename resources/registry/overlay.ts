@@ -9,8 +9,9 @@
  * Look-ups: `getOverlay({ uid })` or by name, `getOverlays({ childrenOf })`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import type { z } from "zod";
 import { kindLookups } from "../../provider/kindLookups";
+import { lazily } from "../../provider/lazyZod";
 import { InputArgs, ListArgs, LookupOptions, OneByUidOrNameArgs } from "../../provider/lookup";
 import type { CustomOverlay } from "./repoResource";
 import provider = require("./overlayProvider");
@@ -47,12 +48,10 @@ export class Overlay extends pulumi.dynamic.Resource {
   }
 }
 
-export const overlaySchema = z.looseObject({
-  uid: z.string(),
-  name: z.string(),
-  config: z.record(z.string(), z.unknown()).optional(),
-});
-export type OverlayRecord = z.infer<typeof overlaySchema>;
+export const overlaySchema = lazily((z) =>
+  z.looseObject({ uid: z.string(), name: z.string(), config: z.record(z.string(), z.unknown()).optional() }),
+);
+export type OverlayRecord = z.infer<ReturnType<typeof overlaySchema>>;
 
 export type GetOverlaysArgs = ListArgs;
 export type GetOverlaysOutputArgs = InputArgs<GetOverlaysArgs>;

@@ -7,7 +7,8 @@
  * Look-ups: `getOverlayBinding({ uid })`, `getOverlayBindings({ repoUid, overlayUid })`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import type { z } from "zod";
+import { lazily } from "../../provider/lazyZod";
 import { versionRefusal } from "../../provider/apiVersions";
 import { collectionOf } from "../../provider/kindLookups";
 import { InputArgs, LookupOptions, defineLookup, findOne, listArgs, listRecords } from "../../provider/lookup";
@@ -58,30 +59,34 @@ export class OverlayBinding extends pulumi.dynamic.Resource {
   }
 }
 
-export const overlayBindingSchema = z.looseObject({
-  uid: z.string(),
-  repo: z.string().optional(),
-  tags: z.array(z.string()).optional(),
-  overlay: z.looseObject({ uid: z.string(), name: z.string().optional() }).optional(),
-});
-export type OverlayBindingRecord = z.infer<typeof overlayBindingSchema>;
+export const overlayBindingSchema = lazily((z) =>
+  z.looseObject({
+    uid: z.string(),
+    repo: z.string().optional(),
+    tags: z.array(z.string()).optional(),
+    overlay: z.looseObject({ uid: z.string(), name: z.string().optional() }).optional(),
+  }),
+);
+export type OverlayBindingRecord = z.infer<ReturnType<typeof overlayBindingSchema>>;
 
 const bindings = collectionOf<OverlayBindingRecord>(provider.kind, overlayBindingSchema);
 // Bindings have no name: the documented List filters are the uid scopes and the overlay.
-const { name: _unnamed, childrenOf: _byRepoUid, ...scopes } = listArgs;
-const getOverlayBindingsArgs = z.strictObject({
-  ...scopes,
-  /** The repo whose bindings to list. */
-  repoUid: uidString("path").optional(),
-  overlayUid: uidString("path").optional(),
+const getOverlayBindingsArgs = lazily((z) => {
+  const { name: _unnamed, childrenOf: _byRepoUid, ...scopes } = listArgs();
+  return z.strictObject({
+    ...scopes,
+    /** The repo whose bindings to list. */
+    repoUid: uidString("path").optional(),
+    overlayUid: uidString("path").optional(),
+  });
 });
-export type GetOverlayBindingsArgs = z.input<typeof getOverlayBindingsArgs>;
+export type GetOverlayBindingsArgs = z.input<ReturnType<typeof getOverlayBindingsArgs>>;
 export type GetOverlayBindingsOutputArgs = InputArgs<GetOverlayBindingsArgs>;
 export interface GetOverlayBindingsResult {
   overlayBindings: OverlayBindingRecord[];
 }
-const getOverlayBindingArgs = z.strictObject({ uid: uidString("path") });
-export type GetOverlayBindingArgs = z.input<typeof getOverlayBindingArgs>;
+const getOverlayBindingArgs = lazily((z) => z.strictObject({ uid: uidString("path") }));
+export type GetOverlayBindingArgs = z.input<ReturnType<typeof getOverlayBindingArgs>>;
 export type GetOverlayBindingOutputArgs = InputArgs<GetOverlayBindingArgs>;
 
 const served = () => {

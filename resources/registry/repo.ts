@@ -3,27 +3,30 @@
  * Where repos live in the API comes from the Repo kind's description.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import type { z } from "zod";
 import { kindLookups } from "../../provider/kindLookups";
+import { lazily } from "../../provider/lazyZod";
 import { InputArgs, ListArgs, LookupOptions, OneByUidOrNameArgs } from "../../provider/lookup";
 import repoProvider = require("./repoProvider");
 
 // Repo is the name of the managed resource class; what a look-up returns is a plain record
 // of the service's fields, hence RepoRecord.
-export const repoSchema = z.looseObject({
-  uid: z.string(),
-  name: z.string(),
-  description: z.string().optional(),
-  catalogTier: z.string().optional(),
-  bundles: z.array(z.string()).optional(),
-  aliases: z.array(z.string()).optional(),
-  activeTags: z.array(z.string()).optional(),
-  sync_config: z.record(z.string(), z.unknown()).optional(),
-  customOverlay: z.record(z.string(), z.unknown()).optional(),
-  createTime: z.string().optional(),
-  updateTime: z.string().optional(),
-});
-export type RepoRecord = z.infer<typeof repoSchema>;
+export const repoSchema = lazily((z) =>
+  z.looseObject({
+    uid: z.string(),
+    name: z.string(),
+    description: z.string().optional(),
+    catalogTier: z.string().optional(),
+    bundles: z.array(z.string()).optional(),
+    aliases: z.array(z.string()).optional(),
+    activeTags: z.array(z.string()).optional(),
+    sync_config: z.record(z.string(), z.unknown()).optional(),
+    customOverlay: z.record(z.string(), z.unknown()).optional(),
+    createTime: z.string().optional(),
+    updateTime: z.string().optional(),
+  }),
+);
+export type RepoRecord = z.infer<ReturnType<typeof repoSchema>>;
 
 export type GetReposArgs = ListArgs;
 export type GetReposOutputArgs = InputArgs<GetReposArgs>;

@@ -3,7 +3,8 @@
  * name, digest or update time.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import type { z } from "zod";
+import { lazily } from "../../provider/lazyZod";
 import { collectionOf, kindLookups } from "../../provider/kindLookups";
 import {
   defineLookup,
@@ -15,44 +16,49 @@ import {
 } from "../../provider/lookup";
 import tagProvider = require("./tagProvider");
 
-export const tagSchema = z.looseObject({
-  uid: z.string(),
-  name: z.string(),
-  digest: z.string(),
-  deprecated: z.boolean().optional(),
-  bundles: z.array(z.string()).optional(),
-  updateTime: z.string().optional(),
-});
+export const tagSchema = lazily((z) =>
+  z.looseObject({
+    uid: z.string(),
+    name: z.string(),
+    digest: z.string(),
+    deprecated: z.boolean().optional(),
+    bundles: z.array(z.string()).optional(),
+    updateTime: z.string().optional(),
+  }),
+);
 // Tag is the name of the managed resource class; a look-up returns a plain record, a TagRecord.
-export type TagRecord = z.infer<typeof tagSchema>;
+export type TagRecord = z.infer<ReturnType<typeof tagSchema>>;
 const tags = collectionOf<TagRecord>(tagProvider.kind, tagSchema);
 
-const { childrenOf: _tagsUseRepoUid, ...sharedArgs } = listArgs;
-
-const getTagsArgs = z.strictObject({
-  ...sharedArgs,
-  /** The repo whose tags to list (its direct children). */
-  repoUid: z.string().min(1, "must not be empty").optional(),
-  digest: z
-    .string()
-    .regex(/^sha256:[0-9a-f]{64}$/, "must be sha256: followed by 64 lowercase hex characters")
-    .optional(),
-  /** Only tags updated at or after this time (RFC 3339, or a Date). */
-  updatedSince: z
-    .preprocess(
-      (v) => (v instanceof Date ? v.toISOString() : v),
-      z.iso.datetime({
-        offset: true,
-        message: "must be an RFC 3339 timestamp such as 2024-05-01T00:00:00Z, or a Date",
-      }),
-    )
-    .optional(),
-  includeReferrers: z.boolean().optional(),
-  includeDates: z.boolean().optional(),
-  includeEpochs: z.boolean().optional(),
+const getTagsArgs = lazily((z) => {
+  const { childrenOf: _tagsUseRepoUid, ...sharedArgs } = listArgs();
+  return z.strictObject({
+    ...sharedArgs,
+    /** The repo whose tags to list (its direct children). */
+    repoUid: z.string().min(1, "must not be empty").optional(),
+    digest: z
+      .string()
+      .regex(/^sha256:[0-9a-f]{64}$/, "must be sha256: followed by 64 lowercase hex characters")
+      .optional(),
+    /** Only tags updated at or after this time (RFC 3339, or a Date). */
+    updatedSince: z
+      .preprocess(
+        (v) => (v instanceof Date ? v.toISOString() : v),
+        z.iso.datetime({
+          offset: true,
+          message: "must be an RFC 3339 timestamp such as 2024-05-01T00:00:00Z, or a Date",
+        }),
+      )
+      .optional(),
+    includeReferrers: z.boolean().optional(),
+    includeDates: z.boolean().optional(),
+    includeEpochs: z.boolean().optional(),
+  });
 });
 /** updatedSince is an RFC 3339 string or a Date. */
-export type GetTagsArgs = Omit<z.input<typeof getTagsArgs>, "updatedSince"> & { updatedSince?: string | Date };
+export type GetTagsArgs = Omit<z.input<ReturnType<typeof getTagsArgs>>, "updatedSince"> & {
+  updatedSince?: string | Date;
+};
 export type GetTagsOutputArgs = InputArgs<GetTagsArgs>;
 export interface GetTagsResult {
   tags: TagRecord[];
@@ -67,7 +73,7 @@ const TAG_FILTERS = {
   includeEpochs: "include_epochs",
 };
 
-const tagsLookup = defineLookup<typeof getTagsArgs, GetTagsResult, GetTagsArgs>(
+const tagsLookup = defineLookup<ReturnType<typeof getTagsArgs>, GetTagsResult, GetTagsArgs>(
   "getTags",
   getTagsArgs,
   async (args, client): Promise<GetTagsResult> => ({
