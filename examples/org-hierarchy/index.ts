@@ -10,15 +10,12 @@
  *      └─ data                           team
  *         └─ analytics                   nested group
  *
- * The platform team publishes to a repo of its own, and the department's events go to a webhook
- * (a subscription).
  * Each CI identity is bound, on its team's group, to a role looked up by name. The stack outputs
  * show the tree of uids, the bindings, and for each team the container images it uses with
  * their tags and the number of security advisories per image.
  *
  * Settings (all but rootUid have defaults): pulumi config set rootUid <uid>, and optionally
- * departmentName, paymentsName, ledgerParent, githubRepository, gitlabProject, gitlabIssuer, ciRole,
- * eventsSink.
+ * departmentName, paymentsName, ledgerParent, githubRepository, gitlabProject, gitlabIssuer, ciRole.
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as platform from "platform-pulumi";
@@ -32,7 +29,6 @@ const githubRepository = config.get("githubRepository") ?? "acme/app";
 const gitlabProject = config.get("gitlabProject") ?? "acme/payments";
 const gitlabIssuer = config.get("gitlabIssuer") ?? "https://gitlab.com";
 const ciRole = config.get("ciRole") ?? "viewer";
-const eventsSink = config.get("eventsSink") ?? "https://hooks.example.com/platform-events";
 
 interface TeamSpec {
   name: string;
@@ -75,19 +71,6 @@ const nested = {
   }),
   analytics: new platform.iam.Group("analytics", { parentUid: teams.data.uid, name: "analytics" }),
 };
-
-// Deleting a repo deletes its images: allowDelete lets `pulumi destroy` (the demo's last step) do it.
-const toolsRepo = new platform.registry.Repo("platform-tools", {
-  parentUid: teams.platform.uid,
-  name: "platform-tools",
-  description: "Images the platform team builds",
-  catalogTier: "CATALOG_TIER_DEVTOOLS",
-  allowDelete: true,
-});
-const departmentEvents = new platform.events.Subscription("department-events", {
-  parentUid: department.uid,
-  sink: eventsSink,
-});
 
 // CI identities: a pipeline proves who it is with its platform's OIDC token; no stored secret.
 const githubDeploy = new platform.iam.Identity("github-deploy", {
@@ -165,8 +148,6 @@ export const tree = {
   teams: Object.fromEntries(Object.entries(teams).map(([key, group]) => [key, group.uid])),
   nested: Object.fromEntries(Object.entries(nested).map(([key, group]) => [key, group.uid])),
   identities: { "github-deploy": githubDeploy.uid, "gitlab-ci": gitlabCi.uid },
-  repos: { "platform-tools": toolsRepo.uid },
-  subscriptions: { "department-events": departmentEvents.uid },
 };
 export const roleBindings = bindings.map(({ key, binding, group, identity }) => ({
   key,
