@@ -1,23 +1,20 @@
 /**
  * IAM operations beyond the collections' own verbs: group and identity look-ups, access
- * requests, identity metadata, SCIM tokens of identity providers, account association
- * checks, batch verbs and terms. Each answers its documented message, deterministically.
+ * requests, identity metadata, account association checks and the batch verbs (SCIM tokens
+ * and terms have their own modules). Each answers its documented message, deterministically.
  */
-import { createHash, randomBytes } from "node:crypto";
-import { capability, OTHER_CAPABILITIES } from "../capabilities";
+import { capability } from "../capabilities";
 import { Context } from "../context";
-import { OperationHandler, OperationRequest } from "../dispatch";
-import { ApiError, failedPrecondition, invalidArgument, invalidField, notFound } from "../errors";
-import { createResource, deleteResource, listResources } from "../handlers";
-import { inSubtree, childUid } from "../ids";
-import { iso } from "../kinds/kind";
+import { OperationHandler } from "../dispatch";
+import { ApiError, invalidArgument, invalidField, notFound } from "../errors";
+import { createResource, deleteResource } from "../handlers";
+import { inSubtree } from "../ids";
 import { RESOURCES, removeRecord } from "../kinds/registry";
 import { PROVIDERS } from "../kinds/accountAssociations";
-import { SCIM_NOT_ISSUED } from "../kinds/identityProviders";
 import { getString } from "../params";
 import { fullMatch } from "../patterns";
-import { makeRec, Rec } from "../store";
-import { recordFor, requireCapability } from "./access";
+import { Rec } from "../store";
+import { recordFor } from "./access";
 
 /** The caller's top-most group: where its first binding with group read access sits. */
 function callerGroup(ctx: Context): Rec {
@@ -97,125 +94,9 @@ const updateIdentityMetadata: OperationHandler = (ctx, { body }) => {
     if (given[field] === undefined) delete metadata[field];
     else metadata[field] = given[field];
   }
-  identity.data.metadata = metadata;
+  ctx.store.of("identities").update(identity, (r) => (r.data.metadata = metadata));
   ctx.store.changed();
   return { uid: identity.uid, name: identity.name, ...metadata };
-};
-
-// SCIM tokens: the token is answered once; only its hash is kept.
-function scimOf(rec: Rec): Record<string, unknown> {
-  return { ...((rec.data.scim ?? SCIM_NOT_ISSUED) as Record<string, unknown>) };
-}
-
-function scimProvider(ctx: Context, request: OperationRequest): Rec {
-  return recordFor(ctx, "identityProviders", request.pathParams.identityProviderUid, OTHER_CAPABILITIES.scim);
-}
-
-function checkEtag(scim: Record<string, unknown>, etag: unknown): void {
-  if (scim.etag !== etag)
-    throw failedPrecondition([
-      { type: "ETAG_MISMATCH", description: "the etag does not match the provider's SCIM state; read it again" },
-    ]);
-}
-
-function expiryOf(ctx: Context, body: Record<string, unknown>): string | undefined {
-  if (body.neverExpires === true) return undefined;
-  if (typeof body.expireTime === "string") {
-    if (Date.parse(body.expireTime) <= ctx.clock.now()) throw invalidField("expireTime", "must be in the future");
-    return new Date(Date.parse(body.expireTime)).toISOString();
-  }
-  return iso(ctx.clock.now() + 365 * 24 * 3600 * 1000);
-}
-
-function issueScimToken(ctx: Context, rec: Rec, scim: Record<string, unknown>, expireTime: string | undefined) {
-  const token = `scim_${randomBytes(24).toString("base64url")}`;
-  const etag = randomBytes(8).toString("hex");
-  const endpointUrl = `${ctx.baseUrl}/scim/v2/${rec.uid}`;
-  const next: Record<string, unknown> = {
-    ...scim,
-    enabled: scim.enabled ?? false,
-    credentialState: "CREDENTIAL_STATE_LIVE",
-    endpointUrl,
-    etag,
-    tokenHash: createHash("sha256").update(token).digest("hex"),
-  };
-  if (expireTime) next.tokenExpireTime = expireTime;
-  else delete next.tokenExpireTime;
-  return { token, etag, endpointUrl, next };
-}
-
-function saveScim(ctx: Context, rec: Rec, scim: Record<string, unknown>): void {
-  ctx.store.of("identityProviders").update(rec, (r) => {
-    r.data.scim = scim;
-    r.updateTime = Math.max(ctx.clock.now(), r.updateTime);
-  });
-  ctx.store.changed();
-}
-
-const generateScimToken: OperationHandler = (ctx, request) => {
-  const rec = scimProvider(ctx, request);
-  const scim = scimOf(rec);
-  if (scim.credentialState === "CREDENTIAL_STATE_LIVE" || scim.credentialState === "CREDENTIAL_STATE_ROTATING")
-    throw failedPrecondition([
-      { type: "TOKEN_EXISTS", description: "a SCIM token is live; regenerate or revoke it instead" },
-    ]);
-  const expireTime = expiryOf(ctx, request.body);
-  const { token, etag, endpointUrl, next } = issueScimToken(ctx, rec, scim, expireTime);
-  saveScim(ctx, rec, next);
-  return { identityProviderUid: rec.uid, token, etag, endpointUrl, ...(expireTime ? { expireTime } : {}) };
-};
-
-const regenerateScimToken: OperationHandler = (ctx, request) => {
-  const rec = scimProvider(ctx, request);
-  const scim = scimOf(rec);
-  checkEtag(scim, request.body.etag);
-  const overlap = typeof request.body.overlap === "string" ? request.body.overlap : "0s";
-  const seconds = /^(\d{1,9})(\.\d+)?s$/.exec(overlap);
-  if (!seconds) throw invalidField("overlap", 'must be a duration in seconds, e.g. "3600s"');
-  const expireTime = expiryOf(ctx, request.body);
-  const { token, etag, endpointUrl, next } = issueScimToken(ctx, rec, scim, expireTime);
-  const previousTokenExpireTime = iso(ctx.clock.now() + Number(seconds[1]) * 1000);
-  if (Number(seconds[1]) > 0) {
-    next.credentialState = "CREDENTIAL_STATE_ROTATING";
-    next.previousTokenExpireTime = previousTokenExpireTime;
-  }
-  saveScim(ctx, rec, next);
-  return {
-    identityProviderUid: rec.uid,
-    token,
-    etag,
-    endpointUrl,
-    previousTokenExpireTime,
-    requestedOverlap: overlap,
-    ...(expireTime ? { expireTime } : {}),
-  };
-};
-
-const revokeScimToken: OperationHandler = (ctx, request) => {
-  const rec = scimProvider(ctx, request);
-  const scim = scimOf(rec);
-  const etag = randomBytes(8).toString("hex");
-  const { tokenHash: _hash, ...rest } = scim;
-  saveScim(ctx, rec, { ...rest, enabled: false, credentialState: "CREDENTIAL_STATE_REVOKED", etag });
-  return { identityProviderUid: rec.uid, enabled: false, etag, revokeTime: iso(ctx.clock.now()) };
-};
-
-const setScimEnabled: OperationHandler = (ctx, request) => {
-  const rec = scimProvider(ctx, request);
-  const scim = scimOf(rec);
-  checkEtag(scim, request.body.etag);
-  const enabled = request.body.enabled === true;
-  if (
-    enabled &&
-    scim.credentialState !== "CREDENTIAL_STATE_LIVE" &&
-    scim.credentialState !== "CREDENTIAL_STATE_ROTATING"
-  )
-    throw failedPrecondition([
-      { type: "NO_LIVE_TOKEN", description: "generate a SCIM token before enabling SCIM provisioning" },
-    ]);
-  const etag = randomBytes(8).toString("hex");
-  saveScim(ctx, rec, { ...scim, enabled, etag });
-  return { identityProviderUid: rec.uid, enabled, etag };
 };
 
 const PROVIDER_OF_TYPE: Record<string, (typeof PROVIDERS)[number]> = {
@@ -289,56 +170,13 @@ const batchCreateRoleBindings: OperationHandler = (ctx, { body }) => {
   return { roleBindings: created };
 };
 
-const listTerms: OperationHandler = (ctx, { pathParams, params }) => {
-  const group = pathParams.group;
-  recordFor(ctx, "groups", group, capability("termsAcceptances", "LIST"));
-  const scoped = new Map(params);
-  scoped.set("uidp.children_of", [group]);
-  for (const key of ["uidp.descendants_of", "uidp.ids", "uidp.ancestors_of", "uidp.in_root", "name"])
-    scoped.delete(key);
-  return listResources(ctx, RESOURCES.termsAcceptances, scoped);
-};
-
-/** Records the caller's acceptance of each document once; accepting again changes nothing. */
-const acceptTerms: OperationHandler = (ctx, { pathParams, body }) => {
-  const group = pathParams.group;
-  recordFor(ctx, "groups", group, capability("termsAcceptances", "CREATE"));
-  const ids = (body.documentIds as string[]) ?? [];
-  if (ids.length === 0) throw invalidField("documentIds", "must name at least one document");
-  const coll = ctx.store.of("termsAcceptances");
-  for (const docId of ids) {
-    if (coll.named(docId).some((r) => r.parentUid === group)) continue;
-    const now = ctx.clock.now();
-    coll.add(
-      makeRec({
-        uid: childUid(group),
-        parentUid: group,
-        name: docId,
-        createTime: now,
-        updateTime: now,
-        data: { acceptedBy: ctx.principal.identityUid },
-      }),
-    );
-  }
-  ctx.store.changed();
-  return { group, documentIds: ids };
-};
-
 export const IAM_OPERATIONS: Record<string, OperationHandler> = {
   GroupsService_LookupGroup: lookupGroup,
   GroupsService_CheckEligibility: checkEligibility,
   GroupsService_RequestGroupAccess: requestGroupAccess,
   IdentitiesService_LookupIdentity: lookupIdentity,
   IdentitiesService_UpdateIdentityMetadata: updateIdentityMetadata,
-  IdentityProvidersService_GenerateScimToken: generateScimToken,
-  IdentityProvidersService_RegenerateScimToken: regenerateScimToken,
-  IdentityProvidersService_RevokeScimToken: revokeScimToken,
-  IdentityProvidersService_SetScimEnabled: setScimEnabled,
   AccountAssociationsService_CheckAccountAssociation: checkAccountAssociation,
   ExternalGroupRoleMappingsService_BatchDeleteExternalGroupRoleMappings: batchDeleteMappings,
   RoleBindingsService_BatchCreateRoleBindings: batchCreateRoleBindings,
-  TermsService_ListTermsAcceptances: listTerms,
-  TermsService_AcceptTerms: acceptTerms,
 };
-
-export { requireCapability };

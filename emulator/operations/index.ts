@@ -4,10 +4,14 @@ import { ADVISORY_OPERATIONS } from "./advisory";
 import { IAM_OPERATIONS } from "./iam";
 import { LIBRARIES_OPERATIONS } from "./libraries";
 import { REGISTRY_OPERATIONS } from "./registry";
+import { SCIM_OPERATIONS } from "./scim";
+import { TERMS_OPERATIONS } from "./terms";
 import { STS_OPERATIONS } from "./sts";
 
 export const OPERATIONS: Record<string, OperationHandler> = {
   ...IAM_OPERATIONS,
+  ...SCIM_OPERATIONS,
+  ...TERMS_OPERATIONS,
   ...REGISTRY_OPERATIONS,
   ...ADVISORY_OPERATIONS,
   ...LIBRARIES_OPERATIONS,

@@ -152,12 +152,13 @@ describe("servers that hold a call: every call ends by platform:timeout", () => 
     const server = await hostile(handler);
     for (const operation of ["refresh", "destroy"]) {
       const started = Date.now();
-      const run = await engine([operation], stack, server.url, { "platform:timeout": "0.5" });
+      // A budget the host can meet on a loaded machine: loading the client alone may take a second there.
+      const run = await engine([operation], stack, server.url, { "platform:timeout": "3" });
       const printed = run.stdout + run.stderr;
       expect(run.code).not.toBe(0);
       const verb = operation === "refresh" ? "reading" : "deleting";
       expect(printed).toMatch(
-        new RegExp(`${verb} group "${SHARED_NAME}"[^\\n]* failed: no answer within 0.5 s \\(platform:timeout\\)`),
+        new RegExp(`${verb} group "${SHARED_NAME}"[^\\n]* failed: no answer within 3 s \\(platform:timeout\\)`),
       );
       expect(printed).toMatch(said);
       expect(groupsIn(run.state)).toEqual([uid]);

@@ -217,6 +217,7 @@ export class Deployment {
       else this.remove(entry);
       if (!entry.external) {
         this.print(stepLines(stepOf(entry.pendingDelete ? "delete-replaced" : "delete", entry), true));
+        this.markDone("delete", entry.urn);
       }
     });
     for (const { entry, error } of outcome.failed) {
@@ -279,7 +280,9 @@ export class Deployment {
       for (const step of shown) this.print(stepLines(step, false));
       if (shown.length === 0) this.print(["     (no changes)"]);
     }
-    this.print(["", ...summaryLines(this.steps, !this.options.preview)]);
+    // After a failure the summary says what was done, not what was planned.
+    const counted = this.options.preview ? this.steps : this.steps.filter((s) => !isChange(s) || s.done);
+    this.print(["", ...summaryLines(counted, !this.options.preview)]);
   }
 
   changeSummaries(): string[] {
@@ -298,7 +301,14 @@ export class Deployment {
     });
   }
 
+  /** A planned step whose provider call succeeded. */
+  private markDone(kind: Step["kind"], urn: string): void {
+    const step = this.steps.find((s) => s.kind === kind && s.urn === urn && !s.done);
+    if (step) step.done = true;
+  }
+
   private done(kind: Step["kind"], reg: Registration, changes: Step["changes"] = [], replaces: string[] = []): void {
+    this.markDone(kind, reg.urn);
     this.print(
       stepLines(
         {

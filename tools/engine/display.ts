@@ -12,6 +12,8 @@ export interface Step {
   /** Properties the provider said force a replacement. */
   replaces: string[];
   secretProperties: string[];
+  /** Set when the step's provider call succeeded (up, destroy): the summary counts only those. */
+  done?: boolean;
 }
 
 const MARK: Record<StepKind, string> = {

@@ -74,6 +74,8 @@ describe("local engine: drift and failures (records-fake provider)", () => {
       .map((r) => r.urn.split("::").pop())
       .sort();
     expect(saved).toEqual(["a", "b", "org"]);
+    // The summary counts what was done: the stack, org, a and b, not the refused sub.
+    expect(up.stdout).toContain("+ 4 created");
     p.clearLog();
     expect((await p.run(["up"], org)).code).toBe(0);
     expect(p.store().log).toEqual(["create sub"]);

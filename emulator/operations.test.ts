@@ -1,0 +1,186 @@
+import { startEmulator, RunningEmulator } from "./index";
+import { call, detail, G } from "../tests/support/emulatorClient";
+import { builtinRole } from "./capabilities";
+
+let emu: RunningEmulator;
+let team: any;
+const viewer = builtinRole("viewer").uid;
+
+async function ok(method: string, path: string, body?: unknown, query?: Record<string, string | string[]>) {
+  const reply = await call(emu, method, path, { body, query });
+  expect([method, path, reply.status, reply.status === 200 ? "" : reply.text]).toEqual([method, path, 200, ""]);
+  return reply.body;
+}
+
+beforeAll(async () => {
+  emu = await startEmulator({ quiet: true });
+  team = await ok("POST", `${G}/${emu.rootUid}`, { name: "ops" });
+});
+afterAll(() => emu.close());
+
+test("tags: referrer tags are listed only with includeReferrers=true (either spelling)", async () => {
+  const nginx = (await ok("GET", "/registry/v2/repos", undefined, { name: "nginx" })).repos[0];
+  const plain = await ok("GET", "/registry/v2/tags", undefined, { "uidp.childrenOf": nginx.uid });
+  expect(plain.tags.map((t: any) => t.name).sort()).toEqual(["1.27", "1.27.3", "latest"]);
+  for (const key of ["includeReferrers", "include_referrers"]) {
+    const all = await ok("GET", "/registry/v2/tags", undefined, { "uidp.childrenOf": nginx.uid, [key]: "true" });
+    expect(all.tags.map((t: any) => t.name)).toContainEqual(expect.stringMatching(/^sha256-[0-9a-f]{64}\.sig$/));
+    expect(all.totalCount).toBe("4");
+  }
+});
+
+test("uidp.ids as repeated parameters selects exactly those records", async () => {
+  const a = await ok("POST", `${G}/${team.uid}`, { name: "ids-a" });
+  const b = await ok("POST", `${G}/${team.uid}`, { name: "ids-b" });
+  await ok("POST", `${G}/${team.uid}`, { name: "ids-c" });
+  const listed = await ok("GET", "/iam/v2/groups", undefined, { "uidp.ids": [a.uid, b.uid] });
+  expect(listed.groups.map((g: any) => g.name).sort()).toEqual(["ids-a", "ids-b"]);
+});
+
+test("a create's parent may be a group's uid suffix or its name", async () => {
+  const byName = await ok("POST", `/iam/v2/groups/ops`, { name: "by-name" });
+  expect(byName.uid.startsWith(`${team.uid}/`)).toBe(true);
+  const suffix = team.uid.split("/").at(-1);
+  const bySuffix = await ok("POST", `/iam/v2/groups/${suffix}`, { name: "by-suffix" });
+  expect(bySuffix.uid.startsWith(`${team.uid}/`)).toBe(true);
+  await ok("POST", `${G}/${byName.uid}`, { name: "twin" });
+  await ok("POST", `${G}/${bySuffix.uid}`, { name: "twin" });
+  const ambiguous = await call(emu, "POST", "/iam/v2/groups/twin", { body: { name: "child" } });
+  expect([ambiguous.status, detail(ambiguous.body, "BadRequest")?.fieldViolations[0].field]).toEqual([400, "parent"]);
+});
+
+test("lookupIdentity finds the identity a token's issuer and subject would assume, patterns included", async () => {
+  const exact = await ok("POST", `/iam/v2/identities/${team.uid}`, {
+    name: "exact",
+    claimMatch: { issuer: "https://ci.example", subject: "repo:acme/app" },
+  });
+  const pattern = await ok("POST", `/iam/v2/identities/${team.uid}`, {
+    name: "pattern",
+    claimMatch: { issuer: "https://ci.example", subjectPattern: "repo:acme/lib:.*" },
+  });
+  const lookup = (subject: string) =>
+    call(emu, "GET", "/iam/v2/identities:lookupIdentity", { query: { issuer: "https://ci.example", subject } });
+  expect((await lookup("repo:acme/app")).body).toEqual({ uid: exact.uid });
+  expect((await lookup("repo:acme/lib:ref:main")).body).toEqual({ uid: pattern.uid });
+  expect((await lookup("repo:other")).status).toBe(404);
+});
+
+test("SCIM: generate once, regenerate with the current etag only, enable needs a live token, revoke", async () => {
+  const idp = await ok("POST", `/iam/v2/identityProviders/${team.uid}`, { name: "scim-idp", defaultRole: viewer });
+  const base = `/iam/v2/identityProviders/${idp.uid}`;
+  const enableEarly = await call(emu, "POST", `${base}:setScimEnabled`, { body: { enabled: true, etag: "" } });
+  expect(enableEarly.status).toBe(400);
+  const generated = await ok("POST", `${base}:generateScimToken`, { neverExpires: true });
+  expect(generated).toMatchObject({ identityProviderUid: idp.uid, token: expect.stringMatching(/^scim_/) });
+  expect(generated.expireTime).toBeUndefined();
+  expect((await call(emu, "POST", `${base}:generateScimToken`, { body: {} })).status).toBe(400);
+  const read = await ok("GET", base);
+  expect(read.scim).toMatchObject({ credentialState: "CREDENTIAL_STATE_LIVE", etag: generated.etag, enabled: false });
+  expect(JSON.stringify(read)).not.toContain(generated.token);
+  const stale = await call(emu, "POST", `${base}:regenerateScimToken`, { body: { etag: "stale" } });
+  expect([stale.status, detail(stale.body, "PreconditionFailure")?.violations[0].type]).toEqual([400, "ETAG_MISMATCH"]);
+  const regenerated = await ok("POST", `${base}:regenerateScimToken`, { etag: generated.etag, overlap: "600s" });
+  expect(regenerated.token).not.toBe(generated.token);
+  expect((await ok("GET", base)).scim.credentialState).toBe("CREDENTIAL_STATE_ROTATING");
+  const enabled = await ok("POST", `${base}:setScimEnabled`, { enabled: true, etag: regenerated.etag });
+  expect(enabled.enabled).toBe(true);
+  const revoked = await ok("POST", `${base}:revokeScimToken`, {});
+  expect(revoked).toMatchObject({ enabled: false, identityProviderUid: idp.uid });
+  expect((await ok("GET", base)).scim).toMatchObject({ credentialState: "CREDENTIAL_STATE_REVOKED", enabled: false });
+});
+
+test("roleBindings:batchCreate creates all or none", async () => {
+  const identity = (name: string) =>
+    ok("POST", `/iam/v2/identities/${team.uid}`, { name, claimMatch: { issuer: "https://i.example", subject: name } });
+  const [a, b] = [await identity("batch-a"), await identity("batch-b")];
+  const failed = await call(emu, "POST", "/iam/v2/roleBindings:batchCreate", {
+    body: {
+      parent: team.uid,
+      roleUid: viewer,
+      requests: [
+        { parent: team.uid, roleBinding: { identityUid: a.uid } },
+        { parent: team.uid, roleBinding: { identityUid: `${team.uid}/ffffffffffffffff` } },
+      ],
+    },
+  });
+  expect([failed.status, detail(failed.body, "BadRequest")?.fieldViolations[0].field]).toEqual([
+    400,
+    "requests[1].roleBinding.identityUid",
+  ]);
+  const none = await ok("GET", "/iam/v2/roleBindings", undefined, { identity: a.uid });
+  expect(none.roleBindings).toEqual([]);
+  const created = await ok("POST", "/iam/v2/roleBindings:batchCreate", {
+    parent: team.uid,
+    roleUid: viewer,
+    requests: [a, b].map((i) => ({ parent: team.uid, roleBinding: { identityUid: i.uid } })),
+  });
+  expect(created.roleBindings.map((r: any) => r.identity.name)).toEqual(["batch-a", "batch-b"]);
+});
+
+test("terms: accepting is recorded once per document and listed per group", async () => {
+  await ok("POST", `/iam/v2/terms/${team.uid}`, { documentIds: ["tos-2024", "dpa-2024"] });
+  await ok("POST", `/iam/v2/terms/${team.uid}`, { documentIds: ["tos-2024"] });
+  const listed = await ok("GET", `/iam/v2/terms/${team.uid}`);
+  expect(listed.termsAcceptances.map((t: any) => t.docId).sort()).toEqual(["dpa-2024", "tos-2024"]);
+  expect(listed.totalCount).toBe("2");
+});
+
+test("repo readme and digest architectures/size; an unknown digest is NOT_FOUND", async () => {
+  const repo = await ok("POST", `/registry/v2/repos/${team.uid}`, { name: "readme-repo", description: "d" });
+  expect((await ok("GET", `/registry/v2/repos/${repo.uid}/readme`)).content).toBe("# readme-repo\n\nd\n");
+  await ok("PATCH", `/registry/v2/repos/${repo.uid}/readme`, { content: "# New" });
+  expect(await ok("GET", `/registry/v2beta1/repos/${repo.uid}/readme`)).toEqual({ uid: repo.uid, content: "# New" });
+  const digest = `sha256:${"d".repeat(64)}`;
+  await ok("POST", `/registry/v2/tags/${repo.uid}`, { name: "v1", digest });
+  const arch = await ok("GET", `/registry/v2/repos/${repo.uid}/digests/${digest}/architectures`);
+  expect(arch.architectures).toEqual(["amd64", "arm64"]);
+  const size = await ok("GET", `/registry/v2/repos/${repo.uid}/digests/${digest}/size`, undefined, {
+    architecture: "arm64",
+  });
+  expect(size).toEqual({ architecture: "arm64", size: expect.stringMatching(/^\d+$/) });
+  expect(
+    await ok("GET", `/registry/v2/repos/${repo.uid}/digests/${digest}/size`, undefined, { architecture: "arm64" }),
+  ).toEqual(size);
+  const other = await call(emu, "GET", `/registry/v2/repos/${repo.uid}/digests/sha256:${"e".repeat(64)}/size`);
+  expect(other.status).toBe(404);
+});
+
+test("advisory events filter by documented values and by their short names", async () => {
+  const documented = await ok("GET", "/vulnerabilities/v2/advisories", undefined, {
+    latestEventType: "EVENT_TYPE_FILTER_FIXED",
+  });
+  const short = await ok("GET", "/vulnerabilities/v2/advisories", undefined, { latestEventType: "fixed" });
+  expect(documented.advisories.length).toBeGreaterThan(0);
+  expect(documented.advisories.map((a: any) => a.uid)).toEqual(short.advisories.map((a: any) => a.uid));
+  const docs = await ok("GET", "/advisory/v2/documents", undefined, { id: "openssl" });
+  expect(docs.documents.map((d: any) => d.id)).toEqual(["openssl"]);
+  expect(docs.documents[0].advisories.length).toBe(2);
+});
+
+test("library request groups: items follow the catalog; remove, restore, submit once", async () => {
+  const rg = await ok("POST", `/libraries/v2beta1/requestGroups/${team.uid}`, {
+    name: "deps",
+    content: "requests==2.31.0\nnumpy==9.9.9\n# comment\nleft-pad==1.0\n",
+  });
+  expect(rg.availabilitySummary).toMatchObject({ built: 1, canBeRequested: 1, notFoundUpstream: 1 });
+  const items = (await ok("GET", `/libraries/v2beta1/requestGroups/${rg.uid}/items`)).requestGroupItems;
+  expect(items.map((i: any) => [i.packageName, i.availability])).toEqual([
+    ["requests", "AVAILABILITY_BUILT"],
+    ["numpy", "AVAILABILITY_CAN_BE_REQUESTED"],
+    ["left-pad", "AVAILABILITY_NOT_FOUND_UPSTREAM"],
+  ]);
+  const removed = await ok("POST", `/libraries/v2beta1/requestGroups/${rg.uid}:removeItems`, {
+    itemUids: [items[2].uid],
+  });
+  expect(removed.removedCount).toBe(1);
+  expect((await ok("GET", `/libraries/v2beta1/requestGroups/${rg.uid}/items`)).requestGroupItems).toHaveLength(2);
+  const restored = await ok("POST", `/libraries/v2beta1/requestGroups/${rg.uid}:restoreItems`, {
+    itemUids: [items[2].uid],
+  });
+  expect(restored.restoredCount).toBe(1);
+  const submitted = await ok("POST", `/libraries/v2beta1/requestGroups/${rg.uid}:submit`, {});
+  expect(submitted).toMatchObject({ status: "REQUEST_GROUP_STATUS_PROCESSING", submittedBy: expect.any(String) });
+  expect((await call(emu, "POST", `/libraries/v2beta1/requestGroups/${rg.uid}:submit`, { body: {} })).status).toBe(400);
+  const libraries = await ok("GET", "/libraries/v2beta1/requestedLibraries", undefined, { parent: team.uid });
+  expect(libraries.requestedLibraries.map((l: any) => l.name)).toEqual(["left-pad", "numpy", "requests"]);
+});
