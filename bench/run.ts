@@ -36,7 +36,7 @@ const resultsPath = path.join(repoRoot, "bench", "results.json");
 
 const TARGETS = {
   refreshOverFloor: 1.1,
-  previewOverFloor: 1.2,
+  previewOverFloor: 1.1,
   emulatorListRatio: 2,
   requireMs: 25,
   scalePerResourceRatio: 1.1,

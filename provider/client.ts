@@ -241,20 +241,29 @@ const clients = new Map<string, ReturnType<typeof createClient>>();
 let last: { settings: Settings; client: ReturnType<typeof createClient> } | undefined;
 
 /** The process-wide client for the settings in effect now (configure > program config > env). */
+function clientFor(settings: Settings): ReturnType<typeof createClient> {
+  if (last?.settings !== settings) {
+    const key = JSON.stringify(settings);
+    let client = clients.get(key);
+    if (!client) {
+      client = createClient(settings);
+      clients.set(key, client);
+    }
+    last = { settings, client };
+  }
+  return last.client;
+}
+
 export function sharedClient(): ApiClient {
   return {
-    async request<T>(req: ApiRequest): Promise<T> {
-      const settings = resolveSettings();
-      if (last?.settings !== settings) {
-        const key = JSON.stringify(settings);
-        let client = clients.get(key);
-        if (!client) {
-          client = createClient(settings);
-          clients.set(key, client);
-        }
-        last = { settings, client };
+    // Not async: one promise fewer per request (a refresh sends one request per resource).
+    request<T>(req: ApiRequest): Promise<T> {
+      try {
+        return clientFor(resolveSettings()).request<T>(req);
+      } catch (error) {
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on as thrown
+        return Promise.reject(error);
       }
-      return last.client.request<T>(req);
     },
   };
 }

@@ -55,7 +55,6 @@ export async function sendWithPolicy(options: SendLoopOptions, req: LoopRequest)
   const scope = currentCall();
   if (!scope) throw new Error("sendWithPolicy runs inside a call scope (withCallDeadline)");
   const where = `${req.method} ${req.path}`;
-  const origin = new URL(req.url).origin;
   let lastFailure = "";
   for (let sends = 1; ; sends++) {
     const left = scope.deadline - scope.now();
@@ -94,7 +93,8 @@ export async function sendWithPolicy(options: SendLoopOptions, req: LoopRequest)
       }
       if (!error.sent) {
         outcome = { kind: "unsent", cause: error.code };
-        failure = new UnreachableError(origin, error.code);
+        // Parsed only here: a URL parse on every send was a measurable part of a refresh.
+        failure = new UnreachableError(new URL(req.url).origin, error.code);
       } else {
         outcome = { kind: "lost", cause: error.code };
         failure =
