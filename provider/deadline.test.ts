@@ -110,8 +110,10 @@ test("headers that never come within the per-send timeout: sent again, within th
     .catch((e: unknown) => e);
   await client.close();
   expect(result).toBeInstanceOf(ConnectionLostError);
-  expect((result as Error).message).toMatch(/no answer headers in time/);
-  expect(server.hits).toHaveLength(8);
+  expect((result as Error).message).toMatch(/no answer headers in time, UND_ERR_HEADERS_TIMEOUT\) on each of 8 sends/);
+  // A 20 ms limit on a loaded machine may end a send before its request reached the server.
+  expect(server.hits.length).toBeGreaterThanOrEqual(1);
+  expect(server.hits.length).toBeLessThanOrEqual(8);
 });
 
 describe("Retry-After: 3600", () => {
