@@ -17,6 +17,8 @@ export interface ManagedKind {
   module: string;
   /** The `__provider` text every resource of this kind stores. */
   providerText: string;
+  /** The API updates some of its fields in place (a kind whose every writable field replaces does not). */
+  updatable: boolean;
   urn(name: string): string;
 }
 
@@ -39,10 +41,12 @@ export async function managedKinds(h: Harness): Promise<ManagedKind[]> {
   const kinds: ManagedKind[] = [];
   for (const module of providerModules(h.staged.packageDir)) {
     const provider = h.staged.require<
-      Pulumi.dynamic.ResourceProvider & { kind?: { typeName: string; domain: string } }
+      Pulumi.dynamic.ResourceProvider & {
+        kind?: { typeName: string; domain: string; writable: readonly string[]; replaceOn: readonly string[] };
+      }
     >(module);
     if (!provider.kind) throw new Error(`${module} exports no kind description`);
-    const { typeName, domain } = provider.kind;
+    const { typeName, domain, writable, replaceOn } = provider.kind;
     const name = `bench-kind-${domain}-${typeName}`;
     const probe = new Probe(provider, name, {}, {}, "bench", typeName);
     await new Promise((resolve) => probe.urn.apply(resolve));
@@ -55,6 +59,7 @@ export async function managedKinds(h: Harness): Promise<ManagedKind[]> {
       domain,
       module,
       providerText,
+      updatable: writable.some((field) => !replaceOn.includes(field)),
       urn: (resource) => urnOf(`pulumi-nodejs:dynamic/${domain}:${typeName}`, resource),
     });
   }

@@ -53,7 +53,8 @@ async function lifecycle(
   into: CountedOperation[],
   kind: ManagedKind,
   inputs: Props,
-  changed: Props,
+  changed: Props | undefined,
+  replaced: Props | undefined,
 ): Promise<void> {
   const type = kind.typeName;
   const urn = kind.urn(`bench-${type.toLowerCase()}`);
@@ -68,29 +69,48 @@ async function lifecycle(
     h.host.diff(created.id, urn, read.props, checked.inputs),
   );
   if (same.changes !== "none") throw new Error(`${type} diff of unchanged inputs reported ${same.changes}`);
-  const next = { ...news, ...changed };
+  const next = { ...news, ...(changed ?? replaced) };
   const rechecked = await counted(h, into, type, "check (changed)", 0, () =>
     h.host.check(urn, read.inputs ?? {}, next),
   );
   const diff = await counted(h, into, type, "diff (changed)", 0, () =>
     h.host.diff(created.id, urn, read.props, rechecked.inputs),
   );
-  if (diff.changes !== "some" || diff.replaces.length)
-    throw new Error(`${type} diff of an in-place change reported ${JSON.stringify(diff)}`);
-  const updated = await counted(h, into, type, "update", 1, () =>
-    h.host.update(created.id, urn, read.props, rechecked.inputs),
-  );
+  // A kind the API cannot update in place: its change is a replacement (a create and a delete,
+  // each counted above), so there is no update to count.
+  const inPlace = changed !== undefined;
+  if (diff.changes !== "some" || diff.replaces.length > 0 === inPlace)
+    throw new Error(
+      `${type} diff of ${inPlace ? "an in-place" : "a replacing"} change reported ${JSON.stringify(diff)}`,
+    );
+  const updated = inPlace
+    ? await counted(h, into, type, "update", 1, () => h.host.update(created.id, urn, read.props, rechecked.inputs))
+    : read.props;
   await counted(h, into, type, "delete", 1, () => h.host.delete(created.id, urn, updated));
 }
 
 const GITHUB = "https://token.actions.githubusercontent.com";
 
 /**
- * What each managed kind is measured with: inputs to create, an in-place change (no replacement),
- * and what to remove afterwards. Made directly through the API, not counted. A kind found in the
- * package without a sample here fails the figure (and tests/bench.test.ts), naming it.
+ * What each managed kind is measured with: inputs to create, an in-place change (no replacement)
+ * or, for a kind the API cannot update, a change that replaces it, and what to remove afterwards.
+ * Made directly through the API, not counted. A kind found in the package without a sample here
+ * fails the figure (and tests/bench.test.ts), naming it.
  */
-type Sample = (h: Harness) => Promise<{ inputs: Props; changed: Props; cleanup?: () => Promise<void> }>;
+type Sample = (
+  h: Harness,
+) => Promise<{ inputs: Props; cleanup?: () => Promise<void> } & ({ changed: Props } | { replaced: Props })>;
+
+/** A repo made directly through the API, for the kinds that live in one. */
+async function benchRepo(h: Harness, name: string): Promise<{ uid: string; cleanup: () => Promise<void> }> {
+  const repo = await h.api<{ uid: string }>("POST", `/registry/v2beta1/repos/${h.emu.rootUid}`, { name });
+  return {
+    uid: repo.body.uid,
+    cleanup: async () => void (await h.api("DELETE", `/registry/v2beta1/repos/${repo.body.uid}`)),
+  };
+}
+
+const DIGEST = `sha256:${"ab".repeat(32)}`;
 
 export const SAMPLES: Record<string, Sample> = {
   Group: async (h) => ({
@@ -123,6 +143,41 @@ export const SAMPLES: Record<string, Sample> = {
       },
     };
   },
+  Repo: async (h) => ({
+    inputs: { parentUid: h.emu.rootUid, name: "bench-repo", description: "measured", allowDelete: true },
+    changed: { description: "measured again" },
+  }),
+  Tag: async (h) => {
+    const repo = await benchRepo(h, "bench-tag-repo");
+    return {
+      inputs: { repoUid: repo.uid, name: "bench-tag", digest: DIGEST },
+      replaced: { name: "bench-tag-renamed" },
+      cleanup: repo.cleanup,
+    };
+  },
+  Overlay: async (h) => ({
+    inputs: { parentUid: h.emu.rootUid, name: "bench-overlay", config: { environment: { TZ: "UTC" } } },
+    replaced: { name: "bench-overlay-renamed" },
+  }),
+  OverlayBinding: async (h) => {
+    const repo = await benchRepo(h, "bench-binding-repo");
+    const overlay = await h.api<{ uid: string }>("POST", `/registry/v2beta1/overlays/${h.emu.rootUid}`, {
+      name: "bench-binding-overlay",
+      config: {},
+    });
+    return {
+      inputs: { repoUid: repo.uid, overlayUid: overlay.body.uid, tags: ["latest"] },
+      replaced: { tags: ["latest", "v1"] },
+      cleanup: async () => {
+        await repo.cleanup();
+        await h.api("DELETE", `/registry/v2beta1/overlays/${overlay.body.uid}`);
+      },
+    };
+  },
+  Subscription: async (h) => ({
+    inputs: { parentUid: h.emu.rootUid, sink: "https://hooks.example.com/bench" },
+    replaced: { sink: "https://hooks.example.com/bench-2" },
+  }),
 };
 
 /** Every managed kind the package ships (bench/kinds.ts), its operations through the host. */
@@ -135,7 +190,11 @@ export async function countResourceRequests(h: Harness): Promise<CountedOperatio
   for (const kind of kinds) {
     const sample = await SAMPLES[kind.typeName](h);
     h.emu.clearRequests();
-    await lifecycle(h, ops, kind, sample.inputs, sample.changed);
+    const changed = "changed" in sample ? sample.changed : undefined;
+    if ((changed !== undefined) !== kind.updatable)
+      throw new Error(`the ${kind.typeName} sample's change must ${kind.updatable ? "update in place" : "replace"}`);
+    const replaced = "replaced" in sample ? sample.replaced : undefined;
+    await lifecycle(h, ops, kind, sample.inputs, changed, replaced);
     await sample.cleanup?.();
   }
   h.emu.clearRequests();

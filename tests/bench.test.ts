@@ -22,11 +22,14 @@ beforeAll(async () => {
 });
 afterAll(() => world?.close());
 
-test("every managed kind the package ships: check 0, diff 0, create 1, read 1, update 1, delete 1 request", async () => {
-  const kinds = (await managedKinds(world.h)).map((k) => k.typeName);
+test("every managed kind the package ships: check 0, diff 0, create 1, read 1, update 1 (where the API updates), delete 1", async () => {
+  const found = await managedKinds(world.h);
+  const kinds = found.map((k) => k.typeName);
   // The kinds are found in the package, not listed here; the three first ones must be among them.
   expect(kinds).toEqual(expect.arrayContaining(["Group", "Identity", "RoleBinding"]));
   const ops = await countResourceRequests(world.h);
+  // Kinds the API cannot update are measured with a replacing change, which sends no update.
+  const inPlace = new Set(found.filter((k) => k.updatable).map((k) => k.typeName));
   const expected = (type: string) => [
     [type, "check", 0],
     [type, "create", 1],
@@ -34,7 +37,7 @@ test("every managed kind the package ships: check 0, diff 0, create 1, read 1, u
     [type, "diff (unchanged)", 0],
     [type, "check (changed)", 0],
     [type, "diff (changed)", 0],
-    [type, "update", 1],
+    ...(inPlace.has(type) ? [[type, "update", 1]] : []),
     [type, "delete", 1],
   ];
   expect(ops.map((op) => [op.subject, op.operation, op.measured])).toEqual(kinds.flatMap(expected));
