@@ -39,8 +39,6 @@ export interface ResourceKind {
   rules?: (inputs: Props) => CheckFailure[];
   /** The input naming where the record is created: it goes in the create path, never in a body. */
   parentField: string;
-  /** How `parentField` is checked: a group's uid is a path of segments. */
-  parentForm?: "path" | "segment";
   /** Inputs sent in the create body and in every PATCH body (the mask's vocabulary). */
   writable: readonly string[];
   /**
@@ -48,13 +46,21 @@ export interface ResourceKind {
    * their changed members (`claimMatch.subject`) rather than the whole field.
    */
   nested?: readonly string[];
+  /** Array inputs that are sets (a role's capabilities): their order is never a change. */
+  unordered?: readonly string[];
+  /**
+   * Inputs of which exactly one is set (an identity's claimMatch, awsIdentity, staticKeys or
+   * servicePrincipal): switching from one to another replaces the record.
+   */
+  exclusive?: readonly string[];
   /** Inputs whose change replaces the record instead of updating it. */
   replaceOn: readonly string[];
   /** Inputs and outputs that are secrets: kept as Pulumi secrets, never shown in a message. */
   secrets?: readonly string[];
   /**
    * Every field of the API's record, plus the inputs the record answers. The default adds the
-   * parent field, read from the uid (a child's uid is its parent's plus one segment).
+   * parent field, read from the uid (a child's uid is its parent's plus one segment) when the
+   * uid has more than one segment.
    */
   toOutputs?: (record: ApiRecord) => Props;
   /** How messages name the record these props describe; the default says noun, name, uid or parent. */
@@ -89,7 +95,13 @@ export function completeKind(kind: ResourceKind): Kind {
   return {
     ...kind,
     compared: [parentField, ...kind.writable],
-    toOutputs: kind.toOutputs ?? ((record) => ({ ...record, [parentField]: parentOfUid(record.uid) })),
+    // A uid of one segment (a role's) does not tell its parent: the inputs or the state do.
+    toOutputs:
+      kind.toOutputs ??
+      ((record) => {
+        const parent = parentOfUid(record.uid);
+        return parent === undefined ? { ...record } : { ...record, [parentField]: parent };
+      }),
     label:
       kind.label ??
       ((props) => {

@@ -90,6 +90,8 @@ test("values compare with empty and absent alike, key order ignored", () => {
   expect(sameValue({ a: "x", c: { d: "" } }, { a: "x" })).toBe(true);
   expect(sameValue({ b: "2", a: "1" }, { a: "1", b: "2" })).toBe(true);
   expect(sameValue("x", "y")).toBe(false);
+  expect(sameValue([], undefined)).toBe(true);
+  expect(sameValue(["a"], [])).toBe(false);
   expect(sameValue({ a: "x" }, { a: "x", b: "y" })).toBe(false);
   expect(canonical({ b: [1, ""], a: null })).toEqual({ b: [1, null] });
 });

@@ -12,7 +12,7 @@ import { ApiClient, sharedClient } from "./client";
 import { ApiError, Code, UnknownOutcomeError, isAlreadyExists, isApiError, isNotFound } from "./errors";
 import { callBudgetMs, withCallDeadline } from "./deadline";
 import { findByNaturalKey, findCreated } from "./adoption";
-import { changedFields, inputsOf, maskPaths, updateBody, updateMask } from "./changes";
+import { changedFields, inputsOf, maskPaths, replacedFields, updateBody, updateMask } from "./changes";
 import { ApiRecord, Kind, ResourceKind, completeKind } from "./kind";
 import { ResourceError, failed, messageOf } from "./resourceError";
 import { configureFromPulumi, raw as settingOf } from "./settings";
@@ -67,6 +67,8 @@ export const MAX_CREATE_ATTEMPTS = 6;
 export function defineProvider(description: ResourceKind, client: () => ApiClient = sharedClient): Provider {
   const kind = completeKind(description);
   const itemPath = (uid: string) => `${kind.collection}/${uid}`;
+  // A parent the record does not tell (a role's uid is one segment) comes from the inputs or the state.
+  const parentOf = (props: Props = {}) => pick(props, [kind.parentField]);
 
   // Runs for every record read or written (a refresh of N resources, N times): a plain uid check
   // instead of a schema.
@@ -100,7 +102,7 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
 
   /** The one existing record these inputs name, to take over after ALREADY_EXISTS. */
   async function existingRecord(inputs: Props, what: string, error: unknown): Promise<ApiRecord> {
-    const found = await findByNaturalKey(client(), kind, (record) => outputsOf(record), inputs);
+    const found = await findByNaturalKey(client(), kind, (record) => outputsOf(record, parentOf(inputs)), inputs);
     if (found.length === 1) return found[0];
     const key = [kind.parentField, ...kind.keyFields].join(", ");
     throw new ResourceError(
@@ -157,7 +159,7 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
         answerLost = true;
         let found: ApiRecord | undefined;
         try {
-          found = await findCreated(client(), kind, (record) => outputsOf(record), inputs, sentAt);
+          found = await findCreated(client(), kind, (record) => outputsOf(record, parentOf(inputs)), inputs, sentAt);
         } catch (searchError) {
           throw new ResourceError(
             `creating ${what}: the answer to the create was lost and looking for the record failed (${messageOf(searchError)}). ` +
@@ -192,10 +194,10 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
     },
 
     async diff(_id, olds: Props, news: Props) {
-      const changed = changedFields(olds ?? {}, news ?? {}, kind.compared);
+      const changed = changedFields(olds ?? {}, news ?? {}, kind.compared, kind.unordered);
       return {
         changes: changed.length > 0,
-        replaces: changed.filter((f) => kind.replaceOn.includes(f)),
+        replaces: replacedFields(kind, olds ?? {}, news ?? {}, changed),
         deleteBeforeReplace: false,
       };
     },
@@ -208,8 +210,8 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
         return { id: String(outs.uid), outs };
       }
       // Taken over: brought to the declared values with one PATCH of the fields that differ.
-      const current = outputsOf(created.record);
-      const changed = changedFields(current, inputs, kind.writable);
+      const current = outputsOf(created.record, parentOf(inputs));
+      const changed = changedFields(current, inputs, kind.writable, kind.unordered);
       const record = changed.length ? await patch(String(current.uid), current, inputs, changed, what) : created.record;
       const outs: Props = { ...outputsOf(record, inputs), ...ADOPTED };
       return { id: String(outs.uid), outs };
@@ -224,13 +226,12 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
         if (isNotFound(error)) return { id: "", props: {} };
         throw failed("reading", kind.label({ ...props, uid: id }), error);
       }
-      // A parent the record does not tell (a role's uid is one segment) carries over from the state.
-      const outs: Props = { ...outputsOf(record, pick(props, [kind.parentField])), ...adoptedIn(props) };
+      const outs: Props = { ...outputsOf(record, parentOf(props)), ...adoptedIn(props) };
       return { id: String(outs.uid), props: outs, inputs: inputsOf(kind, outs) };
     },
 
     async update(id, olds: Props, news: Props) {
-      const changed = changedFields(olds, news, kind.writable);
+      const changed = changedFields(olds, news, kind.writable, kind.unordered);
       if (changed.length === 0) {
         const { __provider: _p, ...outs } = { ...olds, ...pick(news, kind.compared) };
         return { outs: stripUndefined(outs) };

@@ -40,10 +40,10 @@ export function stripUndefined<T>(value: T): T {
   return value;
 }
 
-/** The comparable form of a value: "", null, absent and {} all mean "not set". */
+/** The comparable form of a value: "", null, absent, [] and {} all mean "not set". */
 export function canonical(value: unknown): unknown {
   if (value === undefined || value === null || value === "") return undefined;
-  if (Array.isArray(value)) return value.map((v) => canonical(v) ?? null);
+  if (Array.isArray(value)) return value.length ? value.map((v) => canonical(v) ?? null) : undefined;
   if (isObject(value)) {
     const out: Props = {};
     for (const [key, v] of Object.entries(value)) {

@@ -1,18 +1,13 @@
 /**
- * Roles are looked up, not managed here: `getRole({ name: "viewer" })` for the uid a role
- * binding needs, `getRoles()` for all the caller can see.
+ * Look-ups of roles, built-in or custom: `getRole({ name: "viewer" })` for the uid a role
+ * binding needs, `getRoles()` for all the caller can see. Custom roles are managed with the
+ * Role resource (customRole.ts); where roles live in the API comes from its description.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import {
-  Collection,
-  defineLookup,
-  findOne,
-  InputArgs,
-  listArgs,
-  listRecords,
-  LookupOptions,
-} from "../../provider/lookup";
+import { collectionOf } from "../../provider/kindLookups";
+import { defineLookup, findOne, InputArgs, listArgs, listRecords, LookupOptions } from "../../provider/lookup";
+import roleProvider = require("./roleProvider");
 
 export const roleSchema = z.looseObject({
   uid: z.string(),
@@ -22,14 +17,15 @@ export const roleSchema = z.looseObject({
   createTime: z.string().optional(),
   updateTime: z.string().optional(),
 });
-export type Role = z.infer<typeof roleSchema>;
-const roles: Collection<Role> = { domain: "iam", collection: "roles", noun: "role", schema: roleSchema };
+/** A role as look-ups return it (the managed custom role is the Role resource). */
+export type RoleRecord = z.infer<typeof roleSchema>;
+const roles = collectionOf<RoleRecord>(roleProvider.kind, roleSchema);
 
 const getRolesArgs = z.strictObject({ ...listArgs });
 export type GetRolesArgs = z.input<typeof getRolesArgs>;
 export type GetRolesOutputArgs = InputArgs<GetRolesArgs>;
 export interface GetRolesResult {
-  roles: Role[];
+  roles: RoleRecord[];
 }
 
 const rolesLookup = defineLookup("getRoles", getRolesArgs, async (args, client): Promise<GetRolesResult> => ({
@@ -55,13 +51,15 @@ const getRoleArgs = z.strictObject({
 export type GetRoleArgs = z.input<typeof getRoleArgs>;
 export type GetRoleOutputArgs = InputArgs<GetRoleArgs>;
 
-const roleLookup = defineLookup("getRole", getRoleArgs, (args, client): Promise<Role> => findOne(client, roles, args));
+const roleLookup = defineLookup("getRole", getRoleArgs, (args, client): Promise<RoleRecord> =>
+  findOne(client, roles, args),
+);
 
 /** Exactly one role by name, optionally within a group; an error on none or several. */
-export function getRole(args: GetRoleArgs, options?: LookupOptions): Promise<Role> {
+export function getRole(args: GetRoleArgs, options?: LookupOptions): Promise<RoleRecord> {
   return roleLookup.get(args, options);
 }
 
-export function getRoleOutput(args: GetRoleOutputArgs, options?: LookupOptions): pulumi.Output<Role> {
+export function getRoleOutput(args: GetRoleOutputArgs, options?: LookupOptions): pulumi.Output<RoleRecord> {
   return roleLookup.output(args, options);
 }
