@@ -55,8 +55,16 @@ export interface ResourceKind {
   exclusive?: readonly string[];
   /** Inputs whose change replaces the record instead of updating it. */
   replaceOn: readonly string[];
-  /** Inputs and outputs that are secrets: kept as Pulumi secrets, never shown in a message. */
+  /**
+   * Outputs that are secrets (an invite's code): the resource class asks the engine to keep
+   * them as Pulumi secrets (additionalSecretOutputs); no message ever shows them.
+   */
   secrets?: readonly string[];
+  /**
+   * Outputs the service answers only to the create (an invite's code): kept from the state by
+   * read and update; a lost create whose record is found deletes it and creates again.
+   */
+  onlyAtCreate?: readonly string[];
   /**
    * Every field of the API's record, plus the inputs the record answers. The default adds the
    * parent field, read from the uid (a child's uid is its parent's plus one segment) when the

@@ -15,6 +15,7 @@ import { findByNaturalKey, findCreated } from "./adoption";
 import { changedFields, inputsOf, maskPaths, replacedFields, updateBody, updateMask } from "./changes";
 import { ApiRecord, Kind, ResourceKind, completeKind } from "./kind";
 import { ResourceError, failed, messageOf } from "./resourceError";
+import { mayResendCreate } from "./retryPolicy";
 import { configureFromPulumi, raw as settingOf } from "./settings";
 import { quoteUid, uidIssue } from "./uid";
 import { Props, pick, stripUndefined } from "./values";
@@ -56,17 +57,15 @@ function adoptionWanted(inputs: Props): boolean {
   );
 }
 
-/**
- * How many POSTs a create sends at most when their answers keep getting lost. Each loss is
- * followed by a search, so a retry never duplicates; six makes a create through a network
- * that loses one answer in ten fail once in a million, where three failed a 150-create run
- * one time in seven (tests/reliability/faultStorm.test.ts).
- */
-export const MAX_CREATE_ATTEMPTS = 6;
-
 export function defineProvider(description: ResourceKind, client: () => ApiClient = sharedClient): Provider {
   const kind = completeKind(description);
   const itemPath = (uid: string) => `${kind.collection}/${uid}`;
+  // What the service never answers again, from the state: `adopted`, and the outputs it gives
+  // only at create (an invite's code).
+  const kept = (props: Props = {}): Props => ({
+    ...stripUndefined(pick(props, kind.onlyAtCreate ?? [])),
+    ...adoptedIn(props),
+  });
   // A parent the record does not tell (a role's uid is one segment) comes from the inputs or the state.
   const parentOf = (props: Props = {}) => pick(props, [kind.parentField]);
 
@@ -119,6 +118,19 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
     return { record: await existingRecord(inputs, what, error), adopted: true };
   }
 
+  async function discard(record: ApiRecord, what: string): Promise<void> {
+    try {
+      await client().request({ method: "DELETE", domain: kind.domain, path: itemPath(record.uid) });
+    } catch (error) {
+      if (!isNotFound(error))
+        throw new ResourceError(
+          `creating ${what}: the answer to the create was lost and ${kind.noun} ${record.uid} it made could not be ` +
+            `deleted to create it again (${messageOf(error)}); delete it by hand, then run the update again`,
+          { cause: error },
+        );
+    }
+  }
+
   /** One PATCH of the `changed` writable fields: every declared field in the body, the changed ones in the mask. */
   async function patch(id: string, olds: Props, news: Props, changed: string[], what: string): Promise<unknown> {
     try {
@@ -167,11 +179,17 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
             { cause: searchError },
           );
         }
-        if (found) return { record: found, adopted: false };
+        if (found && !kind.onlyAtCreate?.length) return { record: found, adopted: false };
+        // What the service answers only at create (an invite's code) cannot be read back: the
+        // record the lost create made is deleted and the create sent again.
+        if (found) await discard(found, what);
         if (isAlreadyExists(error)) return onAlreadyExists(inputs, what, error);
-        if (attempt >= MAX_CREATE_ATTEMPTS) {
+        if (!mayResendCreate(attempt)) {
+          const outcome = kind.onlyAtCreate?.length
+            ? `each ${kind.noun} it made was deleted again (its ${kind.onlyAtCreate.join(", ")} is only answered to the create)`
+            : `no such ${kind.noun} was found afterwards`;
           throw new ResourceError(
-            `creating ${what} failed: the answer was lost ${attempt} times (last: ${messageOf(error)}) and no such ${kind.noun} was found afterwards, ` +
+            `creating ${what} failed: the answer was lost ${attempt} times (last: ${messageOf(error)}) and ${outcome}, ` +
               "so none was created; check the network between here and platform:apiUrl and run the update again",
             { cause: error },
           );
@@ -226,7 +244,7 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
         if (isNotFound(error)) return { id: "", props: {} };
         throw failed("reading", kind.label({ ...props, uid: id }), error);
       }
-      const outs: Props = { ...outputsOf(record, parentOf(props)), ...adoptedIn(props) };
+      const outs: Props = { ...outputsOf(record, parentOf(props)), ...kept(props) };
       return { id: String(outs.uid), props: outs, inputs: inputsOf(kind, outs) };
     },
 
@@ -237,7 +255,7 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
         return { outs: stripUndefined(outs) };
       }
       const record = await patch(id, olds, news, changed, kind.label({ ...news, uid: id }));
-      return { outs: { ...outputsOf(record, news), ...adoptedIn(olds) } };
+      return { outs: { ...outputsOf(record, news), ...kept(olds) } };
     },
 
     async delete(id, props: Props) {

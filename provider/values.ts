@@ -40,9 +40,12 @@ export function stripUndefined<T>(value: T): T {
   return value;
 }
 
-/** The comparable form of a value: "", null, absent, [] and {} all mean "not set". */
+/**
+ * The comparable form of a value: "", false, null, absent, [] and {} all mean "not set" (the
+ * service's empty values, as in its protobuf messages).
+ */
 export function canonical(value: unknown): unknown {
-  if (value === undefined || value === null || value === "") return undefined;
+  if (value === undefined || value === null || value === "" || value === false) return undefined;
   if (Array.isArray(value)) return value.length ? value.map((v) => canonical(v) ?? null) : undefined;
   if (isObject(value)) {
     const out: Props = {};
