@@ -4,6 +4,8 @@ module.exports = {
   rootDir: __dirname,
   testMatch: ["<rootDir>/dist/**/*.test.js"],
   testPathIgnorePatterns: ["/node_modules/", "/.work/"],
+  // Staged programs and packages under .work/ are not part of the project jest should map.
+  modulePathIgnorePatterns: ["<rootDir>/.work/"],
   testEnvironment: "node",
   testTimeout: 60000,
   maxWorkers: 2,

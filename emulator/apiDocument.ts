@@ -49,9 +49,13 @@ export interface ApiDocument {
 
 /**
  * The documents live beside the repository (`<repo>/../shared/reference`); from the compiled
- * `dist/emulator` that is three levels up.
+ * `dist/emulator` that is three levels up. The build puts a copy beside the compiled emulator,
+ * which is what the published package has: that copy wins when present.
  */
-export const DEFAULT_DOCUMENT_PATH = path.resolve(__dirname, "../../../shared/reference/api-v2-schema.json");
+const PACKAGED_DOCUMENT_PATH = path.join(__dirname, "api-v2-schema.json");
+export const DEFAULT_DOCUMENT_PATH = fs.existsSync(PACKAGED_DOCUMENT_PATH)
+  ? PACKAGED_DOCUMENT_PATH
+  : path.resolve(__dirname, "../../../shared/reference/api-v2-schema.json");
 
 const loaded = new Map<string, ApiDocument>();
 

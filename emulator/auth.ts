@@ -48,15 +48,23 @@ export class Auth {
     this.tokens.set(token, record);
   }
 
+  private refreshTokens = new Map<string, { identityUid: string; ttlSeconds: number }>();
+
   issue(identityUid: string, ttlSeconds: number): { token: string; expiry: string; refreshToken: string } {
     const token = `emu_${randomBytes(24).toString("base64url")}`;
     const expiresAt = this.clock.now() + ttlSeconds * 1000;
     this.tokens.set(token, { identityUid, expiresAt });
-    return {
-      token,
-      expiry: new Date(expiresAt).toISOString(),
-      refreshToken: `emur_${randomBytes(24).toString("base64url")}`,
-    };
+    const refreshToken = `emur_${randomBytes(24).toString("base64url")}`;
+    this.refreshTokens.set(refreshToken, { identityUid, ttlSeconds });
+    return { token, expiry: new Date(expiresAt).toISOString(), refreshToken };
+  }
+
+  /** A refresh token is used once: it yields a new token and a new refresh token. */
+  refresh(refreshToken: string): { token: string; expiry: string; refreshToken: string } {
+    const grant = this.refreshTokens.get(refreshToken);
+    if (!grant) throw unauthenticated("the refresh token is not recognized or was already used");
+    this.refreshTokens.delete(refreshToken);
+    return this.issue(grant.identityUid, grant.ttlSeconds);
   }
 
   authenticate(header: string | undefined): Principal {

@@ -43,6 +43,13 @@ export const CAPABILITIES: Record<Kind, Record<Verb, string>> = {
     UPDATE: "CAP_REGISTRY_OVERLAYS_EDIT",
     DELETE: "CAP_REGISTRY_OVERLAYS_EDIT",
   },
+  termsAcceptances: {
+    LIST: "CAP_TERMS_LIST",
+    CREATE: "CAP_TERMS_ACCEPT",
+    UPDATE: "CAP_TERMS_ACCEPT",
+    DELETE: "CAP_TERMS_ACCEPT",
+  },
+  requestGroups: crud("CAP_LIBRARIES_REQUEST_GROUPS"),
 };
 
 /** Capabilities of operations that are not a collection's verb. */

@@ -137,7 +137,7 @@ function filtersOf(ctx: Context, def: ResourceDef, params: Params) {
 }
 
 /** Finds a record the caller may act on; a uid outside the caller's reach is denied whether or not it exists. */
-function authorize(ctx: Context, def: ResourceDef, uid: string, verb: Verb): Rec {
+export function authorize(ctx: Context, def: ResourceDef, uid: string, verb: Verb): Rec {
   const coll = ctx.store.of(def.kind);
   const cap = capability(def.kind, verb);
   if (def.kind === "roles") {

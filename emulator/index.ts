@@ -27,6 +27,7 @@ export const DEFAULT_TOKEN_TTL_SECONDS = 3600;
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const clock = new Clock();
   const store = new Store();
+  store.legacyAdvisoryEvents = options.documentedAdvisoryEvents !== true;
   const engine = new ListEngine();
   const auth = new Auth(store, clock);
   const faults = new Faults(options.faults ?? []);

@@ -115,10 +115,30 @@ function advisoryRec(repo: Rec, n: number, component: string, at: number): Rec {
       author: "emulator",
       aliases: [`CVE-2024-${(1000 + n).toString()}`, `GHSA-${n.toString(36).padStart(4, "x")}-emul-ator0`],
       events: [
-        { type: "detection", time: new Date(at).toISOString() },
-        { type: n % 2 === 0 ? "fixed" : "pending_upstream_fix", time: new Date(at).toISOString() },
+        {
+          uid: `${advisoryId}-1`,
+          author: "emulator",
+          reviewState: "REVIEW_STATE_APPROVED",
+          createTime: new Date(at).toISOString(),
+          detection: { scanv1: { scanner: "grype", component: component, componentType: "apk" } },
+        },
+        n % 2 === 0
+          ? {
+              uid: `${advisoryId}-2`,
+              author: "emulator",
+              reviewState: "REVIEW_STATE_APPROVED",
+              createTime: new Date(at).toISOString(),
+              fixed: { fixedVersion: `${n}.0.1` },
+            }
+          : {
+              uid: `${advisoryId}-2`,
+              author: "emulator",
+              reviewState: "REVIEW_STATE_PENDING",
+              createTime: new Date(at).toISOString(),
+              pendingUpstreamFix: { note: "waiting for the upstream release" },
+            },
       ],
-      severities: [{ source: "NVD", score: n % 2 === 0 ? "HIGH" : "MEDIUM" }],
+      severities: [{ type: "TYPE_CVSS_V3", score: n % 2 === 0 ? "7.5" : "5.3" }],
     },
   });
 }

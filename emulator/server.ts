@@ -12,6 +12,7 @@ import {
   invalidField,
   notFound,
   resourceExhausted,
+  unauthenticated,
   unavailable,
   unimplemented,
 } from "./errors";
@@ -114,6 +115,16 @@ async function route(
     if (method !== "GET" && method !== "POST")
       throw unimplemented(`${method} is not supported on /sts/exchange; use GET or POST`);
     return { status: 200, body: await exchangeToken(deps.exchange(), params, req.headers.authorization) };
+  }
+  if (path === "/sts/exchange_refresh_token") {
+    if (method !== "POST") throw unimplemented(`${method} is not supported on ${path}; use POST`);
+    const refreshToken = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "")?.[1];
+    if (!refreshToken) throw unauthenticated("send the refresh token as Authorization: Bearer <refresh token>");
+    const pair = deps.auth.refresh(refreshToken);
+    return {
+      status: 200,
+      body: { token: { token: pair.token, expiry: pair.expiry }, refreshToken: { token: pair.refreshToken } },
+    };
   }
 
   const principal = deps.auth.authenticate(req.headers.authorization);

@@ -21,6 +21,8 @@ export const KINDS = [
   "subscriptions",
   "overlays",
   "overlayBindings",
+  "termsAcceptances",
+  "requestGroups",
 ] as const;
 export type Kind = (typeof KINDS)[number];
 
@@ -172,6 +174,11 @@ export class Store {
     Collection
   >;
   private listeners: Array<() => void> = [];
+  /**
+   * Answer advisory events in the short form of the seed scope (`{type, time}`) instead of
+   * the documented events, for clients that still read that form.
+   */
+  legacyAdvisoryEvents = false;
 
   of(kind: Kind): Collection {
     return this.collections[kind];

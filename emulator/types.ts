@@ -46,6 +46,12 @@ export interface EmulatorOptions {
    * every client sends each declared writable field in its update bodies).
    */
   requirePatchFields?: boolean;
+  /**
+   * Answer advisory events as documented (author, reviewState, one kind of event). Default
+   * false for now: events are answered in the seed scope's short form `{type, time}` until the
+   * advisory look-up's clients read documented events. Filters accept both spellings.
+   */
+  documentedAdvisoryEvents?: boolean;
 }
 
 export interface RequestLogEntry {

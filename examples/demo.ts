@@ -22,6 +22,8 @@ import { call, renderTree, snapshot } from "../tools/engine/orgApi";
 import { exampleDir, withoutPlatformEnv } from "../tools/engine/orgProject";
 import { runEngine } from "../tools/engine/run";
 import { repoRoot } from "../tools/host/stage";
+import type { StackState } from "../tools/engine/state";
+import { readJsonOrUndefined } from "../tools/files";
 
 interface Runner {
   describe: string;
@@ -206,7 +208,7 @@ function engineRunner(emu: RunningEmulator): Runner {
       });
       return { code: result.code, output: result.stdout + result.stderr };
     },
-    outputs: async () => (fs.existsSync(state) ? JSON.parse(fs.readFileSync(state, "utf8")).outputs : {}),
+    outputs: async () => readJsonOrUndefined<StackState>(state)?.outputs ?? {},
     close: () => fs.rmSync(dir, { recursive: true, force: true }),
   };
 }

@@ -66,7 +66,11 @@ export async function readTokenFile(file: string): Promise<string> {
   return text;
 }
 
-const exchangeAnswer = z.looseObject({ token: z.string().min(1), expiry: z.string().optional() });
+const exchangeAnswer = z.looseObject({
+  token: z.string().min(1),
+  expiry: z.string().optional(),
+  refreshToken: z.string().optional(),
+});
 
 const ASSUMED_LIFETIME_MS = 60 * 60 * 1000;
 // Renewed shortly before expiry, so each exchanged token serves (almost) its whole hour: renewing
@@ -76,7 +80,8 @@ const RENEW_MARGIN_MS = 2 * 60 * 1000;
 const MAX_RENEW_MARGIN_FRACTION = 0.1;
 
 export function exchangedToken(
-  settings: Required<Pick<Settings, "apiUrl" | "authUrl" | "identity" | "identityTokenFile">>,
+  settings: Required<Pick<Settings, "apiUrl" | "authUrl" | "identity">>,
+  oidcToken: () => Promise<string>,
   send: (req: LoopRequest) => Promise<HttpAnswer>,
   clock: Pick<Clock, "now">,
 ): TokenSource {
@@ -86,7 +91,7 @@ export function exchangedToken(
   let exchanges = 0;
 
   async function exchange(): Promise<string> {
-    const oidcToken = await readTokenFile(settings.identityTokenFile);
+    const oidc = await oidcToken();
     const query = new URLSearchParams({ aud: settings.apiUrl, identity: settings.identity });
     const path = "/sts/exchange";
     const url = `${settings.authUrl}${path}?${query.toString()}`;
@@ -98,7 +103,7 @@ export function exchangedToken(
         method: "GET",
         url,
         path,
-        headers: async () => ({ authorization: `Bearer ${oidcToken}`, accept: "application/json" }),
+        headers: async () => ({ authorization: `Bearer ${oidc}`, accept: "application/json" }),
         errorOf: (failed) =>
           decodeErrorAnswer({
             httpStatus: failed.status,
@@ -141,6 +146,7 @@ export function exchangedToken(
         ? Math.min(expiresAt - started, ASSUMED_LIFETIME_MS)
         : ASSUMED_LIFETIME_MS;
     registerSecret(body.data.token);
+    registerSecret(body.data.refreshToken);
     held = {
       token: body.data.token,
       renewAt: started + lifetime - Math.min(RENEW_MARGIN_MS, lifetime * MAX_RENEW_MARGIN_FRACTION),

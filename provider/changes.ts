@@ -5,7 +5,7 @@
  * `olds` are the previous OUTPUTS (server fields included), so only the fields a user can set
  * are compared, with "" and absent meaning the same.
  */
-import type { Kind } from "./kind";
+import { Kind, renameKeys } from "./kind";
 import { Props, containsUnknown, isObject, pick, sameValue, stripUndefined, canonical } from "./values";
 
 /**
@@ -57,13 +57,26 @@ export function maskPaths(
  * there; a field the program leaves out stays out (when the mask names it, the service clears it).
  */
 export function updateBody(kind: Kind, news: Props): Props {
-  return stripUndefined(pick(news, kind.writable));
+  return wireBody(kind, news);
 }
 
-/** The user-settable values of a record, as a program would write them (empty optional fields left out). */
+/** The writable fields of `inputs` as a create or update body: under their wire names, nothing undefined. */
+export function wireBody(kind: Kind, inputs: Props): Props {
+  return stripUndefined(renameKeys(pick(inputs, kind.writable), kind.wireNames ?? {}));
+}
+
+/** Mask paths under their wire names (`syncConfig.source` is `sync_config.source`). */
+export function wirePaths(kind: Kind, paths: readonly string[]): string[] {
+  return paths.map((path) => {
+    const [field, ...members] = path.split(".");
+    return [kind.wireNames?.[field] ?? field, ...members].join(".");
+  });
+}
+
+/** The values of a record a program declares, as it would write them (empty optional fields left out). */
 export function inputsOf(kind: Kind, outputs: Props): Props {
   const out: Props = {};
-  for (const field of kind.compared) if (canonical(outputs[field]) !== undefined) out[field] = outputs[field];
+  for (const field of kind.declared) if (canonical(outputs[field]) !== undefined) out[field] = outputs[field];
   return stripUndefined(out);
 }
 

@@ -34,7 +34,8 @@ describe("settings", () => {
     resetConfigured();
   });
   const env = (vars: Record<string, string>) => {
-    for (const key of Object.keys(process.env)) if (key.startsWith("PLATFORM_")) delete process.env[key];
+    for (const key of Object.keys(process.env))
+      if (key.startsWith("PLATFORM_") || key.startsWith("ACTIONS_ID_TOKEN_")) delete process.env[key];
     Object.assign(process.env, vars);
   };
 
@@ -61,10 +62,10 @@ describe("settings", () => {
 
   test.each([
     [{}, /platform:apiUrl is not set.*PLATFORM_API_URL/],
-    [{ PLATFORM_API_URL: "not a url", PLATFORM_TOKEN: "t" }, /PLATFORM_API_URL: "not a url" is not a URL/],
+    [{ PLATFORM_API_URL: "not a url", PLATFORM_TOKEN: "t" }, /^PLATFORM_API_URL: is not a URL; expected for example/],
     [
       { PLATFORM_API_URL: "http://api.example.com", PLATFORM_TOKEN: "t" },
-      /PLATFORM_API_URL: http:\/\/ is refused for api.example.com; use https/,
+      /^PLATFORM_API_URL: http:\/\/ is refused; use https/,
     ],
     [
       { PLATFORM_API_URL: "https://a.example.com", PLATFORM_AUTH_URL: "ftp://x", PLATFORM_TOKEN: "t" },
@@ -72,12 +73,12 @@ describe("settings", () => {
     ],
     [
       { PLATFORM_API_URL: "https://a.example.com", PLATFORM_API_VERSION: "v3", PLATFORM_TOKEN: "t" },
-      /PLATFORM_API_VERSION: "v3" is not an API version/,
+      /^PLATFORM_API_VERSION: is not an API version; use v2beta1/,
     ],
     [{ PLATFORM_API_URL: "https://a.example.com" }, /no credentials: set platform:token/],
     [
       { PLATFORM_API_URL: "https://a.example.com", PLATFORM_IDENTITY: "org/ci" },
-      /PLATFORM_IDENTITY is set but platform:identityTokenFile \(PLATFORM_IDENTITY_TOKEN_FILE\) is not/,
+      /PLATFORM_IDENTITY is set but there is no OIDC token to exchange: set platform:identityToken/,
     ],
     [
       { PLATFORM_API_URL: "https://a.example.com", PLATFORM_IDENTITY_TOKEN_FILE: "/tmp/x" },
@@ -89,7 +90,7 @@ describe("settings", () => {
         PLATFORM_IDENTITY: "org//ci",
         PLATFORM_IDENTITY_TOKEN_FILE: "/tmp/x",
       },
-      /PLATFORM_IDENTITY: "org\/\/ci" is not an identity uid/,
+      /^PLATFORM_IDENTITY: is not an identity uid: it has an empty segment/,
     ],
     [
       { PLATFORM_API_URL: "https://a.example.com", PLATFORM_TOKEN: "two words" },
@@ -174,6 +175,48 @@ describe("requests", () => {
     expect(error).toBeInstanceOf(UnreachableError);
     expect(error.message).toMatch(/cannot reach http:\/\/127.0.0.1:1 \(ECONNREFUSED\): check platform:apiUrl/);
     await client.close();
+  });
+});
+
+describe("2xx answers without a usable body", () => {
+  test.each([
+    ["POST", "", "application/json", "UnknownOutcomeError", /HTTP 200 with an empty body/],
+    ["POST", '{"uid": "acme/x', "application/json", "UnknownOutcomeError", /not JSON \(application\/json\)/],
+    ["POST", "<html>portal</html>", "text/html", "UnknownOutcomeError", /not JSON \(text\/html\)/],
+    [
+      "GET",
+      "<html>portal</html>",
+      "text/html",
+      "ApiError",
+      /the answer is not JSON \(text\/html\): is platform:apiUrl/,
+    ],
+    ["DELETE", "", "", "none", /./],
+  ])("%s answered %j", async (method, body, type, expected, message) => {
+    const http = await import("node:http");
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, type ? { "content-type": type } : {});
+      res.end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const client = createClient(settingsOf({ apiUrl: url }), fast());
+    const result: any = await client
+      .request({
+        method: method as "GET",
+        domain: "iam",
+        path: "groups/acme",
+        body: method === "POST" ? {} : undefined,
+      })
+      .catch((e: any) => e);
+    await client.close();
+    server.close();
+    if (expected === "none") {
+      expect(result).toBeUndefined();
+      return;
+    }
+    expect(result?.name).toBe(expected);
+    expect(result.message).toMatch(message);
+    if (expected === "UnknownOutcomeError") expect(result).toBeInstanceOf(UnknownOutcomeError);
   });
 });
 

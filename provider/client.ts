@@ -6,6 +6,7 @@
  * it knows: whether the token can be renewed, and whether a create goes under a group this
  * process created moments ago (access to it is still propagating).
  */
+import { oidcTokenSource } from "./ambientToken";
 import { TokenSource, exchangedToken, staticToken } from "./auth";
 import { Clock, Random, systemClock } from "./clock";
 import { callBudgetMs, currentCall, withCallDeadline } from "./deadline";
@@ -143,19 +144,14 @@ export function createClient(
     maxAnswerBytes: options.maxAnswerBytes,
   };
   const send = (req: LoopRequest) => sendWithPolicy(loop, req);
-  const tokens =
-    settings.identity && settings.identityTokenFile
-      ? exchangedToken(
-          {
-            apiUrl: settings.apiUrl,
-            authUrl: settings.authUrl,
-            identity: settings.identity,
-            identityTokenFile: settings.identityTokenFile,
-          },
-          send,
-          clock,
-        )
-      : staticToken(settings.token ?? "");
+  const tokens = settings.identity
+    ? exchangedToken(
+        { apiUrl: settings.apiUrl, authUrl: settings.authUrl, identity: settings.identity },
+        oidcTokenSource(settings, send),
+        send,
+        clock,
+      )
+    : staticToken(settings.token ?? "");
   const propagationWindowMs = options.propagationWindowMs ?? PROPAGATION_WINDOW_MS;
   // Records this process created, by uid, with when: a create under one of them may meet
   // PERMISSION_DENIED while access to the new record propagates.

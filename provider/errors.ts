@@ -4,6 +4,7 @@
  * provider error as its message alone, so every message says what failed and what to do.
  */
 import { z } from "zod";
+import { safeMessage } from "./messages";
 import { Code, STATUS_NAMES } from "./statusCodes";
 
 export { Code };
@@ -94,10 +95,11 @@ export class ApiError extends Error {
    */
   readonly recordGone: boolean;
 
-  constructor(init: ApiErrorInit) {
+  constructor(given: ApiErrorInit) {
+    const init = bounded(given);
     const status = STATUS_NAMES[init.code] ?? `CODE_${init.code}`;
     const recordGone = init.code === Code.NOT_FOUND && namesRecord(init.resourceName, init.askedUid, init.collection);
-    super(describe(status, init, recordGone));
+    super(safeMessage(describe(status, init, recordGone)));
     this.name = "ApiError";
     this.code = init.code;
     this.status = status;
@@ -127,6 +129,45 @@ function namesRecord(
 ): boolean {
   if (!resourceName || !uid) return false;
   return resourceName === uid || (collection !== undefined && resourceName === `${collection}/${uid}`);
+}
+
+/** The service's own text kept at most: enough for any real message, never a 100 KB page. */
+export const MAX_SERVICE_MESSAGE_CHARS = 1_000;
+/** Field and precondition violations kept at most, and the length of each of their texts. */
+export const MAX_VIOLATIONS = 20;
+const MAX_VIOLATION_TEXT_CHARS = 300;
+
+/**
+ * What an error keeps of an answer: bounded in size (a hostile or broken server can answer
+ * anything) and with every registered secret redacted, since a server may echo the token.
+ */
+function bounded(init: ApiErrorInit): ApiErrorInit {
+  const text = (value: string) => safeMessage(value, MAX_VIOLATION_TEXT_CHARS);
+  const cap = <T>(list: T[] | undefined, map: (item: T) => T, more: (n: number) => T): T[] | undefined => {
+    if (!list) return undefined;
+    const kept = list.slice(0, MAX_VIOLATIONS).map(map);
+    if (list.length > MAX_VIOLATIONS) kept.push(more(list.length - MAX_VIOLATIONS));
+    return kept;
+  };
+  const left = (n: number) => `${n} more left out`;
+  return {
+    ...init,
+    serviceMessage: safeMessage(init.serviceMessage, MAX_SERVICE_MESSAGE_CHARS),
+    reason: init.reason === undefined ? undefined : text(init.reason),
+    // Longer than any well-formed uid, so a real name is never cut.
+    resourceName:
+      init.resourceName === undefined ? undefined : safeMessage(init.resourceName, 2 * MAX_SERVICE_MESSAGE_CHARS),
+    fieldViolations: cap(
+      init.fieldViolations,
+      (v) => ({ field: text(v.field), description: text(v.description) }),
+      (n) => ({ field: "…", description: left(n) }),
+    ),
+    preconditionViolations: cap(
+      init.preconditionViolations,
+      (v) => ({ type: text(v.type), description: text(v.description) }),
+      (n) => ({ type: "…", description: left(n) }),
+    ),
+  };
 }
 
 /** What to do about each kind of failure, where the service's text alone does not say. */

@@ -10,6 +10,7 @@ import type { z } from "zod";
 import type { Domain, Query } from "./client";
 import type { ApiError } from "./errors";
 import type { Fields } from "./fields";
+import type { ApiVersion } from "./settings";
 import { Props, parentOfUid, shown } from "./values";
 
 export interface CheckFailure {
@@ -87,11 +88,29 @@ export interface ResourceKind {
   explainDeleteRefusal?: (error: ApiError) => string;
   /** What to do when a record like this one already exists. */
   alreadyExistsHint: string;
+  /**
+   * Inputs the wire spells otherwise (a repo's `syncConfig` is `sync_config` in the documents):
+   * bodies and update masks carry the wire name, outputs the input's.
+   */
+  wireNames?: Readonly<Record<string, string>>;
+  /**
+   * Inputs that stay in the program and its state and never reach the API (a guard such as a
+   * repo's `allowDelete`): compared by diff, carried through read, never in a body or a mask.
+   */
+  localInputs?: readonly string[];
+  /** Why deleting the record these stored outputs describe is refused before any request, if it is. */
+  refuseDelete?: (props: Props) => string | undefined;
+  /** The API versions that serve the kind; the others are refused before any request. Default: all. */
+  apiVersions?: readonly ApiVersion[];
 }
 
 /** The description with its defaults filled in: what the core works with. */
 export interface Kind extends ResourceKind {
+  /** The fields of the record a program sets: the parent and the writable fields. */
   compared: readonly string[];
+  /** Everything a program declares: `compared` plus the local inputs. */
+  declared: readonly string[];
+  localInputs: readonly string[];
   toOutputs: (record: ApiRecord) => Props;
   label: (props: Props) => string;
   naturalKey: (inputs: Props) => Query;
@@ -100,15 +119,21 @@ export interface Kind extends ResourceKind {
 
 export function completeKind(kind: ResourceKind): Kind {
   const { noun, parentField } = kind;
+  const compared = [parentField, ...kind.writable];
+  const localInputs = kind.localInputs ?? [];
+  const inputNames = Object.fromEntries(Object.entries(kind.wireNames ?? {}).map(([input, wire]) => [wire, input]));
   return {
     ...kind,
-    compared: [parentField, ...kind.writable],
+    compared,
+    declared: [...compared, ...localInputs],
+    localInputs,
     // A uid of one segment (a role's) does not tell its parent: the inputs or the state do.
     toOutputs:
       kind.toOutputs ??
       ((record) => {
         const parent = parentOfUid(record.uid);
-        return parent === undefined ? { ...record } : { ...record, [parentField]: parent };
+        const renamed = renameKeys(record, inputNames);
+        return parent === undefined ? renamed : { ...renamed, [parentField]: parent };
       }),
     label:
       kind.label ??
@@ -122,4 +147,11 @@ export function completeKind(kind: ResourceKind): Kind {
     naturalKey:
       kind.naturalKey ?? ((inputs) => ({ "uidp.children_of": shown(inputs[parentField]), name: shown(inputs.name) })),
   };
+}
+
+/** `props` with the keys `names` maps renamed (wire names to input names and back). */
+export function renameKeys(props: Props, names: Readonly<Record<string, string>>): Props {
+  const out: Props = {};
+  for (const [key, value] of Object.entries(props)) out[names[key] ?? key] = value;
+  return out;
 }

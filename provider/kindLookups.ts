@@ -5,10 +5,11 @@
  * The record schema is the look-up's: what a record must hold to be returned.
  */
 import { z } from "zod";
+import { versionRefusal } from "./apiVersions";
 import type { ResourceKind } from "./kind";
 import { Collection, Lookup, defineLookup, findOne, listArgs, listRecords, oneByUidOrName } from "./lookup";
 
-type Described = Pick<ResourceKind, "typeName" | "noun" | "domain" | "collection">;
+type Described = Pick<ResourceKind, "typeName" | "noun" | "domain" | "collection" | "apiVersions">;
 
 export function collectionOf<T extends { uid: string }>(kind: Described, schema: z.ZodType<T>): Collection<T> {
   return { domain: kind.domain, collection: kind.collection, noun: kind.noun, schema };
@@ -31,12 +32,23 @@ export function kindLookups<T extends { uid: string; name?: string }, Many>(
   const from = collectionOf(kind, schema);
   const plural = `${kind.collection[0].toUpperCase()}${kind.collection.slice(1)}`;
   const manyArgs = z.strictObject({ ...listArgs, ...options.extraArgs });
+  // A collection the configured API version does not serve is refused before any request.
+  const served = () => {
+    const refusal = versionRefusal(`${kind.domain} ${kind.collection}`, kind.apiVersions);
+    if (refusal) throw new Error(refusal);
+  };
   return {
-    one: defineLookup(`get${kind.typeName}`, oneByUidOrName, (args, client) => findOne(client, from, args)),
+    one: defineLookup(`get${kind.typeName}`, oneByUidOrName, (args, client) => {
+      served();
+      return findOne(client, from, args);
+    }),
     many: defineLookup<typeof manyArgs, Many, Record<string, unknown>>(
       `get${plural}`,
       manyArgs,
-      async (args, client) => ({ [kind.collection]: await listRecords(client, from, args, options.wireNames) }) as Many,
+      async (args, client) => {
+        served();
+        return { [kind.collection]: await listRecords(client, from, args, options.wireNames) } as Many;
+      },
     ),
   };
 }

@@ -12,13 +12,23 @@ import { ApiClient, sharedClient } from "./client";
 import { ApiError, Code, UnknownOutcomeError, isAlreadyExists, isApiError, isNotFound } from "./errors";
 import { callBudgetMs, withCallDeadline } from "./deadline";
 import { findByNaturalKey, findCreated } from "./adoption";
-import { changedFields, inputsOf, maskPaths, replacedFields, updateBody, updateMask } from "./changes";
+import { versionRefusal } from "./apiVersions";
+import {
+  changedFields,
+  inputsOf,
+  maskPaths,
+  replacedFields,
+  updateBody,
+  updateMask,
+  wireBody,
+  wirePaths,
+} from "./changes";
 import { ApiRecord, Kind, ResourceKind, completeKind } from "./kind";
 import { ResourceError, failed, messageOf } from "./resourceError";
 import { mayResendCreate } from "./retryPolicy";
 import { configureFromPulumi, raw as settingOf } from "./settings";
 import { quoteUid, uidIssue } from "./uid";
-import { Props, pick, stripUndefined } from "./values";
+import { Props, pick, sameValue, stripUndefined } from "./values";
 
 /** The operations of dynamic.ResourceProvider a kind's provider implements: all of them. */
 export type Lifecycle = Required<
@@ -85,7 +95,7 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
           "it was not recorded; check that platform:apiUrl points at the Platform API",
       );
     // The server's values win; inputs fill in only what it leaves out.
-    return stripUndefined({ ...pick(inputs, kind.compared), ...kind.toOutputs(record as ApiRecord) });
+    return stripUndefined({ ...pick(inputs, kind.declared), ...kind.toOutputs(record as ApiRecord) });
   };
 
   const said = (error: unknown) =>
@@ -138,7 +148,7 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
         method: "PATCH",
         domain: kind.domain,
         path: itemPath(id),
-        query: { updateMask: updateMask(maskPaths(olds, news, changed, kind.nested)) },
+        query: { updateMask: updateMask(wirePaths(kind, maskPaths(olds, news, changed, kind.nested))) },
         body: updateBody(kind, news),
       });
     } catch (error) {
@@ -154,7 +164,7 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
       method: "POST" as const,
       domain: kind.domain,
       path: itemPath(String(inputs[kind.parentField])),
-      body: stripUndefined(pick(inputs, kind.writable)),
+      body: wireBody(kind, inputs),
     };
     const sentAt = Date.now();
     let answerLost = false;
@@ -208,15 +218,19 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
     },
 
     async check(_olds, news: Props) {
+      refuseUnservedVersion(kind);
       return loadCheck().checkInputs(kind, news);
     },
 
     async diff(_id, olds: Props, news: Props) {
-      const changed = changedFields(olds ?? {}, news ?? {}, kind.compared, kind.unordered);
+      const changed = changedFields(olds ?? {}, news ?? {}, kind.declared, kind.unordered);
+      const replaces = replacedFields(kind, olds ?? {}, news ?? {}, changed);
       return {
         changes: changed.length > 0,
-        replaces: replacedFields(kind, olds ?? {}, news ?? {}, changed),
-        deleteBeforeReplace: false,
+        replaces,
+        // A replacement under the same natural key (a tag's new digest under its old name) would
+        // collide with the record it replaces, so that one goes first.
+        deleteBeforeReplace: replaces.length > 0 && sameValue(kind.naturalKey(olds ?? {}), kind.naturalKey(news ?? {})),
       };
     },
 
@@ -244,14 +258,21 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
         if (isNotFound(error)) return { id: "", props: {} };
         throw failed("reading", kind.label({ ...props, uid: id }), error);
       }
-      const outs: Props = { ...outputsOf(record, parentOf(props)), ...kept(props) };
+      // A parent the record does not tell (a role's uid is one segment) and the local inputs carry over from the state.
+      const outs: Props = {
+        ...outputsOf(record, pick(props, [kind.parentField, ...kind.localInputs])),
+        ...kept(props),
+      };
       return { id: String(outs.uid), props: outs, inputs: inputsOf(kind, outs) };
     },
 
     async update(id, olds: Props, news: Props) {
       const changed = changedFields(olds, news, kind.writable, kind.unordered);
       if (changed.length === 0) {
-        const { __provider: _p, ...outs } = { ...olds, ...pick(news, kind.compared) };
+        // Local inputs are the program's alone: one it no longer sets is gone from the state too.
+        const state = { ...olds };
+        for (const field of kind.localInputs) delete state[field];
+        const { __provider: _p, ...outs } = { ...state, ...pick(news, kind.declared) };
         return { outs: stripUndefined(outs) };
       }
       const record = await patch(id, olds, news, changed, kind.label({ ...news, uid: id }));
@@ -259,6 +280,8 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
     },
 
     async delete(id, props: Props) {
+      const refusal = kind.refuseDelete?.(props ?? {});
+      if (refusal) throw new ResourceError(`deleting ${kind.label({ ...props, uid: id })} refused: ${refusal}`);
       try {
         await client().request({ method: "DELETE", domain: kind.domain, path: itemPath(id) });
       } catch (error) {
@@ -276,7 +299,10 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
 
 /** Each operation that calls the API is one call with one overall deadline across its retries. */
 function withCallDeadlines(kind: Kind, ops: Lifecycle): Lifecycle {
-  const scoped = <T>(what: string, fn: () => Promise<T>) => withCallDeadline(what, callBudgetMs(), fn);
+  const scoped = async <T>(what: string, fn: () => Promise<T>) => {
+    refuseUnservedVersion(kind);
+    return withCallDeadline(what, callBudgetMs(), fn);
+  };
   return {
     ...ops,
     create: (inputs: Props) => scoped(`creating ${kind.label(inputs)}`, () => ops.create(inputs)),
@@ -285,4 +311,10 @@ function withCallDeadlines(kind: Kind, ops: Lifecycle): Lifecycle {
       scoped(`updating ${kind.label({ ...news, uid: id })}`, () => ops.update(id, olds, news)),
     delete: (id, props: Props) => scoped(`deleting ${kind.label({ ...props, uid: id })}`, () => ops.delete(id, props)),
   };
+}
+
+/** A kind the configured API version does not serve fails before any request, naming the setting. */
+function refuseUnservedVersion(kind: Kind): void {
+  const refusal = versionRefusal(`${kind.domain}.${kind.typeName} resources`, kind.apiVersions);
+  if (refusal) throw new ResourceError(refusal);
 }

@@ -1,13 +1,14 @@
 /** Vulnerability advisories of a repo's image: read-only, with filters on their fields and events. */
 import { getList, getString, textOf } from "../params";
 import { Rec } from "../store";
+import { AdvisoryEvent, eventMatches, shortEvent } from "./advisoryEvents";
 import { iso, ResourceDef } from "./kind";
 
 function anyIn(values: unknown, wanted: Set<string>): boolean {
   return Array.isArray(values) && values.some((v) => wanted.has(String(v)));
 }
 
-const eventsOf = (r: Rec) => (Array.isArray(r.data.events) ? (r.data.events as Array<{ type?: string }>) : []);
+const eventsOf = (r: Rec) => (Array.isArray(r.data.events) ? (r.data.events as AdvisoryEvent[]) : []);
 
 export const advisories: ResourceDef = {
   kind: "advisories",
@@ -17,7 +18,7 @@ export const advisories: ResourceDef = {
   message: "vulnerabilities.Advisory",
   uniqueNames: false,
   operations: ["list", "get"],
-  render: (rec) => ({
+  render: (rec, store) => ({
     uid: rec.uid,
     advisoryId: rec.data.advisoryId,
     artifactName: rec.data.artifactName ?? "",
@@ -28,7 +29,7 @@ export const advisories: ResourceDef = {
     componentLocation: rec.data.componentLocation ?? "",
     author: rec.data.author ?? "",
     aliases: rec.data.aliases ?? [],
-    events: rec.data.events ?? [],
+    events: store.legacyAdvisoryEvents ? eventsOf(rec).map(shortEvent) : eventsOf(rec),
     severities: rec.data.severities ?? [],
     createTime: iso(rec.createTime),
     updateTime: iso(rec.updateTime),
@@ -56,9 +57,11 @@ export const advisories: ResourceDef = {
     const aliases = getList(params, "aliases");
     if (aliases) predicates.push((r) => anyIn(r.data.aliases, new Set(aliases)));
     const eventTypes = getList(params, "event_types");
-    if (eventTypes) predicates.push((r) => eventsOf(r).some((e) => eventTypes.includes(String(e.type))));
+    if (eventTypes) predicates.push((r) => eventsOf(r).some((e) => eventTypes.some((t) => eventMatches(e, t))));
     const latest = getString(params, "latest_event_type");
-    if (latest) predicates.push((r) => eventsOf(r).at(-1)?.type === latest);
+    const lastEvent = (r: Rec) => eventsOf(r).at(-1);
+    if (latest && latest !== "EVENT_TYPE_FILTER_UNSPECIFIED")
+      predicates.push((r) => lastEvent(r) !== undefined && eventMatches(lastEvent(r)!, latest));
     const query = getString(params, "query")?.toLowerCase();
     if (query) {
       predicates.push((r) =>

@@ -21,6 +21,15 @@ function httpsUrl(field: string, value: unknown): FieldViolation[] {
   return [{ field, description: "must be an https URL" }];
 }
 
+/** The SCIM state as documented (the token's hash stays inside). */
+function scimAnswer(scim: unknown): Record<string, unknown> {
+  const state = (scim ?? SCIM_NOT_ISSUED) as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of ["credentialState", "enabled", "endpointUrl", "etag", "previousTokenExpireTime", "tokenExpireTime"])
+    if (state[key] !== undefined) out[key] = state[key];
+  return out;
+}
+
 export const identityProviders: ResourceDef = {
   kind: "identityProviders",
   domain: "iam",
@@ -52,7 +61,7 @@ export const identityProviders: ResourceDef = {
       description: rec.data.description ?? "",
       defaultRole: rec.data.defaultRole,
       ...(rec.data.oidc ? { oidc } : {}),
-      scim: rec.data.scim ?? SCIM_NOT_ISSUED,
+      scim: scimAnswer(rec.data.scim),
       createTime: iso(rec.createTime),
       updateTime: iso(rec.updateTime),
     };

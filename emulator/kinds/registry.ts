@@ -16,6 +16,8 @@ import { roleBindings } from "./roleBindings";
 import { roles } from "./roles";
 import { subscriptions } from "./subscriptions";
 import { tags } from "./tags";
+import { termsAcceptances } from "./termsAcceptances";
+import { requestGroups } from "./requestGroups";
 
 export const RESOURCES: Record<Kind, ResourceDef> = {
   groups,
@@ -32,6 +34,8 @@ export const RESOURCES: Record<Kind, ResourceDef> = {
   subscriptions,
   overlays,
   overlayBindings,
+  termsAcceptances,
+  requestGroups,
 };
 
 /** The collection served at /<domain>/<version>/<collection>. */

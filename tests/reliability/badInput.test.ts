@@ -226,12 +226,12 @@ describe("settings", () => {
     [
       "plain http to a remote host",
       () => ({ "platform:apiUrl": "http://api.example.com", "platform:token": "t" }),
-      /platform:apiUrl: http:\/\/ is refused for api.example.com/,
+      /platform:apiUrl: http:\/\/ is refused; use https:\/\//,
     ],
     [
       "an unknown API version",
       () => ({ "platform:apiUrl": h.emu.url, "platform:token": "t", "platform:apiVersion": "v9" }),
-      /platform:apiVersion: "v9" is not an API version/,
+      /platform:apiVersion: is not an API version; use v2beta1/,
     ],
     [
       "an unreachable URL",

@@ -28,6 +28,8 @@ beforeAll(async () => {
   fs.mkdirSync(dir, { recursive: true });
 });
 afterAll(async () => {
+  // The shared stack's group goes the normal way, through the real API.
+  if (shared) expect((await engine(["destroy"], (await shared).stack, emu.url)).code).toBe(0);
   await emu?.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -73,6 +75,21 @@ async function exists(uid: string): Promise<boolean> {
   return answer.status === 200;
 }
 
+/**
+ * One stack holding one group created through the real emulator, made on first use and shared
+ * by the cases below: each points the same stack at a hostile server and checks the state kept.
+ */
+const SHARED_NAME = "hostile-shared";
+let shared: Promise<{ stack: string; uid: string }> | undefined;
+function sharedStack(): Promise<{ stack: string; uid: string }> {
+  shared ??= engine(["up"], "shared", emu.url, { name: SHARED_NAME }).then((up) => {
+    expect(up.code).toBe(0);
+    const [uid] = groupsIn(up.state);
+    return { stack: "shared", uid };
+  });
+  return shared;
+}
+
 describe("a 404 that does not say the record is gone", () => {
   test.each([
     ["wrong-prefix", async () => ({ url: `${emu.url}/api/v1`, hits: undefined })],
@@ -84,11 +101,8 @@ describe("a 404 that does not say the record is gone", () => {
           res.end("<html><body><h1>404 Not Found</h1><hr>nginx</body></html>");
         }),
     ],
-  ])("%s: refresh keeps the resources, destroy fails loudly and keeps the state", async (label, start) => {
-    const stack = `not-found-${label}`;
-    const up = await engine(["up"], stack, emu.url, { name: label });
-    expect(up.code).toBe(0);
-    const [uid] = groupsIn(up.state);
+  ])("%s: refresh keeps the resources, destroy fails loudly and keeps the state", async (_label, start) => {
+    const { stack, uid } = await sharedStack();
     expect(await exists(uid)).toBe(true);
 
     const wrong = await start();
@@ -110,22 +124,8 @@ describe("a 404 that does not say the record is gone", () => {
         ]);
       expect(await exists(uid)).toBe(true);
     }
-
-    const destroy = await engine(["destroy"], stack, emu.url);
-    expect(destroy.code).toBe(0);
-    expect(groupsIn(destroy.state)).toEqual([]);
-    expect(await exists(uid)).toBe(false);
   });
 });
-
-/** A stack holding one group created through the real emulator. */
-async function stackWithOneGroup(label: string): Promise<{ stack: string; uid: string }> {
-  const stack = label;
-  const up = await engine(["up"], stack, emu.url, { name: label });
-  expect(up.code).toBe(0);
-  const [uid] = groupsIn(up.state);
-  return { stack, uid };
-}
 
 const neverAnswers: http.RequestListener = () => undefined;
 const tricklesForever: http.RequestListener = (_req, res) => {
@@ -147,8 +147,8 @@ describe("servers that hold a call: every call ends by platform:timeout", () => 
       retryAfterAnHour,
       /the service asked to retry after 3600 s \(Retry-After\), past this call's deadline/,
     ],
-  ])("%s: refresh and destroy fail within the budget, naming it; the state is kept", async (label, handler, said) => {
-    const { stack, uid } = await stackWithOneGroup(label);
+  ])("%s: refresh and destroy fail within the budget, naming it; the state is kept", async (_label, handler, said) => {
+    const { stack, uid } = await sharedStack();
     const server = await hostile(handler);
     for (const operation of ["refresh", "destroy"]) {
       const started = Date.now();
@@ -157,7 +157,7 @@ describe("servers that hold a call: every call ends by platform:timeout", () => 
       expect(run.code).not.toBe(0);
       const verb = operation === "refresh" ? "reading" : "deleting";
       expect(printed).toMatch(
-        new RegExp(`${verb} group "${label}"[^\\n]* failed: no answer within 0.5 s \\(platform:timeout\\)`),
+        new RegExp(`${verb} group "${SHARED_NAME}"[^\\n]* failed: no answer within 0.5 s \\(platform:timeout\\)`),
       );
       expect(printed).toMatch(said);
       expect(groupsIn(run.state)).toEqual([uid]);
@@ -168,6 +168,125 @@ describe("servers that hold a call: every call ends by platform:timeout", () => 
       expect(Date.now() - started).toBeLessThan(20_000);
     }
     expect(await exists(uid)).toBe(true);
-    expect((await engine(["destroy"], stack, emu.url)).code).toBe(0);
+  });
+});
+
+describe("huge answers", () => {
+  const hugeError: http.RequestListener = (_req, res) => {
+    res.writeHead(400, { "content-type": "application/json" });
+    res.end(JSON.stringify({ code: 3, message: `Invalid argument: ${"z".repeat(100 * 1024)}` }));
+  };
+
+  test("a 100 KB error message: up and refresh end promptly with a capped message", async () => {
+    const { stack } = await sharedStack();
+    const server = await hostile(hugeError);
+    for (const [operation, target] of [
+      ["refresh", stack],
+      ["up", "huge-error-new"],
+    ]) {
+      const started = Date.now();
+      const run = await engine([operation], target, server.url, { name: "huge-error" });
+      const printed = run.stdout + run.stderr;
+      expect(run.code).not.toBe(0);
+      expect(printed).toMatch(/failed: INVALID_ARGUMENT: Invalid argument: z+… \[\d+ more characters cut\]/);
+      expect(printed.length).toBeLessThan(20_000);
+      expect(server.hits.splice(0)).toHaveLength(1);
+      expect(Date.now() - started).toBeLessThan(20_000);
+    }
+  });
+});
+
+describe("a server that echoes the bearer token", () => {
+  const echo: http.RequestListener = (req, res) => {
+    const auth = String(req.headers.authorization ?? "");
+    res.writeHead(403, { "content-type": "application/json" });
+    res.end(JSON.stringify({ code: 7, message: `Permission denied for ${auth} (token ${auth.slice(7)})` }));
+  };
+
+  test("up and refresh fail without the token in any message, log or state", async () => {
+    const { stack } = await sharedStack();
+    const server = await hostile(echo);
+    const runs = [await engine(["refresh"], stack, server.url), await engine(["up"], "echoed-token-new", server.url)];
+    for (const run of runs) {
+      const printed = run.stdout + run.stderr;
+      expect(run.code).not.toBe(0);
+      expect(printed).toMatch(/PERMISSION_DENIED: Permission denied for Bearer \[redacted\] \(token \[redacted\]\)/);
+      expect(printed).not.toContain(emu.token);
+      expect(JSON.stringify(run.state ?? {})).not.toContain(emu.token);
+    }
+    expect(server.hits).toHaveLength(2);
+  });
+});
+
+/**
+ * A proxy in front of the emulator: every request is forwarded; the answer to each POST is
+ * replaced by `mangle` (the create itself happened), every other answer passes untouched.
+ */
+async function manglingProxy(mangle: (res: http.ServerResponse, body: string) => void) {
+  return hostile((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const headers = { ...req.headers };
+      delete headers.host;
+      void fetch(`${emu.url}${req.url}`, {
+        method: req.method,
+        headers: headers as Record<string, string>,
+        body: chunks.length ? Buffer.concat(chunks) : undefined,
+      }).then(async (answer) => {
+        const body = await answer.text();
+        if (req.method === "POST" && answer.ok) {
+          mangle(res, body);
+          return;
+        }
+        res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" });
+        res.end(body);
+      });
+    });
+  });
+}
+
+describe("a create answered 2xx without a usable record: the record is adopted, not orphaned", () => {
+  test.each([
+    [
+      "empty-body",
+      (res: http.ServerResponse) => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end();
+      },
+    ],
+    [
+      "truncated-json",
+      (res: http.ServerResponse, body: string) => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(body.slice(0, Math.floor(body.length / 2)));
+      },
+    ],
+    [
+      "html-page",
+      (res: http.ServerResponse) => {
+        res.writeHead(200, { "content-type": "text/html" });
+        res.end("<html><body>Welcome to the portal</body></html>");
+      },
+    ],
+    [
+      "cut-connection",
+      (res: http.ServerResponse, body: string) => {
+        res.writeHead(200, { "content-type": "application/json", "content-length": String(body.length) });
+        res.write(body.slice(0, 10));
+        res.socket?.destroy();
+      },
+    ],
+  ])("%s", async (label, mangle) => {
+    const proxy = await manglingProxy(mangle);
+    const run = await engine(["up"], `unknown-outcome-${label}`, proxy.url, { name: `uo-${label}` });
+    expect(run.stdout + run.stderr).not.toMatch(/error/i);
+    expect(run.code).toBe(0);
+    const [uid] = groupsIn(run.state);
+    const listed = await fetch(`${emu.url}/iam/v2beta1/groups?uidp.children_of=${emu.rootUid}&name=uo-${label}`, {
+      headers: { authorization: `Bearer ${emu.token}` },
+    }).then((r) => r.json() as Promise<{ groups: { uid: string }[] }>);
+    expect(listed.groups.map((g) => g.uid)).toEqual([uid]);
+    expect(proxy.hits.filter((h) => h.startsWith("POST"))).toEqual([`POST /iam/v2beta1/groups/${emu.rootUid}`]);
   });
 });

@@ -8,6 +8,8 @@ import { startEmulator } from "../../emulator";
 import type { RunningEmulator } from "../../emulator";
 import { call, listAll, OrgRecord, OrgSnapshot, snapshot } from "../../tools/engine/orgApi";
 import { orgStack, OrgStack } from "../../tools/engine/orgProject";
+import type { StackState } from "../../tools/engine/state";
+import { readJsonOrUndefined } from "../../tools/files";
 
 const writes = (emu: RunningEmulator) => emu.requests().filter((r) => r.method !== "GET");
 const named = (records: OrgRecord[], name: string) => records.filter((r) => r.name === name);
@@ -24,8 +26,10 @@ export interface StoryVariant {
 }
 
 /**
- * The user stories of the example organization, one test each, every test continuing the story
- * of the one before as a team's stack would live: one emulator and one stack per variant.
+ * The user stories of the example organization, one test each, on one emulator and one stack
+ * per variant. In order they follow a team's stack through its life; each also runs alone
+ * (`-t "<its name>"`): a test that needs the organization deployed deploys it first
+ * (`deployed()`), and asserts only on what it does itself.
  */
 export function describeOrgStories(variant: StoryVariant): void {
   describe(variant.title, () => {
@@ -52,7 +56,17 @@ export function describeOrgStories(variant: StoryVariant): void {
       stack?.remove();
     });
 
+    /** The stack deployed with the current settings: an `up` first unless the state already holds it. */
+    async function deployed(): Promise<void> {
+      const resources = stackState()?.resources ?? [];
+      if (resources.length > 0) return;
+      const up = await stack.run(["up"], settings);
+      if (up.code !== 0) throw new Error(`deploying the example failed:\n${up.stdout}`);
+    }
+
     test("up creates the hierarchy: groups, CI identities, role bindings and the outputs", async () => {
+      expect(stackState()?.resources ?? []).toEqual([]);
+      emu.clearRequests();
       const up = await stack.run(["up"], settings);
       expect(up.stdout).not.toContain("error");
       expect(up.code).toBe(0);
@@ -91,6 +105,7 @@ export function describeOrgStories(variant: StoryVariant): void {
     });
 
     test("re-running the unchanged program plans nothing and sends no write", async () => {
+      await deployed();
       emu.clearRequests();
       const preview = await stack.run(["preview", "--expect-no-changes"], settings);
       expect(preview.code).toBe(0);
@@ -101,6 +116,7 @@ export function describeOrgStories(variant: StoryVariant): void {
     });
 
     test("renaming a group in config is exactly one PATCH of its name", async () => {
+      await deployed();
       const payments = uidInState("payments");
       settings.paymentsName = "billing";
       emu.clearRequests();
@@ -118,6 +134,7 @@ export function describeOrgStories(variant: StoryVariant): void {
     });
 
     test("moving a group to another parent replaces it: the new one is created, then the old one deleted", async () => {
+      await deployed();
       const oldLedger = uidInState("ledger");
       const data = uidInState("data");
       settings.ledgerParent = "data";
@@ -137,8 +154,9 @@ export function describeOrgStories(variant: StoryVariant): void {
     });
 
     test("drift: a description edited and an identity deleted in the console fail the check, and up repairs both", async () => {
+      await deployed();
       const platformUid = uidInState("platform");
-      const gitlabUid = stackState().outputs.tree.identities["gitlab-ci"];
+      const gitlabUid = stackState()!.outputs.tree.identities["gitlab-ci"];
       await call(api(), "PATCH", `/iam/v2beta1/groups/${platformUid}?updateMask=description`, {
         description: "edited by hand",
       });
@@ -167,6 +185,7 @@ export function describeOrgStories(variant: StoryVariant): void {
     });
 
     test("destroy leaves the organization exactly as it was", async () => {
+      await deployed();
       const destroy = await stack.run(["destroy"], settings);
       expect(destroy.code).toBe(0);
       expect(destroy.state!.resources).toEqual([]);
@@ -190,13 +209,13 @@ export function describeOrgStories(variant: StoryVariant): void {
       };
     }
 
-    function stackState() {
-      return JSON.parse(fs.readFileSync(stack.stateFile, "utf8"));
+    function stackState(): StackState | undefined {
+      return readJsonOrUndefined<StackState>(stack.stateFile);
     }
 
     /** A group's uid from the state, by its resource name. */
     function uidInState(resourceName: string): string {
-      const entry = stackState().resources.find((r: { urn: string }) => r.urn.endsWith(`::${resourceName}`));
+      const entry = stackState()?.resources.find((r) => r.urn.endsWith(`::${resourceName}`));
       if (!entry) throw new Error(`no resource ${resourceName} in the state`);
       return entry.id;
     }

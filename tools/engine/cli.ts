@@ -12,6 +12,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
+import * as YAML from "yaml";
 import { startHost, ProviderHost } from "../host/host";
 import { repoRoot } from "../host/stage";
 import { Deployment, messageOf, nameOf, SkippedAfterError } from "./deployment";
@@ -112,11 +113,16 @@ function parseInvocation(argv: string[]): Invocation {
 function readProject(dir: string): { name: string; main?: string } {
   const file = path.join(dir, "Pulumi.yaml");
   if (!fs.existsSync(file)) throw new UsageError(`no Pulumi.yaml in ${dir} (use --cwd to point at a Pulumi project)`);
-  const text = fs.readFileSync(file, "utf8");
-  const field = (key: string) => text.match(new RegExp(`^${key}:\\s*["']?([^"'#\\n]+?)["']?\\s*(#.*)?$`, "m"))?.[1];
-  const name = field("name");
-  if (!name) throw new UsageError(`${file} has no name`);
-  return { name, main: field("main") };
+  let project: unknown;
+  try {
+    project = YAML.parse(fs.readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new UsageError(`${file} is not valid YAML: ${messageOf(error)}`);
+  }
+  const { name, main } = (project ?? {}) as { name?: unknown; main?: unknown };
+  if (typeof name !== "string" || name === "") throw new UsageError(`${file} has no name`);
+  if (main !== undefined && typeof main !== "string") throw new UsageError(`${file}: main must be a path`);
+  return { name, main };
 }
 
 async function main(argv: string[]): Promise<number> {
