@@ -2,17 +2,29 @@
 /**
  * `platform-pulumi emulator --port N [--state FILE] [--no-seed]`: runs the local Platform
  * API v2 emulator until interrupted, printing the base URL and the dev owner token.
+ * `platform-pulumi export --under <group uid> [--out DIR] [--js] [--manage-deletes]`: writes a
+ * Pulumi project declaring everything below that group (exporter/).
  */
 import { parseArgs } from "node:util";
 import { startEmulator } from "./emulator";
 
 const USAGE = `Usage: platform-pulumi emulator [--port N] [--state FILE] [--no-seed] [--token-ttl SECONDS] [--quiet]
+       platform-pulumi export --under GROUP_UID [--out DIR] [--js] [--manage-deletes] [--name PROJECT]
 
+emulator:
   --port N             port on 127.0.0.1 (default 8080; 0 picks a free port)
   --state FILE         keep the emulator's data in FILE across restarts
   --no-seed            start without the sample repos, tags and advisories
   --token-ttl SECONDS  lifetime of tokens from /sts/exchange (default 3600)
-  --quiet              do not log internal errors`;
+  --quiet              do not log internal errors
+
+export (settings from the environment: PLATFORM_API_URL, and PLATFORM_TOKEN or PLATFORM_IDENTITY
+with PLATFORM_IDENTITY_TOKEN_FILE, as the provider reads them):
+  --under GROUP_UID    export every record below this group (the group itself is not declared)
+  --out DIR            the project folder to write (default: platform-export); new or empty
+  --js                 write index.js (CommonJS) instead of index.ts and tsconfig.json
+  --manage-deletes     leave out retainOnDelete: removing a resource from the program deletes its record
+  --name PROJECT       the Pulumi project name (default: platform-<last segment of the uid>)`;
 
 function fail(message: string): never {
   console.error(`platform-pulumi: ${message}\n\n${USAGE}`);
@@ -82,9 +94,47 @@ async function runEmulator(args: string[]): Promise<void> {
   process.once("SIGTERM", stop);
 }
 
+async function runExport(args: string[]): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        under: { type: "string" },
+        out: { type: "string", default: "platform-export" },
+        js: { type: "boolean", default: false },
+        "manage-deletes": { type: "boolean", default: false },
+        name: { type: "string" },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  if (!values.under) fail("export needs --under <group uid>");
+  // Loaded here: the emulator command needs none of the provider.
+  const { exportOrganization } = await import("./exporter");
+  const { sharedClient } = await import("./provider/client");
+  const started = Date.now();
+  const result = await exportOrganization({
+    under: values.under,
+    out: values.out,
+    js: values.js,
+    manageDeletes: values["manage-deletes"],
+    name: values.name,
+    client: sharedClient(),
+    progress: (line) =>
+      process.stderr.write(`platform-pulumi export: ${line} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`),
+  });
+  const counts = Object.entries(result.counts).map(([type, n]) => `${n} ${type}`);
+  console.log(`Wrote ${result.files.join(", ")} to ${values.out}: ${counts.join(", ") || "nothing below that group"}.`);
+  for (const key of result.secretKeys) console.log(`Set the secret ${key}: pulumi config set --secret ${key} <value>`);
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command === "emulator") return runEmulator(rest);
+  if (command === "export") return runExport(rest);
   if (command === undefined || command === "--help" || command === "-h" || command === "help") {
     console.log(USAGE);
     return;

@@ -24,10 +24,11 @@ import {
   countResourceRequests,
 } from "./requests";
 import { benchRequireTime } from "./requireTime";
+import { benchScale } from "./scale";
 import { describe, fmt, spread } from "./stats";
 import { startWorld, World } from "./world";
 
-const FIGURES = ["requests", "size", "refresh", "preview", "emulator", "require"] as const;
+const FIGURES = ["requests", "size", "refresh", "preview", "emulator", "require", "scale"] as const;
 type Figure = (typeof FIGURES)[number];
 
 const repoRoot = path.resolve(__dirname, "..", "..");
@@ -37,7 +38,8 @@ const TARGETS = {
   refreshOverFloor: 1.1,
   previewOverFloor: 1.2,
   emulatorListRatio: 2,
-  requireMs: 100,
+  requireMs: 25,
+  scalePerResourceRatio: 1.1,
 };
 
 function options() {
@@ -48,6 +50,7 @@ function options() {
       runs: { type: "string" },
       resources: { type: "string" },
       concurrency: { type: "string" },
+      "scale-sizes": { type: "string" },
       "cpu-prof": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -55,7 +58,7 @@ function options() {
   });
   if (values.help) {
     console.log(
-      `usage: node dist/bench/run.js [--quick] [--only ${FIGURES.join(",")}] [--runs N] [--resources N] [--concurrency N] [--cpu-prof]`,
+      `usage: node dist/bench/run.js [--quick] [--only ${FIGURES.join(",")}] [--runs N] [--resources N] [--concurrency N] [--scale-sizes N,M] [--cpu-prof]`,
     );
     process.exit(0);
   }
@@ -86,6 +89,11 @@ function options() {
     groupLimits: [1, 200, 201, 1000],
     longRunHours: 4,
     longRunBurst: quick ? 4 : 8,
+    scaleSizes: (values["scale-sizes"] ?? (quick ? "200,2000" : "1000,10000")).split(",").map((v) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1) throw new Error(`--scale-sizes: "${v}" is not a positive integer`);
+      return n;
+    }),
     cpuProf: values["cpu-prof"],
   };
 }
@@ -98,6 +106,7 @@ function command(o: Options, figure: Figure): string {
   if (o.quick) flags.push("--quick");
   if (["refresh", "preview"].includes(figure))
     flags.push(`--runs ${o.runs}`, `--resources ${o.resources}`, `--concurrency ${o.concurrency}`);
+  if (figure === "scale") flags.push(`--scale-sizes ${o.scaleSizes.join(",")}`, `--concurrency ${o.concurrency}`);
   if (figure === "requests") flags.push(`--resources ${o.resources}`, `--concurrency ${o.concurrency}`);
   return `npm run build && node dist/bench/run.js ${flags.join(" ")}`;
 }
@@ -248,15 +257,41 @@ function figureRequire(o: Options, programDir: string): void {
   });
   console.log(`  @pulumi/pulumi alone:        ${describe(r.pulumiMs, "ms", 1)}`);
   console.log(
-    `  platform-pulumi beyond it:   ${describe(r.oursMs, "ms", 1)}  target < ${TARGETS.requireMs}  ${r.oursMs.median < TARGETS.requireMs ? "ok" : "MISSED"}`,
+    `  platform-pulumi beyond it:   ${describe(r.oursMs, "ms", 1)}  target ≤ ${TARGETS.requireMs}  ${r.oursMs.median <= TARGETS.requireMs ? "ok" : "MISSED"}`,
   );
   console.log(`  where it goes (self time, median; modules first loaded by this require):`);
   for (const b of r.breakdown.filter((b) => b.ms >= 1).slice(0, 12))
     console.log(`    ${b.module.padEnd(56)} ${fmt(b.ms, 1).padStart(6)} ms  ${b.files} files`);
   if (profileDir) console.log(`  CPU profile: ${profileDir} (open in Chrome DevTools)`);
-  if (r.oursMs.median >= TARGETS.requireMs)
-    misses.push(`[6] require time ${fmt(r.oursMs.median, 1)} ms ≥ ${TARGETS.requireMs} ms`);
+  if (r.oursMs.median > TARGETS.requireMs)
+    misses.push(`[6] require time ${fmt(r.oursMs.median, 1)} ms > ${TARGETS.requireMs} ms`);
   record(o, "require", { ...r, target: { oursMs: TARGETS.requireMs } });
+}
+
+async function figureScale(o: Options): Promise<void> {
+  heading(
+    o,
+    "scale",
+    `[7] Scale: up, preview and refresh of ${o.scaleSizes.join(" and ")} groups through the host, concurrency ${o.concurrency}`,
+  );
+  const r = await benchScale({ sizes: o.scaleSizes, concurrency: o.concurrency });
+  for (const s of r.sizes) {
+    const per = (x: { perResourceMs: number; ms: number }) =>
+      `${fmt(x.perResourceMs, 3)} ms (${fmt(x.ms / 1000, 1)} s)`;
+    console.log(
+      `  ${String(s.resources).padStart(6)}: up ${per(s.up)}  preview ${per(s.preview)}  refresh ${per(s.refresh)} per resource;` +
+        `  RSS host ${fmt(s.hostRssMb, 0)} MB, program ${fmt(s.programRssMb, 0)} MB`,
+    );
+  }
+  const ratios = r.perResourceRatio;
+  const verdict = (v: number) => (v <= TARGETS.scalePerResourceRatio ? "ok" : "MISSED");
+  console.log(
+    `  per resource, largest / smallest: up ${fmt(ratios.up)} ${verdict(ratios.up)}, preview ${fmt(ratios.preview)} ${verdict(ratios.preview)}, refresh ${fmt(ratios.refresh)} ${verdict(ratios.refresh)}  (target ≤ ${TARGETS.scalePerResourceRatio})`,
+  );
+  for (const [step, v] of Object.entries(ratios))
+    if (v > TARGETS.scalePerResourceRatio)
+      misses.push(`[7] scale ${step} per resource ratio ${fmt(v)} > ${TARGETS.scalePerResourceRatio}`);
+  record(o, "scale", { ...r, target: { perResourceRatio: TARGETS.scalePerResourceRatio } });
 }
 
 function writeResults(): void {
@@ -293,6 +328,8 @@ async function main(): Promise<void> {
   } finally {
     await world?.close();
   }
+  // Each size starts its own emulator and host, after the shared world is gone.
+  if (o.figures.has("scale")) await figureScale(o);
   writeResults();
   console.log(`\nWritten: ${path.relative(process.cwd(), resultsPath) || resultsPath}`);
   console.log(

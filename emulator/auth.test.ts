@@ -126,9 +126,14 @@ describe("access follows role bindings on subtrees", () => {
     const { token } = await principal(teamA.uid, "editor-a2", "editor");
     const created = await call(emu, "POST", `${G}/${subA.uid}`, { token, body: { name: "made-by-editor" } });
     expect(created.status).toBe(200);
-    expect((await call(emu, "PATCH", `${G}/${created.body.uid}`, { token, body: { description: "d" } })).status).toBe(
-      200,
-    );
+    expect(
+      (
+        await call(emu, "PATCH", `${G}/${created.body.uid}`, {
+          token,
+          body: { name: "made-by-editor", description: "d" },
+        })
+      ).status,
+    ).toBe(200);
     expect((await call(emu, "DELETE", `${G}/${created.body.uid}`, { token })).status).toBe(200);
     expect((await call(emu, "GET", `${G}/${subA.uid}/0000000000000000`, { token })).status).toBe(404);
   });

@@ -138,7 +138,11 @@ describe("identity providers and external group role mappings", () => {
       "defaultRole",
     ]);
     expect(fields(await bad("POST", `${IDP}/${team.uid}`, { name: "y" }))).toEqual(["defaultRole"]);
-    const renamed = await ok("PATCH", `${IDP}/${idp.uid}`, { description: "SSO" });
+    const renamed = await ok("PATCH", `${IDP}/${idp.uid}`, {
+      name: "okta",
+      defaultRole: viewer.uid,
+      description: "SSO",
+    });
     expect(renamed).toMatchObject({ name: "okta", description: "SSO", oidc: { clientId: "abc" } });
   });
 
@@ -235,7 +239,7 @@ describe("registry: repos with sync_config, overlays and overlay bindings (v2bet
     expect(fields(await bad("POST", `/registry/v2/repos/${team.uid}`, { name: "x", syncConfig: {} }))).toEqual([
       "syncConfig",
     ]);
-    const patched = await ok("PATCH", `/registry/v2/repos/${repo.uid}`, { description: "the app" });
+    const patched = await ok("PATCH", `/registry/v2/repos/${repo.uid}`, { name: "app", description: "the app" });
     expect(patched.description).toBe("the app");
     expect(await ok("DELETE", `/registry/v2/repos/${repo.uid}`)).toEqual({});
   });
@@ -271,6 +275,7 @@ describe("custom roles", () => {
     });
     expect(role.uid).toMatch(/^[0-9a-f]{40}$/);
     const patched = await ok("PATCH", `/iam/v2/roles/${role.uid}`, {
+      name: "sub-reader",
       capabilities: ["CAP_EVENTS_SUBSCRIPTION_LIST", "CAP_REPO_LIST"],
     });
     expect(patched.capabilities).toEqual(["CAP_EVENTS_SUBSCRIPTION_LIST", "CAP_REPO_LIST"]);

@@ -32,8 +32,14 @@ describe("concurrent writes", () => {
   test("parallel patches of different fields with masks all land", async () => {
     const group = (await call(emu, "POST", `${G}/${emu.rootUid}`, { body: { name: "patched" } })).body;
     await Promise.all([
-      call(emu, "PATCH", `${G}/${group.uid}`, { query: { updateMask: "description" }, body: { description: "d" } }),
-      call(emu, "PATCH", `${G}/${group.uid}`, { query: { updateMask: "verified" }, body: { verified: true } }),
+      call(emu, "PATCH", `${G}/${group.uid}`, {
+        query: { updateMask: "description" },
+        body: { name: "patched", description: "d" },
+      }),
+      call(emu, "PATCH", `${G}/${group.uid}`, {
+        query: { updateMask: "verified" },
+        body: { name: "patched", verified: true },
+      }),
       call(emu, "PATCH", `${G}/${group.uid}`, { query: { updateMask: "name" }, body: { name: "patched2" } }),
     ]);
     expect((await call(emu, "GET", `${G}/${group.uid}`)).body).toMatchObject({

@@ -1,7 +1,9 @@
 import * as http from "node:http";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { startEmulator, RunningEmulator } from "./index";
 import { call, detail, G } from "../tests/support/emulatorClient";
-import { ApiError, failedPrecondition, invalidArgument, notFound, resourceExhausted } from "./errors";
+import { ApiError, CODES, failedPrecondition, invalidArgument, notFound, resourceExhausted } from "./errors";
 
 let emu: RunningEmulator;
 beforeAll(async () => {
@@ -120,5 +122,30 @@ describe("Status builders", () => {
       "Precondition failed: has repos",
     );
     expect(resourceExhausted(3).headers["retry-after"]).toBe("3");
+  });
+});
+
+describe("the emulator's own HTTP status table", () => {
+  // The mapping as the reference notes state it (code → HTTP), kept here independently of both tables.
+  const FROM_THE_SPEC: Array<[keyof typeof CODES, number]> = [
+    ["INVALID_ARGUMENT", 400],
+    ["FAILED_PRECONDITION", 400],
+    ["NOT_FOUND", 404],
+    ["ALREADY_EXISTS", 409],
+    ["PERMISSION_DENIED", 403],
+    ["UNAUTHENTICATED", 401],
+    ["RESOURCE_EXHAUSTED", 429],
+    ["INTERNAL", 500],
+    ["UNAVAILABLE", 503],
+    ["DEADLINE_EXCEEDED", 504],
+    ["UNIMPLEMENTED", 501],
+  ];
+  test.each(FROM_THE_SPEC)("%s answers HTTP %d", (name, http) => {
+    expect(new ApiError(name, "x").httpStatus).toBe(http);
+  });
+
+  test("the emulator does not import the client's table", () => {
+    const source = fs.readFileSync(path.resolve(__dirname, "..", "..", "emulator", "errors.ts"), "utf8");
+    expect(source).not.toMatch(/provider\/statusCodes/);
   });
 });

@@ -3,15 +3,54 @@
  * HTTP layer has one way to turn it into a body and never leaks a stack trace.
  */
 
-import { Code, HTTP_STATUS_OF_CODE, StatusName } from "../provider/statusCodes";
-
 export const ERROR_DOMAIN = "iam.platform.emulator";
 
-export const CODES = Code;
+/** gRPC status codes the emulator answers with (AIP-193 bodies carry the number). */
+export const CODES = {
+  OK: 0,
+  CANCELLED: 1,
+  UNKNOWN: 2,
+  INVALID_ARGUMENT: 3,
+  DEADLINE_EXCEEDED: 4,
+  NOT_FOUND: 5,
+  ALREADY_EXISTS: 6,
+  PERMISSION_DENIED: 7,
+  RESOURCE_EXHAUSTED: 8,
+  FAILED_PRECONDITION: 9,
+  ABORTED: 10,
+  OUT_OF_RANGE: 11,
+  UNIMPLEMENTED: 12,
+  INTERNAL: 13,
+  UNAVAILABLE: 14,
+  DATA_LOSS: 15,
+  UNAUTHENTICATED: 16,
+} as const;
 
-export type CodeName = StatusName;
+export type CodeName = keyof typeof CODES;
 
-const HTTP_STATUS = HTTP_STATUS_OF_CODE;
+/**
+ * The HTTP status of each error code: the usual gRPC-to-HTTP mapping the service's gateway
+ * uses. The emulator keeps its own table (the client keeps another) so that a test can catch
+ * a wrong entry on either side.
+ */
+export const HTTP_STATUS: Readonly<Record<number, number>> = {
+  [CODES.INVALID_ARGUMENT]: 400,
+  [CODES.FAILED_PRECONDITION]: 400,
+  [CODES.OUT_OF_RANGE]: 400,
+  [CODES.NOT_FOUND]: 404,
+  [CODES.ALREADY_EXISTS]: 409,
+  [CODES.ABORTED]: 409,
+  [CODES.PERMISSION_DENIED]: 403,
+  [CODES.UNAUTHENTICATED]: 401,
+  [CODES.RESOURCE_EXHAUSTED]: 429,
+  [CODES.CANCELLED]: 499,
+  [CODES.UNIMPLEMENTED]: 501,
+  [CODES.INTERNAL]: 500,
+  [CODES.UNKNOWN]: 500,
+  [CODES.DATA_LOSS]: 500,
+  [CODES.UNAVAILABLE]: 503,
+  [CODES.DEADLINE_EXCEEDED]: 504,
+};
 
 export interface FieldViolation {
   field: string;

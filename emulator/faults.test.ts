@@ -1,5 +1,6 @@
 import { startEmulator, RunningEmulator } from "./index";
 import { call, detail, G } from "../tests/support/emulatorClient";
+import { Faults, seededRandom } from "./faults";
 
 let emu: RunningEmulator;
 beforeEach(async () => {
@@ -124,5 +125,40 @@ describe("request log", () => {
     await call(emu, "GET", G);
     emu.clearRequests();
     expect(emu.requests()).toEqual([]);
+  });
+});
+
+describe("seeded faults", () => {
+  const rules = [{ path: ".*", unavailableRate: 0.3, dropRate: 0.2 }];
+  const rolls = (seed: number) => {
+    const faults = new Faults(rules, seededRandom(seed));
+    return Array.from({ length: 50 }, () => faults.decide("GET", "/x").action);
+  };
+
+  test("the same seed rolls the same faults; another seed others", () => {
+    expect(rolls(42)).toEqual(rolls(42));
+    expect(rolls(42)).not.toEqual(rolls(43));
+    expect(rolls(42).filter((a) => a !== null).length).toBeGreaterThan(10);
+  });
+
+  test("startEmulator's faultSeed makes the injected faults repeatable", async () => {
+    const statuses = async (seed: number) => {
+      const emu = await startEmulator({
+        quiet: true,
+        seed: false,
+        faultSeed: seed,
+        faults: [{ path: "groups", unavailableRate: 0.5 }],
+      });
+      try {
+        const out: number[] = [];
+        for (let i = 0; i < 20; i++) out.push((await call(emu, "GET", "/iam/v2/groups")).status);
+        return out;
+      } finally {
+        await emu.close();
+      }
+    };
+    const first = await statuses(7);
+    expect(first).toEqual(await statuses(7));
+    expect(new Set(first)).toEqual(new Set([200, 503]));
   });
 });

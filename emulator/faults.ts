@@ -9,6 +9,21 @@ export interface FaultDecision {
   retryAfterSeconds: number;
 }
 
+/**
+ * A seeded pseudo-random generator (mulberry32): the same seed rolls the same faults in the
+ * same order, so a failure seen under injected faults is reproduced by its seed.
+ */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 export class Faults {
   private rules: Array<{ rule: FaultRule; pattern: RegExp }> = [];
 

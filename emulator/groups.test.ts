@@ -138,7 +138,10 @@ describe("group PATCH", () => {
 
   test("a masked field absent from the body is cleared", async () => {
     const group = await createGroup("patch-clear", emu.rootUid, { description: "old" });
-    const reply = await call(emu, "PATCH", `${G}/${group.uid}`, { query: { updateMask: "description" }, body: {} });
+    const reply = await call(emu, "PATCH", `${G}/${group.uid}`, {
+      query: { updateMask: "description" },
+      body: { name: "patch-clear" },
+    });
     expect(reply.body.description).toBe("");
   });
 
@@ -168,12 +171,18 @@ describe("group PATCH", () => {
     const group = await createGroup("patch-e");
     const masked = await call(emu, "PATCH", `${G}/${group.uid}`, {
       query: { updateMask: "createTime" },
-      body: { createTime: "2000-01-01T00:00:00.000Z" },
+      body: { name: "patch-e", createTime: "2000-01-01T00:00:00.000Z" },
     });
     expect(masked.status).toBe(400);
     expect(detail(masked.body, "BadRequest")?.fieldViolations[0].field).toBe("updateMask");
     const body = await call(emu, "PATCH", `${G}/${group.uid}`, {
-      body: { uid: "other", createTime: "2000-01-01T00:00:00.000Z", resourceLimits: { x: 1 }, description: "changed" },
+      body: {
+        name: "patch-e",
+        uid: "other",
+        createTime: "2000-01-01T00:00:00.000Z",
+        resourceLimits: { x: 1 },
+        description: "changed",
+      },
     });
     expect(body.status).toBe(200);
     expect(body.body).toMatchObject({
@@ -201,7 +210,7 @@ describe("group PATCH", () => {
   test("a change moves updateTime forward and keeps createTime", async () => {
     const group = await createGroup("patch-g");
     emu.advanceClock(5000);
-    const reply = await call(emu, "PATCH", `${G}/${group.uid}`, { body: { description: "later" } });
+    const reply = await call(emu, "PATCH", `${G}/${group.uid}`, { body: { name: "patch-g", description: "later" } });
     expect(Date.parse(reply.body.updateTime)).toBeGreaterThanOrEqual(Date.parse(group.updateTime) + 5000);
     expect(reply.body.createTime).toBe(group.createTime);
   });

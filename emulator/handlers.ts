@@ -13,7 +13,6 @@ import { decodePageToken, encodePageToken, isExpired } from "./pageTokens";
 import { Params, getBool, getInt, getList, getString } from "./params";
 import { ResourceDef } from "./kinds/kind";
 import { RESOURCES, removeRecord } from "./kinds/registry";
-import { isBuiltinRole } from "./kinds/roleBindings";
 import { Collection, makeRec, OrderField, Rec } from "./store";
 import { BodyRules, validateCreate, validatePatch } from "./validation";
 
@@ -86,22 +85,22 @@ function filtersOf(ctx: Context, def: ResourceDef, params: Params) {
   const predicates: Array<(rec: Rec) => boolean> = [];
   let intervals: Interval[] | null = null;
   const scope = ctx.principal.scope(capability(def.kind, "LIST"));
-  if (def.kind === "roles") {
-    // Roles are global: built-ins are visible to everyone, custom roles within their group's subtree.
-    predicates.push((r) => isBuiltinRole(r) || scope.some((g) => inSubtree(String(r.parentUid), g)));
+  if (def.placedByParent) {
+    // Shared records (no parent) are visible to everyone, the others within their group's subtree.
+    predicates.push((r) => r.parentUid === null || scope.some((g) => inSubtree(String(r.parentUid), g)));
   } else {
     intervals = scope.map(subtreeRange);
   }
   const descendantsOf = getString(params, "uidp.descendants_of");
   if (descendantsOf) {
-    // A role's uid is one opaque segment, so "below the group" is a question about where it was defined.
-    if (def.kind === "roles")
+    // An opaque uid says nothing of place, so "below the group" is a question about where it was defined.
+    if (def.placedByParent)
       predicates.push((r) => r.parentUid !== null && inSubtree(String(r.parentUid), descendantsOf));
     else intervals = intersectIntervals(intervals, [descendantsRange(descendantsOf)]);
   }
   const childrenOf = getString(params, "uidp.children_of");
   if (childrenOf) {
-    if (def.kind !== "roles") intervals = intersectIntervals(intervals, [descendantsRange(childrenOf)]);
+    if (!def.placedByParent) intervals = intersectIntervals(intervals, [descendantsRange(childrenOf)]);
     predicates.push((r) => r.parentUid === childrenOf);
   }
   const ids = getList(params, "uidp.ids");
@@ -113,7 +112,8 @@ function filtersOf(ctx: Context, def: ResourceDef, params: Params) {
     intervals = intersectIntervals(intervals, ancestors.map(pointRange));
   }
   const inRoot = getBool(params, "uidp.in_root");
-  if (inRoot) predicates.push((r) => r.parentUid !== null && !r.parentUid.includes("/"));
+  // Root-level records: organizations, and what has no parent (built-in roles).
+  if (inRoot) predicates.push((r) => r.parentUid === null);
   const name = getString(params, "name");
   const extra = def.filters?.(params, ctx.store);
   if (extra) predicates.push(...extra.predicates);
@@ -140,13 +140,14 @@ function filtersOf(ctx: Context, def: ResourceDef, params: Params) {
 export function authorize(ctx: Context, def: ResourceDef, uid: string, verb: Verb): Rec {
   const coll = ctx.store.of(def.kind);
   const cap = capability(def.kind, verb);
-  if (def.kind === "roles") {
+  if (def.placedByParent) {
     const rec = coll.get(uid);
     const visible =
-      rec && (isBuiltinRole(rec) || ctx.principal.can(capability("roles", "LIST"), String(rec.parentUid)));
+      rec && (rec.parentUid === null || ctx.principal.can(capability(def.kind, "LIST"), String(rec.parentUid)));
     if (!rec || !visible) throw notFound(def.singular, uid);
     if (verb === "LIST") return rec;
-    if (isBuiltinRole(rec)) throw permissionDenied(`built-in role "${rec.name}" cannot be changed or deleted`);
+    if (rec.parentUid === null)
+      throw permissionDenied(`built-in ${def.singular} "${rec.name}" cannot be changed or deleted`);
     if (!ctx.principal.can(cap, String(rec.parentUid)))
       throw permissionDenied(`the caller lacks ${cap} on group "${rec.parentUid}"`);
     return rec;
@@ -172,19 +173,45 @@ function checkUniqueName(coll: Collection, def: ResourceDef, parentUid: string, 
     );
 }
 
+/**
+ * A create's parent as the documents allow it: a uid; or, for a group, the last segments of
+ * its uid (a suffix) or its name, when exactly one group the caller may read matches.
+ */
+function resolveParent(ctx: Context, def: ResourceDef, given: string): string {
+  if (def.parentKind !== "groups" || ctx.store.of("groups").get(given)) return given;
+  const groups = ctx.store.of("groups");
+  const cap = capability("groups", "LIST");
+  const visible = (r: Rec) => ctx.principal.can(cap, r.uid);
+  let matches = groups.named(given).filter(visible);
+  if (matches.length === 0 && /^[0-9a-f]+(\/[0-9a-f]+)*$/.test(given))
+    matches = ctx.principal
+      .scope(cap)
+      .flatMap((root) => groups.indexes.uid.items.filter((r) => inSubtree(r.uid, root) && r.uid.endsWith(`/${given}`)));
+  if (matches.length > 1)
+    throw invalidField(
+      "parent",
+      `"${given}" names ${matches.length} groups (${matches
+        .slice(0, 5)
+        .map((r) => r.uid)
+        .join(", ")}); give the group's uid`,
+    );
+  return matches[0]?.uid ?? given;
+}
+
 export function createResource(
   ctx: Context,
   def: ResourceDef,
-  parentUid: string | undefined,
+  givenParent: string | undefined,
   body: unknown,
 ): Record<string, unknown> {
   if (!def.operations.includes("create")) throw unimplemented(`${def.kind} cannot be created through this API`);
   const parentDef = RESOURCES[def.parentKind];
-  if (!parentUid)
+  if (!givenParent)
     throw invalidField(
       "parent",
       `the parent ${parentDef.singular}'s uid goes in the path: POST …/${def.kind}/<${parentDef.singular} uid>`,
     );
+  const parentUid = resolveParent(ctx, def, givenParent);
   const cap = capability(def.kind, "CREATE");
   if (!ctx.principal.can(cap, parentUid)) throw permissionDenied(`the caller lacks ${cap} on "${parentUid}"`);
   const parent = ctx.store.of(def.parentKind).get(parentUid);

@@ -8,12 +8,12 @@ import { randomBytes } from "node:crypto";
 import { loadApiDocument } from "./apiDocument";
 import { Auth } from "./auth";
 import { Clock } from "./clock";
-import { Faults, RequestLog } from "./faults";
+import { Faults, RequestLog, seededRandom } from "./faults";
 import { ListEngine } from "./listEngine";
 import { Jwks, OidcKeys } from "./oidc";
 import { messagesOf } from "./messages";
 import { routerOf } from "./routes";
-import { EmulatorState, readState, StateWriter } from "./persistence";
+import { EmulatorState, Journal, readState } from "./persistence";
 import { bootstrap, seedBulk, seedSamples } from "./seed";
 import { createHandler } from "./server";
 import { Store } from "./store";
@@ -30,7 +30,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   store.legacyAdvisoryEvents = options.documentedAdvisoryEvents !== true;
   const engine = new ListEngine();
   const auth = new Auth(store, clock);
-  const faults = new Faults(options.faults ?? []);
+  const faults = new Faults(options.faults ?? [], seededRandom(options.faultSeed ?? randomBytes(4).readUInt32BE(0)));
   const log = new RequestLog();
   const trusted = new Map<string, Jwks>();
   const saved = options.statePath ? readState(options.statePath) : null;
@@ -113,10 +113,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     oidcPrivateJwk: oidc.privateJwk,
     records: store.snapshot(),
   });
-  const writer = options.statePath ? new StateWriter(options.statePath, snapshot) : null;
-  if (writer) {
-    writer.flush();
-    store.onChange(() => writer.schedule());
+  const journal = options.statePath ? new Journal(options.statePath, snapshot) : null;
+  if (journal) {
+    store.attachWriter((kind, op, rec) =>
+      journal.append(op === "put" ? { kind, op, rec } : { kind, op, uid: rec.uid }),
+    );
+    // A change is on disk before the request that made it is answered.
+    store.onChange(() => journal.commit());
   }
 
   let closed: Promise<void> | null = null;
@@ -146,7 +149,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
           server.close(() => resolve());
           server.closeAllConnections();
         });
-        if (writer) writer.flush();
+        journal?.close();
         await oidc.close();
       })();
       return closed;

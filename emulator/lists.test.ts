@@ -61,10 +61,13 @@ describe("envelope and page size", () => {
     expect(reply.body.groups).toHaveLength(50);
   });
 
-  test("uidp.in_root=true keeps what sits directly in a root organization", async () => {
-    const reply = await call(emu, "GET", G, { query: { "uidp.in_root": "true", page_size: 200 } });
-    expect(reply.body.groups.map((g: any) => g.uid)).toContain(team.uid);
-    expect(reply.body.groups.every((g: any) => g.uid.split("/").length === 2)).toBe(true);
+  test("uidp.in_root=true keeps only root-level records (organizations), by either spelling", async () => {
+    for (const key of ["uidp.in_root", "uidp.inRoot"]) {
+      const reply = await call(emu, "GET", G, { query: { [key]: "true", page_size: 200 } });
+      expect(reply.body.groups.map((g: any) => g.uid)).toEqual([emu.rootUid]);
+    }
+    const roles = await call(emu, "GET", "/iam/v2/roles", { query: { "uidp.inRoot": "true" } });
+    expect(roles.body.roles.map((r: any) => r.name).sort()).toEqual(["editor", "owner", "viewer"]);
   });
 
   test("page_size above 200 is clamped to 200", async () => {
@@ -136,7 +139,7 @@ describe("ordering across cursor pages", () => {
     const { items: before } = await collect({ ...base(), order_by: "update_time" });
     const target = before[0];
     emu.advanceClock(1000);
-    await call(emu, "PATCH", `${G}/${target.uid}`, { body: { description: "touched" } });
+    await call(emu, "PATCH", `${G}/${target.uid}`, { body: { name: target.name, description: "touched" } });
     const { items: after } = await collect({ ...base(), order_by: "updateTime" });
     expect(after[after.length - 1].uid).toBe(target.uid);
   });

@@ -69,7 +69,10 @@ describe("identities", () => {
       name: "patchable",
       claimMatch: { issuer: "https://i", subject: "a" },
     });
-    const patched = await ok("PATCH", `${ID}/${identity.uid}`, { claimMatch: { issuer: "https://i", subject: "b" } });
+    const patched = await ok("PATCH", `${ID}/${identity.uid}`, {
+      name: "patchable",
+      claimMatch: { issuer: "https://i", subject: "b" },
+    });
     expect(patched.claimMatch.subject).toBe("b");
     const dupe = await call(emu, "POST", `${ID}/${team.uid}`, {
       body: { name: "patchable", claimMatch: { issuer: "https://i", subject: "c" } },
@@ -198,7 +201,7 @@ describe("repos, tags and advisories", () => {
       catalogTier: "CATALOG_TIER_UNSPECIFIED",
     });
     expect(repo.uid.startsWith(`${team.uid}/`)).toBe(true);
-    const patched = await ok("PATCH", `${REPOS}/${repo.uid}`, { aliases: ["application"] });
+    const patched = await ok("PATCH", `${REPOS}/${repo.uid}`, { name: repo.name, aliases: ["application"] });
     expect(patched).toMatchObject({ bundles: ["base"], aliases: ["application"] });
     const listed = await ok("GET", REPOS, undefined, { "uidp.children_of": team.uid });
     expect(listed.repos.map((r: any) => r.uid)).toEqual([repo.uid]);

@@ -149,14 +149,45 @@ const SAMPLE_REPOS: Array<[string, string[], string[]]> = [
   ["node", ["latest", "22", "20"], ["libuv"]],
 ];
 
+/** A record directly under a parent, with the given name and data. */
+function childRec(parentUid: string, name: string, at: number, data: Record<string, unknown>): Rec {
+  return makeRec({ uid: childUid(parentUid), parentUid, name, createTime: at, updateTime: at, data });
+}
+
 export function seedSamples(store: Store, now: number, rootUid: string): void {
   let n = 1;
+  const repos: Rec[] = [];
   for (const [name, tags, components] of SAMPLE_REPOS) {
     const repo = repoRec(rootUid, name, now);
+    repos.push(repo);
     store.of("repos").add(repo);
     store.of("tags").addMany(tags.map((tag) => tagRec(repo, tag, now)));
     store.of("advisories").addMany(components.map((component) => advisoryRec(repo, n++, component, now)));
   }
+  // A signature attached to nginx:latest: a referrer tag, listed only with includeReferrers=true.
+  const nginx = repos[0];
+  const latest = digestOf(`${nginx.name}:latest`).slice("sha256:".length);
+  store.of("tags").add(tagRec(nginx, `sha256-${latest}.sig`, now));
+  const overlay = childRec(rootUid, "utc-time", now, {
+    config: { environment: { TZ: "UTC" }, annotations: { "org.example.overlay": "utc-time" } },
+  });
+  store.of("overlays").add(overlay);
+  store.of("overlayBindings").add(childRec(nginx.uid, "", now, { overlay: overlay.uid, tags: ["latest"] }));
+  store.of("identityProviders").add(
+    childRec(rootUid, "corp-sso", now, {
+      description: "Company single sign-on",
+      defaultRole: builtinRole("viewer").uid,
+      oidc: { issuer: "https://sso.example.com", clientId: "platform-emulator", clientSecret: "emulator-secret" },
+      scim: { enabled: false, credentialState: "CREDENTIAL_STATE_NOT_ISSUED" },
+    }),
+  );
+  store.of("accountAssociations").add(
+    childRec(rootUid, "aws-production", now, {
+      description: "Production AWS account",
+      amazon: { account: "123456789012" },
+    }),
+  );
+  store.of("subscriptions").add(childRec(rootUid, "", now, { sink: "https://hooks.example.com/platform-events" }));
 }
 
 /** Many records at once, for benchmarks: one sort per index instead of one insert each. */

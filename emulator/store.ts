@@ -74,6 +74,8 @@ export class Collection {
   };
   /** Bumped on every change; list caches are keyed by it. */
   version = 0;
+  /** Told of every record written or removed (the journal), once attached. */
+  onWrite: ((op: "put" | "del", rec: Rec) => void) | null = null;
 
   constructor(readonly kind: Kind) {
     for (const field of REFERENCE_FIELDS[kind] ?? []) this.byReference.set(field, new Map());
@@ -122,6 +124,7 @@ export class Collection {
     for (const index of Object.values(this.indexes)) index.insert(rec);
     this.addSecondary(rec);
     this.version++;
+    this.onWrite?.("put", rec);
   }
 
   addMany(recs: Rec[]): void {
@@ -131,6 +134,7 @@ export class Collection {
     }
     for (const index of Object.values(this.indexes)) index.addMany(recs);
     this.version++;
+    if (this.onWrite) for (const rec of recs) this.onWrite("put", rec);
   }
 
   remove(rec: Rec): void {
@@ -139,6 +143,7 @@ export class Collection {
     for (const index of Object.values(this.indexes)) index.remove(rec);
     this.removeSecondary(rec);
     this.version++;
+    this.onWrite?.("del", rec);
   }
 
   /** Changes a record in place, keeping every index consistent with the new values. */
@@ -152,6 +157,7 @@ export class Collection {
     updateTime.insert(rec);
     this.addSecondary(rec);
     this.version++;
+    this.onWrite?.("put", rec);
   }
 }
 
@@ -162,6 +168,11 @@ export interface StoredRec {
   createTime: number;
   updateTime: number;
   data: Record<string, unknown>;
+}
+
+/** A record as stored (without its sort key). */
+export function stored({ uid, parentUid, name, createTime, updateTime, data }: Rec): StoredRec {
+  return { uid, parentUid, name, createTime, updateTime, data };
 }
 
 export function makeRec(stored: StoredRec): Rec {
@@ -184,6 +195,11 @@ export class Store {
     return this.collections[kind];
   }
 
+  /** Every record written or removed from now on goes to writer (the journal). */
+  attachWriter(writer: (kind: Kind, op: "put" | "del", rec: StoredRec) => void): void {
+    for (const kind of KINDS) this.collections[kind].onWrite = (op, rec) => writer(kind, op, stored(rec));
+  }
+
   onChange(listener: () => void): void {
     this.listeners.push(listener);
   }
@@ -195,16 +211,7 @@ export class Store {
   snapshot(): Record<Kind, StoredRec[]> {
     const out = {} as Record<Kind, StoredRec[]>;
     for (const kind of KINDS) {
-      out[kind] = this.collections[kind].indexes.uid.items.map(
-        ({ uid, parentUid, name, createTime, updateTime, data }) => ({
-          uid,
-          parentUid,
-          name,
-          createTime,
-          updateTime,
-          data,
-        }),
-      );
+      out[kind] = this.collections[kind].indexes.uid.items.map(stored);
     }
     return out;
   }

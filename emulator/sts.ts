@@ -105,7 +105,7 @@ export async function exchangeToken(deps: ExchangeDeps, params: Params, authoriz
   // The identity may have gone while the signature was being checked.
   const current = deps.store.of("identities").get(identityUid);
   if (!current) throw unauthenticated(`identity "${identityUid}" does not exist`);
-  current.data.lastSeenTime = deps.clock.now();
+  deps.store.of("identities").update(current, (r) => (r.data.lastSeenTime = deps.clock.now()));
   deps.store.changed();
   return deps.auth.issue(identityUid, deps.tokenTtlSeconds);
 }

@@ -11,9 +11,9 @@
  *    there, for the API's base URL as audience, at each exchange, so no workflow step writes it
  *    to a file and a run longer than the token's life gets a fresh one.
  */
-import { z } from "zod";
 import { readTokenFile } from "./auth";
 import { ApiError, SettingsError, decodeErrorAnswer } from "./errors";
+import { lazily } from "./lazyZod";
 import { registerSecret } from "./messages";
 import type { LoopRequest } from "./sendLoop";
 import type { Settings } from "./settings";
@@ -22,7 +22,7 @@ import type { HttpAnswer } from "./transport";
 /** Returns the OIDC token to exchange now. */
 export type OidcTokenSource = () => Promise<string>;
 
-const actionsAnswer = z.looseObject({ value: z.string().min(1) });
+const actionsAnswer = lazily((z) => z.looseObject({ value: z.string().min(1) }));
 
 /** The job's OIDC token from GitHub Actions, with `audience`. */
 export function githubActionsToken(
@@ -67,7 +67,7 @@ export function githubActionsToken(
     } catch {
       parsed = undefined;
     }
-    const body = actionsAnswer.safeParse(parsed);
+    const body = actionsAnswer().safeParse(parsed);
     if (!body.success) throw new SettingsError(`${where} did not answer with {value}: is it GitHub's token endpoint?`);
     registerSecret(body.data.value);
     return body.data.value;

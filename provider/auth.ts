@@ -8,9 +8,9 @@
  * rejected. The OIDC token file is read at each exchange because CI systems rotate it.
  */
 import { open } from "node:fs/promises";
-import { z } from "zod";
 import type { Clock } from "./clock";
 import { ApiError, SettingsError, decodeErrorAnswer } from "./errors";
+import { lazily } from "./lazyZod";
 import { registerSecret } from "./messages";
 import type { LoopRequest } from "./sendLoop";
 import type { Settings } from "./settings";
@@ -66,11 +66,13 @@ export async function readTokenFile(file: string): Promise<string> {
   return text;
 }
 
-const exchangeAnswer = z.looseObject({
-  token: z.string().min(1),
-  expiry: z.string().optional(),
-  refreshToken: z.string().optional(),
-});
+const exchangeAnswer = lazily((z) =>
+  z.looseObject({
+    token: z.string().min(1),
+    expiry: z.string().optional(),
+    refreshToken: z.string().optional(),
+  }),
+);
 
 const ASSUMED_LIFETIME_MS = 60 * 60 * 1000;
 // Renewed shortly before expiry, so each exchanged token serves (almost) its whole hour: renewing
@@ -132,7 +134,7 @@ export function exchangedToken(
     } catch {
       parsed = undefined;
     }
-    const body = exchangeAnswer.safeParse(parsed);
+    const body = exchangeAnswer().safeParse(parsed);
     if (!body.success) {
       throw new SettingsError(
         `platform:authUrl: ${settings.authUrl}${path} did not answer with {token}; is it the service's auth URL?`,

@@ -3,7 +3,7 @@
  * and the two other ways a call can fail (settings, lost answers). The engine shows a
  * provider error as its message alone, so every message says what failed and what to do.
  */
-import { z } from "zod";
+import { lazily } from "./lazyZod";
 import { safeMessage } from "./messages";
 import { Code, STATUS_NAMES } from "./statusCodes";
 
@@ -37,22 +37,31 @@ export interface PreconditionViolation {
 }
 
 // Loose on purpose: the service may add fields and detail types; only what we read is checked.
-const statusSchema = z.object({
-  code: z.number().int(),
-  message: z.string().optional(),
-  details: z.array(z.looseObject({ "@type": z.string() })).optional(),
-});
-const errorInfoSchema = z.looseObject({ reason: z.string().optional(), domain: z.string().optional() });
-const badRequestSchema = z.looseObject({
-  fieldViolations: z.array(z.looseObject({ field: z.string(), description: z.string() })).optional(),
-});
-const resourceInfoSchema = z.looseObject({
-  resourceType: z.string().optional(),
-  resourceName: z.string().optional(),
-});
-const preconditionSchema = z.looseObject({
-  violations: z.array(z.looseObject({ type: z.string(), description: z.string() })).optional(),
-});
+// Built on the first error answer decoded (provider/lazyZod.ts).
+const statusSchema = lazily((z) =>
+  z.object({
+    code: z.number().int(),
+    message: z.string().optional(),
+    details: z.array(z.looseObject({ "@type": z.string() })).optional(),
+  }),
+);
+const errorInfoSchema = lazily((z) => z.looseObject({ reason: z.string().optional(), domain: z.string().optional() }));
+const badRequestSchema = lazily((z) =>
+  z.looseObject({
+    fieldViolations: z.array(z.looseObject({ field: z.string(), description: z.string() })).optional(),
+  }),
+);
+const resourceInfoSchema = lazily((z) =>
+  z.looseObject({
+    resourceType: z.string().optional(),
+    resourceName: z.string().optional(),
+  }),
+);
+const preconditionSchema = lazily((z) =>
+  z.looseObject({
+    violations: z.array(z.looseObject({ type: z.string(), description: z.string() })).optional(),
+  }),
+);
 
 export interface ApiErrorInit {
   code: number;
@@ -223,7 +232,7 @@ export function decodeErrorAnswer(answer: {
   } catch {
     parsed = undefined;
   }
-  const status = statusSchema.safeParse(parsed);
+  const status = statusSchema().safeParse(parsed);
   if (!status.success) {
     const kind = answer.contentType.split(";")[0].trim() || "no content type";
     return new ApiError({
@@ -236,14 +245,14 @@ export function decodeErrorAnswer(answer: {
   for (const detail of status.data.details ?? []) {
     const type = detail["@type"];
     if (type.endsWith("google.rpc.ErrorInfo")) {
-      init.reason = errorInfoSchema.safeParse(detail).data?.reason;
+      init.reason = errorInfoSchema().safeParse(detail).data?.reason;
     } else if (type.endsWith("google.rpc.BadRequest")) {
-      const violations = badRequestSchema.safeParse(detail).data?.fieldViolations ?? [];
+      const violations = badRequestSchema().safeParse(detail).data?.fieldViolations ?? [];
       init.fieldViolations = violations.map(({ field, description }) => ({ field, description }));
     } else if (type.endsWith("google.rpc.ResourceInfo")) {
-      init.resourceName = resourceInfoSchema.safeParse(detail).data?.resourceName;
+      init.resourceName = resourceInfoSchema().safeParse(detail).data?.resourceName;
     } else if (type.endsWith("google.rpc.PreconditionFailure")) {
-      const violations = preconditionSchema.safeParse(detail).data?.violations ?? [];
+      const violations = preconditionSchema().safeParse(detail).data?.violations ?? [];
       init.preconditionViolations = violations.map(({ type: t, description }) => ({ type: t, description }));
     }
   }

@@ -4,19 +4,20 @@
  * arguments returns, under the collection's own key), each with its Output form.
  * The record schema is the look-up's: what a record must hold to be returned.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { versionRefusal } from "./apiVersions";
 import type { ResourceKind } from "./kind";
+import { Z, lazily } from "./lazyZod";
 import { Collection, Lookup, defineLookup, findOne, listArgs, listRecords, oneByUidOrName } from "./lookup";
 
 type Described = Pick<ResourceKind, "typeName" | "noun" | "domain" | "collection" | "apiVersions">;
 
-export function collectionOf<T extends { uid: string }>(kind: Described, schema: z.ZodType<T>): Collection<T> {
+export function collectionOf<T extends { uid: string }>(kind: Described, schema: () => z.ZodType<T>): Collection<T> {
   return { domain: kind.domain, collection: kind.collection, noun: kind.noun, schema };
 }
 
 export interface KindLookups<T, Many> {
-  one: Lookup<z.input<typeof oneByUidOrName>, T>;
+  one: Lookup<z.input<ReturnType<typeof oneByUidOrName>>, T>;
   many: Lookup<Record<string, unknown>, Many>;
 }
 
@@ -26,12 +27,12 @@ export interface KindLookups<T, Many> {
  */
 export function kindLookups<T extends { uid: string; name?: string }, Many>(
   kind: Described,
-  schema: z.ZodType<T>,
-  options: { extraArgs?: z.ZodRawShape; wireNames?: Record<string, string> } = {},
+  schema: () => z.ZodType<T>,
+  options: { extraArgs?: (z: Z) => z.ZodRawShape; wireNames?: Record<string, string> } = {},
 ): KindLookups<T, Many> {
   const from = collectionOf(kind, schema);
   const plural = `${kind.collection[0].toUpperCase()}${kind.collection.slice(1)}`;
-  const manyArgs = z.strictObject({ ...listArgs, ...options.extraArgs });
+  const manyArgs = lazily((z) => z.strictObject({ ...listArgs(), ...options.extraArgs?.(z) }));
   // A collection the configured API version does not serve is refused before any request.
   const served = () => {
     const refusal = versionRefusal(`${kind.domain} ${kind.collection}`, kind.apiVersions);
@@ -42,7 +43,7 @@ export function kindLookups<T extends { uid: string; name?: string }, Many>(
       served();
       return findOne(client, from, args);
     }),
-    many: defineLookup<typeof manyArgs, Many, Record<string, unknown>>(
+    many: defineLookup<ReturnType<typeof manyArgs>, Many, Record<string, unknown>>(
       `get${plural}`,
       manyArgs,
       async (args, client) => {

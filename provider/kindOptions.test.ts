@@ -143,7 +143,7 @@ test("a kind its API version does not serve is refused before any request, namin
   await expect(provider.create({ parentUid: "acme", name: "x" })).rejects.toThrow(refusal);
   await expect(provider.read("acme/x1", {})).rejects.toThrow(refusal);
   await expect(provider.delete("acme/x1", { keep: false })).rejects.toThrow(refusal);
-  const lookups = kindLookups(kind, z.looseObject({ uid: z.string() }));
+  const lookups = kindLookups(kind, () => z.looseObject({ uid: z.string() }));
   await expect(lookups.many.get({}, { client })).rejects.toThrow(
     'getThings: registry things exist only in the v2beta1 API, but platform:apiVersion (PLATFORM_API_VERSION) is "v2"',
   );

@@ -95,8 +95,10 @@ describe.each([
 
 describe("defineLookup", () => {
   const args = z.strictObject({ n: z.number().int() });
-  const lookup = defineLookup("getThing", args, async ({ n }, client) =>
-    client.request<{ n: number }>({ method: "GET", domain: "iam", path: `things/${n}` }),
+  const lookup = defineLookup(
+    "getThing",
+    () => args,
+    async ({ n }, client) => client.request<{ n: number }>({ method: "GET", domain: "iam", path: `things/${n}` }),
   );
 
   test("validates before calling the client, naming the argument", async () => {

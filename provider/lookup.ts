@@ -6,9 +6,10 @@
  * preview too, like Terraform data sources, with the same client the resources use.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import type { z } from "zod";
 import { ApiClient, Domain, Query, sharedClient } from "./client";
 import { callBudgetMs, withCallDeadline } from "./deadline";
+import { lazily } from "./lazyZod";
 import { safeMessage } from "./messages";
 import { listAll } from "./pagination";
 import { uidString } from "./uid";
@@ -39,14 +40,17 @@ export interface Lookup<A, R> {
   output(args: InputArgs<A>, options?: LookupOptions): pulumi.Output<R>;
 }
 
-/** A = the argument type callers see; it defaults to what the schema accepts. */
+/**
+ * A = the argument type callers see; it defaults to what the schema accepts. The schema is
+ * built on the first call (`lazily`), so defining a look-up loads no zod.
+ */
 export function defineLookup<S extends z.ZodType<object>, R, A = z.input<S>>(
   name: string,
-  argsSchema: S,
+  argsSchema: () => S,
   run: (args: z.output<S>, client: ApiClient) => Promise<R>,
 ): Lookup<A, R> {
   const get = async (args: A, options?: LookupOptions): Promise<R> => {
-    const parsed = argsSchema.safeParse(args ?? {});
+    const parsed = argsSchema().safeParse(args ?? {});
     if (!parsed.success) throw new LookupError(`${name}: invalid arguments: ${formatIssues(parsed.error)}`);
     try {
       const client = options?.client ?? sharedClient();
@@ -61,40 +65,43 @@ export function defineLookup<S extends z.ZodType<object>, R, A = z.input<S>>(
   return { get, output };
 }
 
-/** Every uid argument: refused before any request unless well formed (provider/uid.ts). */
-const uid = uidString("path");
-
 /** `field`, `field desc` or `field asc`: what the API's order_by takes. */
-export const orderBy = z
-  .string()
-  .regex(
-    /^[A-Za-z][A-Za-z0-9_.]*(?: (?:asc|desc))?$/i,
-    'must be a field name, optionally followed by " desc" (e.g. "name", "name desc", "created_at desc")',
-  );
+export const orderBy = lazily((z) =>
+  z
+    .string()
+    .regex(
+      /^[A-Za-z][A-Za-z0-9_.]*(?: (?:asc|desc))?$/i,
+      'must be a field name, optionally followed by " desc" (e.g. "name", "name desc", "created_at desc")',
+    ),
+);
 
-/** The arguments every collection's List takes. */
-export const listArgs = {
-  /** Exact name. */
-  name: z.string().min(1, "must not be empty").optional(),
-  /** Anywhere below this group. */
-  descendantsOf: uid.optional(),
-  /** Direct children of this group. */
-  childrenOf: uid.optional(),
-  /** Groups above this uid. */
-  ancestorsOf: uid.optional(),
-  /** Only what lives directly in a root group. */
-  inRoot: z.boolean().optional(),
-  /** Only these uids. */
-  ids: z.array(uid).optional(),
-  orderBy: orderBy.optional(),
-  /** Results of the ordered set to drop first. */
-  skip: z.number().int().nonnegative().optional(),
-  /** At most this many results (the listing stops early). */
-  limit: z.number().int().positive().optional(),
-};
+/** The arguments every collection's List takes (schemas to spread into a look-up's own). */
+export const listArgs = lazily((z) => {
+  /** Every uid argument: refused before any request unless well formed (provider/uid.ts). */
+  const uid = uidString("path");
+  return {
+    /** Exact name. */
+    name: z.string().min(1, "must not be empty").optional(),
+    /** Anywhere below this group. */
+    descendantsOf: uid.optional(),
+    /** Direct children of this group. */
+    childrenOf: uid.optional(),
+    /** Groups above this uid. */
+    ancestorsOf: uid.optional(),
+    /** Only what lives directly in a root group. */
+    inRoot: z.boolean().optional(),
+    /** Only these uids. */
+    ids: z.array(uid).optional(),
+    orderBy: orderBy().optional(),
+    /** Results of the ordered set to drop first. */
+    skip: z.number().int().nonnegative().optional(),
+    /** At most this many results (the listing stops early). */
+    limit: z.number().int().positive().optional(),
+  };
+});
 
-export const listArgsSchema = z.strictObject(listArgs);
-export type ListArgs = z.input<typeof listArgsSchema>;
+export const listArgsSchema = lazily((z) => z.strictObject(listArgs()));
+export type ListArgs = z.input<ReturnType<typeof listArgsSchema>>;
 
 /** Argument name → wire name, for the arguments shared by every List. */
 const WIRE_NAMES: Record<string, string> = {
@@ -126,32 +133,34 @@ export function listQuery(args: Record<string, unknown>, extra: Record<string, s
 }
 
 /** One record by uid (a Get), or by exact name within an optional parent scope (a List). */
-export const oneByUidOrName = z
-  .strictObject({
-    uid: uid.optional(),
-    name: listArgs.name,
-    childrenOf: listArgs.childrenOf,
-    descendantsOf: listArgs.descendantsOf,
-  })
-  .superRefine((args, ctx) => {
-    if (args.uid === undefined && args.name === undefined)
-      ctx.addIssue({
-        code: "custom",
-        path: ["name"],
-        message: "give uid, or name (with childrenOf or descendantsOf to scope it)",
-      });
-    if (args.uid !== undefined) {
-      for (const other of ["name", "childrenOf", "descendantsOf"] as const) {
-        if (args[other] !== undefined)
-          ctx.addIssue({
-            code: "custom",
-            path: [other],
-            message: "cannot be combined with uid; a uid already names one record",
-          });
+export const oneByUidOrName = lazily((z) =>
+  z
+    .strictObject({
+      uid: uidString("path").optional(),
+      name: listArgs().name,
+      childrenOf: listArgs().childrenOf,
+      descendantsOf: listArgs().descendantsOf,
+    })
+    .superRefine((args, ctx) => {
+      if (args.uid === undefined && args.name === undefined)
+        ctx.addIssue({
+          code: "custom",
+          path: ["name"],
+          message: "give uid, or name (with childrenOf or descendantsOf to scope it)",
+        });
+      if (args.uid !== undefined) {
+        for (const other of ["name", "childrenOf", "descendantsOf"] as const) {
+          if (args[other] !== undefined)
+            ctx.addIssue({
+              code: "custom",
+              path: [other],
+              message: "cannot be combined with uid; a uid already names one record",
+            });
+        }
       }
-    }
-  });
-export type OneByUidOrNameArgs = z.input<typeof oneByUidOrName>;
+    }),
+);
+export type OneByUidOrNameArgs = z.input<ReturnType<typeof oneByUidOrName>>;
 
 export function scopeText(args: { childrenOf?: string; descendantsOf?: string }): string {
   return [args.childrenOf && `in "${args.childrenOf}"`, args.descendantsOf && `below "${args.descendantsOf}"`]
@@ -187,7 +196,8 @@ export interface Collection<T extends { uid: string }> {
   collection: string;
   /** How messages name one record: "repo". */
   noun: string;
-  schema: z.ZodType<T>;
+  /** The record schema, built on first use (`lazily`). */
+  schema: () => z.ZodType<T>;
 }
 
 /** Every record a List with these validated arguments returns; `extra` maps further arguments to wire names. */
@@ -203,7 +213,7 @@ export function listRecords<T extends { uid: string }>(
     query: listQuery(args, extra),
     skip: args.skip,
     limit: args.limit,
-    schema: from.schema,
+    schema: from.schema(),
   });
 }
 
@@ -216,7 +226,7 @@ export async function findOne<T extends { uid: string; name?: string }>(
   if (args.uid !== undefined)
     return parseResource(
       from.noun,
-      from.schema,
+      from.schema(),
       await client.request({ method: "GET", domain: from.domain, path: `${from.collection}/${args.uid}` }),
     );
   const matches = await listRecords(client, from, args);

@@ -17,8 +17,9 @@
  *   (typically the collection changed while it was being read), and a Pulumi program must
  *   not act on that silently. It is an error (`ListIncompleteError`) saying what to do.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import type { ApiClient, Domain, Query } from "./client";
+import { zod } from "./lazyZod";
 import { formatIssues } from "./zodIssues";
 
 export const MAX_PAGE_SIZE = 200;
@@ -62,6 +63,7 @@ export class UnexpectedResponseError extends Error {
 const PAGING = ["page_size", "page_token", "skip", "pageSize", "pageToken"];
 
 function envelopeSchema<T>(itemsKey: string, schema: z.ZodType<T>) {
+  const z = zod();
   return z.looseObject({
     [itemsKey]: z.array(schema).optional(),
     nextPageToken: z.string().nullish(),

@@ -9,7 +9,7 @@
  * resolver, a proxy or the service read a different path than the one meant, so it is refused
  * before any request, never encoded and sent.
  */
-import { z } from "zod";
+import { zod } from "./lazyZod";
 
 /** `path`: segments joined by `/` (groups, identities, bindings, repos); `segment`: one segment (roles). */
 export type UidForm = "path" | "segment";
@@ -68,10 +68,12 @@ export function quoteUid(value: string, max = 80): string {
 
 /** A zod schema of a well-formed uid; the message says what is wrong, never the whole value. */
 export function uidString(form: UidForm) {
-  return z.string().superRefine((value, ctx) => {
-    const issue = uidIssue(value, form);
-    if (issue) ctx.addIssue({ code: "custom", message: `is not a well-formed uid: it ${issue}` });
-  });
+  return zod()
+    .string()
+    .superRefine((value, ctx) => {
+      const issue = uidIssue(value, form);
+      if (issue) ctx.addIssue({ code: "custom", message: `is not a well-formed uid: it ${issue}` });
+    });
 }
 
 /** Thrown before any request when a uid that would go into a path is not well formed. */

@@ -2,7 +2,7 @@
  * Turns zod issues into one line that names where the problem is (`roles[3].name: expected
  * string, received number`), because a look-up's error reaches the user as its message only.
  */
-import { z } from "zod";
+import type { z } from "zod";
 
 export function formatPath(path: ReadonlyArray<PropertyKey>, root = ""): string {
   let out = root;

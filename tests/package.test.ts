@@ -37,7 +37,7 @@ function shippedSources(): string[] {
         found.push(rel);
     }
   };
-  for (const dir of ["provider", "resources", "emulator"]) walk(dir);
+  for (const dir of ["provider", "resources", "emulator", "exporter"]) walk(dir);
   return found.sort();
 }
 

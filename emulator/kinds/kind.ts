@@ -29,6 +29,12 @@ export interface ResourceDef {
   /** The documented create body, when it is not the record's message. */
   createBody?: string;
   operations: Operation[];
+  /**
+   * The uid is one opaque segment that does not say where the record lives (a role's): access
+   * follows the group it was defined on (its parent), and records without a parent are built
+   * in: visible to every caller, never changed.
+   */
+  placedByParent?: boolean;
   /** Names are unique among siblings (ALREADY_EXISTS otherwise). */
   uniqueNames: boolean;
   /** Fields the seed spec requires on create besides the documented ones. */

@@ -14,6 +14,7 @@ export const roles: ResourceDef = {
   parentKind: "groups",
   message: "iam.Role",
   uniqueNames: true,
+  placedByParent: true,
   operations: ["list", "get", "create", "update", "delete"],
   newUid: () => newRoleUid(),
   render: (rec) => ({

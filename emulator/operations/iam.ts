@@ -97,7 +97,7 @@ const updateIdentityMetadata: OperationHandler = (ctx, { body }) => {
     if (given[field] === undefined) delete metadata[field];
     else metadata[field] = given[field];
   }
-  identity.data.metadata = metadata;
+  ctx.store.of("identities").update(identity, (r) => (r.data.metadata = metadata));
   ctx.store.changed();
   return { uid: identity.uid, name: identity.name, ...metadata };
 };

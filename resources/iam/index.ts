@@ -3,5 +3,4 @@ export * from "./identity";
 export * from "./roleBinding";
 export * from "./role";
 export * from "./customRole";
-export * from "./groupInvite";
 export * from "./lookups";

@@ -4,50 +4,56 @@
  * Where each lives in the API comes from the kinds' descriptions.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import type { z } from "zod";
 import { kindLookups } from "../../provider/kindLookups";
+import { Z, lazily } from "../../provider/lazyZod";
 import { InputArgs, ListArgs, LookupOptions, OneByUidOrNameArgs } from "../../provider/lookup";
 import groupProvider = require("./groupProvider");
 import identityProvider = require("./identityProvider");
 
 // Group and Identity are the names of the managed resource classes; what a look-up
 // returns is a plain record of the service's fields, hence GroupRecord / IdentityRecord.
-export const groupRecordSchema = z.looseObject({
-  uid: z.string(),
-  name: z.string(),
-  description: z.string().optional(),
-  verified: z.boolean().optional(),
-  resourceLimits: z.record(z.string(), z.unknown()).optional(),
-  kind: z.string().optional(),
-  status: z.string().optional(),
-  createTime: z.string().optional(),
-  updateTime: z.string().optional(),
-});
-export type GroupRecord = z.infer<typeof groupRecordSchema>;
+// Schemas are built on first use (provider/lazyZod.ts): call groupRecordSchema() for the schema.
+export const groupRecordSchema = lazily((z) =>
+  z.looseObject({
+    uid: z.string(),
+    name: z.string(),
+    description: z.string().optional(),
+    verified: z.boolean().optional(),
+    resourceLimits: z.record(z.string(), z.unknown()).optional(),
+    kind: z.string().optional(),
+    status: z.string().optional(),
+    createTime: z.string().optional(),
+    updateTime: z.string().optional(),
+  }),
+);
+export type GroupRecord = z.infer<ReturnType<typeof groupRecordSchema>>;
 
-export const identityRecordSchema = z.looseObject({
-  uid: z.string(),
-  name: z.string(),
-  description: z.string().optional(),
-  company: z.string().optional(),
-  email: z.string().optional(),
-  claimMatch: z
-    .looseObject({
-      issuer: z.string().optional(),
-      issuerPattern: z.string().optional(),
-      subject: z.string().optional(),
-      subjectPattern: z.string().optional(),
-      audience: z.string().optional(),
-      audiencePattern: z.string().optional(),
-      claims: z.record(z.string(), z.string()).optional(),
-      claimPatterns: z.record(z.string(), z.string()).optional(),
-    })
-    .optional(),
-  lastSeenTime: z.string().optional(),
-  createTime: z.string().optional(),
-  updateTime: z.string().optional(),
-});
-export type IdentityRecord = z.infer<typeof identityRecordSchema>;
+export const identityRecordSchema = lazily((z) =>
+  z.looseObject({
+    uid: z.string(),
+    name: z.string(),
+    description: z.string().optional(),
+    company: z.string().optional(),
+    email: z.string().optional(),
+    claimMatch: z
+      .looseObject({
+        issuer: z.string().optional(),
+        issuerPattern: z.string().optional(),
+        subject: z.string().optional(),
+        subjectPattern: z.string().optional(),
+        audience: z.string().optional(),
+        audiencePattern: z.string().optional(),
+        claims: z.record(z.string(), z.string()).optional(),
+        claimPatterns: z.record(z.string(), z.string()).optional(),
+      })
+      .optional(),
+    lastSeenTime: z.string().optional(),
+    createTime: z.string().optional(),
+    updateTime: z.string().optional(),
+  }),
+);
+export type IdentityRecord = z.infer<ReturnType<typeof identityRecordSchema>>;
 
 // ---- groups
 
@@ -83,7 +89,7 @@ export function getGroupOutput(args: GetGroupOutputArgs, options?: LookupOptions
 
 // ---- identities
 
-const identityListArgs = { relationshipType: z.string().min(1).optional() };
+const identityListArgs = (z: Z) => ({ relationshipType: z.string().min(1).optional() });
 export type GetIdentitiesArgs = ListArgs & { relationshipType?: string };
 export type GetIdentitiesOutputArgs = InputArgs<GetIdentitiesArgs>;
 export interface GetIdentitiesResult {

@@ -4,25 +4,28 @@
  * Role resource (customRole.ts); where roles live in the API comes from its description.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import type { z } from "zod";
 import { collectionOf } from "../../provider/kindLookups";
+import { lazily } from "../../provider/lazyZod";
 import { defineLookup, findOne, InputArgs, listArgs, listRecords, LookupOptions } from "../../provider/lookup";
 import roleProvider = require("./roleProvider");
 
-export const roleSchema = z.looseObject({
-  uid: z.string(),
-  name: z.string(),
-  description: z.string().optional(),
-  capabilities: z.array(z.string()).optional(),
-  createTime: z.string().optional(),
-  updateTime: z.string().optional(),
-});
+export const roleSchema = lazily((z) =>
+  z.looseObject({
+    uid: z.string(),
+    name: z.string(),
+    description: z.string().optional(),
+    capabilities: z.array(z.string()).optional(),
+    createTime: z.string().optional(),
+    updateTime: z.string().optional(),
+  }),
+);
 /** A role as look-ups return it (the managed custom role is the Role resource). */
-export type RoleRecord = z.infer<typeof roleSchema>;
+export type RoleRecord = z.infer<ReturnType<typeof roleSchema>>;
 const roles = collectionOf<RoleRecord>(roleProvider.kind, roleSchema);
 
-const getRolesArgs = z.strictObject({ ...listArgs });
-export type GetRolesArgs = z.input<typeof getRolesArgs>;
+const getRolesArgs = lazily((z) => z.strictObject({ ...listArgs() }));
+export type GetRolesArgs = z.input<ReturnType<typeof getRolesArgs>>;
 export type GetRolesOutputArgs = InputArgs<GetRolesArgs>;
 export interface GetRolesResult {
   roles: RoleRecord[];
@@ -41,14 +44,16 @@ export function getRolesOutput(args: GetRolesOutputArgs = {}, options?: LookupOp
   return rolesLookup.output(args, options);
 }
 
-const getRoleArgs = z.strictObject({
-  name: listArgs.name.unwrap(),
-  /** Only roles anywhere below this group. */
-  descendantsOf: listArgs.descendantsOf,
-  /** Only roles defined directly in this group. */
-  childrenOf: listArgs.childrenOf,
-});
-export type GetRoleArgs = z.input<typeof getRoleArgs>;
+const getRoleArgs = lazily((z) =>
+  z.strictObject({
+    name: listArgs().name.unwrap(),
+    /** Only roles anywhere below this group. */
+    descendantsOf: listArgs().descendantsOf,
+    /** Only roles defined directly in this group. */
+    childrenOf: listArgs().childrenOf,
+  }),
+);
+export type GetRoleArgs = z.input<ReturnType<typeof getRoleArgs>>;
 export type GetRoleOutputArgs = InputArgs<GetRoleArgs>;
 
 const roleLookup = defineLookup("getRole", getRoleArgs, (args, client): Promise<RoleRecord> =>

@@ -1,6 +1,7 @@
 /** Repos are read-only here: `getRepo({ uid })` or by name, `getRepos({ descendantsOf })`. */
 import * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import type { z } from "zod";
+import { lazily } from "../../provider/lazyZod";
 import {
   Collection,
   defineLookup,
@@ -13,24 +14,26 @@ import {
   OneByUidOrNameArgs,
 } from "../../provider/lookup";
 
-export const repoSchema = z.looseObject({
-  uid: z.string(),
-  name: z.string(),
-  description: z.string().optional(),
-  catalogTier: z.string().optional(),
-  bundles: z.array(z.string()).optional(),
-  aliases: z.array(z.string()).optional(),
-  activeTags: z.array(z.string()).optional(),
-  sync: z.record(z.string(), z.unknown()).optional(),
-  overlay: z.record(z.string(), z.unknown()).optional(),
-  createTime: z.string().optional(),
-  updateTime: z.string().optional(),
-});
-export type Repo = z.infer<typeof repoSchema>;
+export const repoSchema = lazily((z) =>
+  z.looseObject({
+    uid: z.string(),
+    name: z.string(),
+    description: z.string().optional(),
+    catalogTier: z.string().optional(),
+    bundles: z.array(z.string()).optional(),
+    aliases: z.array(z.string()).optional(),
+    activeTags: z.array(z.string()).optional(),
+    sync: z.record(z.string(), z.unknown()).optional(),
+    overlay: z.record(z.string(), z.unknown()).optional(),
+    createTime: z.string().optional(),
+    updateTime: z.string().optional(),
+  }),
+);
+export type Repo = z.infer<ReturnType<typeof repoSchema>>;
 const repos: Collection<Repo> = { domain: "registry", collection: "repos", noun: "repo", schema: repoSchema };
 
-const getReposArgs = z.strictObject({ ...listArgs });
-export type GetReposArgs = z.input<typeof getReposArgs>;
+const getReposArgs = lazily((z) => z.strictObject({ ...listArgs() }));
+export type GetReposArgs = z.input<ReturnType<typeof getReposArgs>>;
 export type GetReposOutputArgs = InputArgs<GetReposArgs>;
 export interface GetReposResult {
   repos: Repo[];

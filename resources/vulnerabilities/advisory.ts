@@ -1,34 +1,35 @@
 /** Security advisories: `getAdvisories({ descendantsOf: orgUid, artifactNames: ["nginx"] })`. */
 import * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import type { z } from "zod";
+import { lazily } from "../../provider/lazyZod";
 import { Collection, defineLookup, InputArgs, listArgs, listRecords, LookupOptions } from "../../provider/lookup";
 
-export const advisorySchema = z.looseObject({
-  uid: z.string(),
-  advisoryId: z.string().optional(),
-  artifactName: z.string().optional(),
-  artifactType: z.string().optional(),
-  artifactArchitecture: z.string().optional(),
-  componentName: z.string().optional(),
-  componentType: z.string().optional(),
-  componentLocation: z.string().optional(),
-  author: z.string().optional(),
-  aliases: z.array(z.string()).optional(),
-  events: z.array(z.looseObject({ type: z.string().optional(), time: z.string().optional() })).optional(),
-  severities: z.array(z.looseObject({})).optional(),
-  createTime: z.string().optional(),
-  updateTime: z.string().optional(),
-  deleteTime: z.string().optional(),
-});
-export type Advisory = z.infer<typeof advisorySchema>;
+export const advisorySchema = lazily((z) =>
+  z.looseObject({
+    uid: z.string(),
+    advisoryId: z.string().optional(),
+    artifactName: z.string().optional(),
+    artifactType: z.string().optional(),
+    artifactArchitecture: z.string().optional(),
+    componentName: z.string().optional(),
+    componentType: z.string().optional(),
+    componentLocation: z.string().optional(),
+    author: z.string().optional(),
+    aliases: z.array(z.string()).optional(),
+    events: z.array(z.looseObject({ type: z.string().optional(), time: z.string().optional() })).optional(),
+    severities: z.array(z.looseObject({})).optional(),
+    createTime: z.string().optional(),
+    updateTime: z.string().optional(),
+    deleteTime: z.string().optional(),
+  }),
+);
+export type Advisory = z.infer<ReturnType<typeof advisorySchema>>;
 const advisories: Collection<Advisory> = {
   domain: "vulnerabilities",
   collection: "advisories",
   noun: "advisory",
   schema: advisorySchema,
 };
-
-const names = z.array(z.string().min(1, "must not be empty")).optional();
 
 /** Argument → wire name of the advisory filters. */
 const ADVISORY_FILTERS = {
@@ -45,25 +46,28 @@ const ADVISORY_FILTERS = {
   latestEventType: "latest_event_type",
 };
 
-const getAdvisoriesArgs = z.strictObject({
-  ...listArgs,
-  advisoryIds: names,
-  artifactNames: names,
-  artifactTypes: names,
-  artifactArchitectures: names,
-  componentNames: names,
-  componentTypes: names,
-  componentLocations: names,
-  /** Any of these aliases (CVE or GHSA ids). */
-  aliases: names,
-  /** Any event of these types. */
-  eventTypes: names,
-  /** Free text. */
-  query: z.string().min(1, "must not be empty").optional(),
-  /** The most recent event is of this type (e.g. "fixed"). */
-  latestEventType: z.string().min(1, "must not be empty").optional(),
+const getAdvisoriesArgs = lazily((z) => {
+  const names = z.array(z.string().min(1, "must not be empty")).optional();
+  return z.strictObject({
+    ...listArgs(),
+    advisoryIds: names,
+    artifactNames: names,
+    artifactTypes: names,
+    artifactArchitectures: names,
+    componentNames: names,
+    componentTypes: names,
+    componentLocations: names,
+    /** Any of these aliases (CVE or GHSA ids). */
+    aliases: names,
+    /** Any event of these types. */
+    eventTypes: names,
+    /** Free text. */
+    query: z.string().min(1, "must not be empty").optional(),
+    /** The most recent event is of this type (e.g. "fixed"). */
+    latestEventType: z.string().min(1, "must not be empty").optional(),
+  });
 });
-export type GetAdvisoriesArgs = z.input<typeof getAdvisoriesArgs>;
+export type GetAdvisoriesArgs = z.input<ReturnType<typeof getAdvisoriesArgs>>;
 export type GetAdvisoriesOutputArgs = InputArgs<GetAdvisoriesArgs>;
 export interface GetAdvisoriesResult {
   advisories: Advisory[];

@@ -15,6 +15,10 @@ import { repoRoot } from "../../tools/host/stage";
 
 jest.setTimeout(300_000);
 
+/** One seed per run, printed, so a failure is reproduced with FAULT_SEED=<seed>. */
+const FAULT_SEED = process.env.FAULT_SEED ? Number(process.env.FAULT_SEED) : Math.floor(Math.random() * 2 ** 32);
+console.log(`fault storm seed: ${FAULT_SEED} (reproduce with FAULT_SEED=${FAULT_SEED})`);
+
 const program = path.join(repoRoot, "tests", "reliability", "programs", "storm");
 const storm: FaultRule[] = [
   {
@@ -60,7 +64,7 @@ const storms = (org: OrgSnapshot) => ({
 });
 
 test("a 200-resource organization goes up, changes and is destroyed through 20% faults, leaving exactly what is declared", async () => {
-  const emu = await startEmulator({ quiet: true });
+  const emu = await startEmulator({ quiet: true, faultSeed: FAULT_SEED });
   const { run, remove } = stack(emu, "org");
   const api = { url: emu.url, token: emu.token };
   const before = await snapshot(api, emu.rootUid);
@@ -106,7 +110,7 @@ test("a 200-resource organization goes up, changes and is destroyed through 20% 
 });
 
 test("100 groups created in parallel under one parent through 20% faults: exactly 100, then none", async () => {
-  const emu = await startEmulator({ quiet: true });
+  const emu = await startEmulator({ quiet: true, faultSeed: FAULT_SEED + 1 });
   const { run, remove } = stack(emu, "flat");
   const api = { url: emu.url, token: emu.token };
   const before = await snapshot(api, emu.rootUid);

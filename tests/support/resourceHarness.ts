@@ -9,7 +9,7 @@ import { EmulatorOptions, RunningEmulator, startEmulator } from "../../emulator"
 import { ProviderHost, startHost, urnOf } from "../../tools/host/host";
 import { StagedPackage, stagePackage } from "../../tools/host/stage";
 
-export type ResourceType = "Group" | "Identity" | "RoleBinding" | "Role" | "GroupInvite" | "Subscription";
+export type ResourceType = "Group" | "Identity" | "RoleBinding" | "Role";
 
 export interface MockedResource {
   type: string;
@@ -67,11 +67,6 @@ async function mockedProviders(staged: StagedPackage) {
       roleUid: "viewer",
     }),
     "mock-role": new platform.iam.Role("mock-role", { parentUid: "acme", name: "auditor", capabilities: [] }),
-    "mock-invite": new platform.iam.GroupInvite("mock-invite", { groupUid: "acme", roleUid: "viewer", ttl: "3600s" }),
-    "mock-subscription": new platform.events.Subscription("mock-subscription", {
-      parentUid: "acme",
-      sink: "https://hooks.example.com/platform",
-    }),
     "mock-group-get": platform.iam.Group.get("mock-group-get", "acme/existing"),
   };
   // Registration is asynchronous: wait until every resource reached the mocked engine.
@@ -81,8 +76,6 @@ async function mockedProviders(staged: StagedPackage) {
     Identity: mocked["mock-identity"].inputs.__provider,
     RoleBinding: mocked["mock-binding"].inputs.__provider,
     Role: mocked["mock-role"].inputs.__provider,
-    GroupInvite: mocked["mock-invite"].inputs.__provider,
-    Subscription: mocked["mock-subscription"].inputs.__provider,
   };
   return { providers, mocked, instances, platform };
 }
@@ -106,7 +99,7 @@ export async function startHarness(emulatorOptions: EmulatorOptions = {}): Promi
       mocked,
       instances,
       platform,
-      urn: (type, name) => urnOf(`pulumi-nodejs:dynamic/${type === "Subscription" ? "events" : "iam"}:${type}`, name),
+      urn: (type, name) => urnOf(`pulumi-nodejs:dynamic/iam:${type}`, name),
       calls: () => running.emu.requests().map((r) => `${r.method} ${r.path}`),
       async api(method, path, body) {
         const response = await fetch(`${running.emu.url}${path}`, {

@@ -22,13 +22,20 @@ export interface OrgSnapshot {
 }
 
 export async function call<T = any>(api: Api, method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${api.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${api.token}`,
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
+  const send = () =>
+    fetch(`${api.url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${api.token}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  // A kept-alive connection the server closed while idle resets the next request on it: a read
+  // is safe to send once more, a write is not.
+  const response = await send().catch((error: unknown) => {
+    if (method === "GET") return send();
+    throw error;
   });
   const text = await response.text();
   if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${text}`);

@@ -9,7 +9,7 @@ export const exampleDir = path.join(repoRoot, "examples", "org-hierarchy");
 export interface OrgStack {
   stateFile: string;
   /** Runs one operation with the API settings plus `settings` (the program's own config keys). */
-  run(operation: string[], settings?: Record<string, string>): Promise<EngineRun>;
+  run(operation: string[], settings?: Record<string, string>, options?: { killAfter?: string }): Promise<EngineRun>;
   remove(): void;
 }
 
@@ -34,7 +34,7 @@ export function orgStack(options: {
   const stateFile = path.join(dir, "state.json");
   return {
     stateFile,
-    run: (operation, settings = {}) =>
+    run: (operation, settings = {}, runOptions = {}) =>
       runEngine(
         [
           ...operation,
@@ -47,7 +47,7 @@ export function orgStack(options: {
           `rootUid=${options.rootUid}`,
           ...Object.entries(settings).flatMap(([key, value]) => ["--config", `${key}=${value}`]),
         ],
-        { cwd: options.cwd, state: stateFile, env: withoutPlatformEnv() },
+        { cwd: options.cwd, state: stateFile, env: withoutPlatformEnv(), killAfter: runOptions.killAfter },
       ),
     remove: () => fs.rmSync(dir, { recursive: true, force: true }),
   };

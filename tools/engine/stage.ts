@@ -57,7 +57,18 @@ export function stageProgram(options: StageOptions): StagedProgram {
     fs.cpSync(path.join(options.programDir, entry.name), path.join(dir, entry.name), { recursive: true });
   }
   const source = path.join(dir, "index.ts");
-  if (!fs.existsSync(source)) throw new Error(`${options.programDir} has no index.ts`);
+  const javascript = path.join(dir, "index.js");
+  if (!fs.existsSync(source)) {
+    // A JavaScript program (CommonJS) runs as it is.
+    if (fs.existsSync(javascript) && !options.esm)
+      return {
+        dir,
+        entry: javascript,
+        compile: () => undefined,
+        remove: () => fs.rmSync(dir, { recursive: true, force: true }),
+      };
+    throw new Error(`${options.programDir} has no index.ts${options.esm ? "" : " or index.js"}`);
+  }
   const entry = path.join(dir, options.esm ? "index.mjs" : "index.js");
   return {
     dir,

@@ -1,0 +1,62 @@
+/**
+ * The managed kinds the package ships, found rather than listed: every
+ * `dist/resources/<domain>/<kind>Provider.js` of the staged package, with its description and the
+ * `__provider` text a program writes for it (serialized through the SDK under the harness's
+ * mocks, as floors.ts does). A kind added to resources/ is measured the day it lands.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type * as Pulumi from "@pulumi/pulumi";
+import type { Harness } from "../tests/support/resourceHarness";
+import { urnOf } from "../tools/host/host";
+
+export interface ManagedKind {
+  typeName: string;
+  domain: string;
+  /** The provider module as a program's `require` names it. */
+  module: string;
+  /** The `__provider` text every resource of this kind stores. */
+  providerText: string;
+  urn(name: string): string;
+}
+
+/** The provider modules under the staged package's dist/resources, sorted by path. */
+export function providerModules(packageDir: string): string[] {
+  const root = path.join(packageDir, "dist", "resources");
+  const found: string[] = [];
+  for (const domain of fs.readdirSync(root, { withFileTypes: true })) {
+    if (!domain.isDirectory()) continue;
+    for (const file of fs.readdirSync(path.join(root, domain.name)))
+      if (/Provider\.js$/.test(file)) found.push(`platform-pulumi/dist/resources/${domain.name}/${file}`);
+  }
+  return found.sort();
+}
+
+export async function managedKinds(h: Harness): Promise<ManagedKind[]> {
+  const pulumi = h.staged.require<typeof Pulumi>("@pulumi/pulumi");
+  // dynamic.Resource is abstract in the SDK's types only.
+  class Probe extends pulumi.dynamic.Resource {}
+  const kinds: ManagedKind[] = [];
+  for (const module of providerModules(h.staged.packageDir)) {
+    const provider = h.staged.require<
+      Pulumi.dynamic.ResourceProvider & { kind?: { typeName: string; domain: string } }
+    >(module);
+    if (!provider.kind) throw new Error(`${module} exports no kind description`);
+    const { typeName, domain } = provider.kind;
+    const name = `bench-kind-${domain}-${typeName}`;
+    const probe = new Probe(provider, name, {}, {}, "bench", typeName);
+    await new Promise((resolve) => probe.urn.apply(resolve));
+    const providerText = h.mocked[name]?.inputs.__provider;
+    if (typeof providerText !== "string") throw new Error(`the mocked engine received no __provider for ${module}`);
+    if (!providerText.includes(`require("${module}")`))
+      throw new Error(`${module} did not serialize as a bare require: ${providerText.slice(0, 200)}`);
+    kinds.push({
+      typeName,
+      domain,
+      module,
+      providerText,
+      urn: (resource) => urnOf(`pulumi-nodejs:dynamic/${domain}:${typeName}`, resource),
+    });
+  }
+  return kinds;
+}

@@ -1,0 +1,112 @@
+/**
+ * `platform-pulumi export`: reads every record below a group with the provider's own settings
+ * (PLATFORM_API_URL and a token or an identity, from the environment) and writes a complete
+ * Pulumi project that declares exactly them (Pulumi.yaml, package.json, tsconfig.json and
+ * index.ts, or index.js with --js).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as YAML from "yaml";
+import type { ApiClient } from "../provider/client";
+import { uidIssue } from "../provider/uid";
+import { exportedKinds } from "./kinds";
+import { generateProgram } from "./program";
+import { Progress, readRole, readSubtree } from "./read";
+
+export interface ExportOptions {
+  /** The group whose descendants are exported (itself not declared). */
+  under: string;
+  /** The project folder to write: created, or empty. */
+  out: string;
+  js?: boolean;
+  manageDeletes?: boolean;
+  /** The Pulumi project name (default: platform-<last segment of under>). */
+  name?: string;
+  client: ApiClient;
+  progress?: Progress;
+}
+
+export interface ExportResult {
+  files: string[];
+  counts: Record<string, number>;
+  secretKeys: string[];
+}
+
+const PROJECT_FILES = ["Pulumi.yaml", "package.json", "tsconfig.json", "index.ts", "index.js"];
+
+export async function exportOrganization(options: ExportOptions): Promise<ExportResult> {
+  const issue = uidIssue(options.under, "path");
+  if (issue) throw new Error(`--under must be a group's uid: it ${issue}`);
+  const clash = PROJECT_FILES.filter((file) => fs.existsSync(path.join(options.out, file)));
+  if (clash.length > 0) {
+    throw new Error(`${options.out} already holds ${clash.join(", ")}; choose an empty or new folder with --out`);
+  }
+  const tree = await readSubtree(options.client, options.under, exportedKinds(), options.progress);
+
+  // Uids that records refer to outside the tree: the roles among them are declared by look-up.
+  const declared = new Set(tree.kinds.flatMap((k) => k.records.map((r) => r.uid)));
+  const referred = new Set<string>();
+  for (const { exported, records } of tree.kinds) {
+    for (const record of records) {
+      for (const [field, value] of Object.entries(exported.kind.toOutputs(record))) {
+        if (field === exported.kind.parentField || !field.endsWith("Uid") || typeof value !== "string") continue;
+        if (!declared.has(value) && value !== options.under && !uidIssue(value, "segment")) referred.add(value);
+      }
+    }
+  }
+  const roles = new Map<string, string>();
+  for (const uid of [...referred].sort()) {
+    const role = await readRole(options.client, uid);
+    if (role) roles.set(uid, role.name);
+  }
+
+  const program = generateProgram(tree, { js: !!options.js, manageDeletes: !!options.manageDeletes, roles });
+  const name = options.name ?? `platform-${options.under.split("/").pop()!.toLowerCase()}`;
+  const files: Record<string, string> = {
+    "Pulumi.yaml": YAML.stringify({
+      name,
+      runtime: "nodejs",
+      description: `Exported from the organization below ${options.under} by platform-pulumi export`,
+      ...(program.secretKeys.length > 0 ? { config: secretConfig(name, program.secretKeys) } : {}),
+    }),
+    "package.json": JSON.stringify(packageJson(name, !!options.js), null, 2) + "\n",
+    [options.js ? "index.js" : "index.ts"]: program.text,
+  };
+  if (!options.js) files["tsconfig.json"] = JSON.stringify(TSCONFIG, null, 2) + "\n";
+  fs.mkdirSync(options.out, { recursive: true });
+  for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(options.out, file), text);
+  return { files: Object.keys(files), counts: program.counts, secretKeys: program.secretKeys };
+}
+
+/** Declared in Pulumi.yaml so `pulumi up` asks for them: set each with `pulumi config set --secret`. */
+function secretConfig(project: string, keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(keys.map((key) => [`${project}:${key}`, { type: "string", secret: true }]));
+}
+
+function packageJson(name: string, js: boolean): Record<string, unknown> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- package.json sits outside the compiled tree
+  const own = require("../../package.json") as { version: string; dependencies: Record<string, string> };
+  return {
+    name,
+    private: true,
+    main: js ? "index.js" : "index.ts",
+    dependencies: {
+      "@pulumi/pulumi": own.dependencies["@pulumi/pulumi"],
+      "platform-pulumi": `^${own.version}`,
+    },
+    ...(js ? {} : { devDependencies: { "@types/node": "^20.0.0", typescript: "^5.0.0" } }),
+  };
+}
+
+const TSCONFIG = {
+  compilerOptions: {
+    strict: true,
+    target: "ES2020",
+    module: "commonjs",
+    moduleResolution: "node",
+    esModuleInterop: true,
+    skipLibCheck: true,
+    outDir: "bin",
+  },
+  files: ["index.ts"],
+};

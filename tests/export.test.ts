@@ -1,0 +1,236 @@
+/**
+ * `platform-pulumi export`, round trip, end to end: an emulator organization of 200 groups,
+ * 50 identities of mixed claim shapes and 100 role bindings is exported as a Pulumi project;
+ * the project type-checks against the package's declarations; the local engine (real provider
+ * host) runs `up` on it and adopts every record without creating, changing or deleting any;
+ * `preview --refresh --expect-no-changes` passes; a console edit shows as drift; `destroy`
+ * leaves the organization exactly as it was. The same for one team's subtree, as JavaScript.
+ */
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as ts from "typescript";
+import { startEmulator } from "../emulator";
+import type { RunningEmulator } from "../emulator";
+import { call, OrgSnapshot, snapshot } from "../tools/engine/orgApi";
+import { withoutPlatformEnv } from "../tools/engine/orgProject";
+import { EngineRun, runEngine } from "../tools/engine/run";
+import { repoRoot, stagePackage } from "../tools/host/stage";
+
+jest.setTimeout(600_000);
+
+const cliPath = path.join(repoRoot, "dist", "cli.js");
+
+interface BigOrg {
+  teams: string[];
+  groups: number;
+  identities: number;
+  bindings: number;
+}
+
+/**
+ * 20 teams with 9 groups each (some nested three deep, names repeated across teams), 50
+ * identities of four claim shapes, each bound as viewer on its group and as editor on its team.
+ */
+async function buildOrganization(api: { url: string; token: string }, rootUid: string): Promise<BigOrg> {
+  const post = (p: string, body: unknown) => call<{ uid: string }>(api, "POST", `/iam/v2beta1/${p}`, body);
+  const roles = await call<{ roles: { uid: string; name: string }[] }>(api, "GET", "/iam/v2beta1/roles?page_size=200");
+  const role = (name: string) => roles.roles.find((r) => r.name === name)!.uid;
+  const teams: string[] = [];
+  const groups: string[] = [];
+  for (let t = 0; t < 20; t++) {
+    const team = await post(`groups/${rootUid}`, { name: `team-${t}`, description: `Team ${t}` });
+    teams.push(team.uid);
+    groups.push(team.uid);
+    let previous = team.uid;
+    for (let g = 0; g < 9; g++) {
+      // Every third group nests under the one before: depths 2 to 4.
+      const parent = g % 3 === 0 ? team.uid : previous;
+      const name = ["ops", "ci", "data", "web", "api", "infra", "ml", "sec", "qa"][g];
+      const group = await post(`groups/${parent}`, g % 2 ? { name } : { name, description: `${name} of team ${t}` });
+      groups.push(group.uid);
+      previous = group.uid;
+    }
+  }
+  const claimShapes = [
+    (i: number) => ({
+      issuer: "https://token.actions.githubusercontent.com",
+      subject: `repo:acme/app-${i}:ref:refs/heads/main`,
+    }),
+    (i: number) => ({
+      issuer: "https://gitlab.com",
+      subjectPattern: `project_path:acme/svc-${i}:ref_type:branch:ref:.*`,
+    }),
+    (i: number) => ({
+      issuerPattern: "https://[a-z]+\\.example\\.com",
+      subject: `svc-${i}`,
+      audience: "platform",
+      claims: { env: "prod" },
+    }),
+    (i: number) => ({
+      issuer: "https://accounts.google.com",
+      subject: `${1000 + i}`,
+      claimPatterns: { email: ".*@acme\\.com" },
+    }),
+  ];
+  let bindings = 0;
+  for (let i = 0; i < 50; i++) {
+    const group = groups[(i * 7) % groups.length];
+    const team = teams.find((t) => group === t || group.startsWith(`${t}/`))!;
+    const identity = await post(`identities/${group}`, {
+      name: `robot-${i % 25}`,
+      ...(i % 5 === 0 ? { description: `Robot ${i}` } : {}),
+      claimMatch: claimShapes[i % claimShapes.length](i),
+    }).catch(async () =>
+      // Two robots of one name in one group: the second gets its own name.
+      post(`identities/${group}`, { name: `robot-${i}`, claimMatch: claimShapes[i % claimShapes.length](i) }),
+    );
+    await post(`roleBindings/${group}`, { identityUid: identity.uid, roleUid: role("viewer") });
+    await post(`roleBindings/${team}`, { identityUid: identity.uid, roleUid: role("editor") });
+    bindings += 2;
+  }
+  return { teams, groups: groups.length, identities: 50, bindings };
+}
+
+function runExport(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cliPath, "export", ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/** Type errors of a generated TypeScript project, checked against the package's published declarations. */
+function typeErrors(projectDir: string): string[] {
+  const staged = stagePackage(`export-typecheck-${process.pid}`);
+  try {
+    for (const file of ["index.ts", "tsconfig.json"])
+      fs.copyFileSync(path.join(projectDir, file), path.join(staged.dir, file));
+    const configFile = ts.readConfigFile(path.join(staged.dir, "tsconfig.json"), ts.sys.readFile);
+    const parsed = ts.parseJsonConfigFileContent(configFile.config, ts.sys, staged.dir);
+    const program = ts.createProgram(parsed.fileNames, {
+      ...parsed.options,
+      types: ["node"],
+      typeRoots: [path.join(repoRoot, "node_modules", "@types")],
+    });
+    return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+  } finally {
+    staged.remove();
+  }
+}
+
+describe("platform-pulumi export: round trip through the local engine", () => {
+  let emu: RunningEmulator;
+  let org: BigOrg;
+  let work: string;
+  const api = () => ({ url: emu.url, token: emu.token });
+  const env = () => ({ ...withoutPlatformEnv(), PLATFORM_API_URL: emu.url, PLATFORM_TOKEN: emu.token });
+  const engine = (operation: string[], project: string, state: string): Promise<EngineRun> =>
+    runEngine(
+      [...operation, "--config", `platform:apiUrl=${emu.url}`, "--secret-config", `platform:token=${emu.token}`],
+      { cwd: project, state, env: withoutPlatformEnv() },
+    );
+  const writes = () => emu.requests().filter((r) => r.method !== "GET");
+
+  beforeAll(async () => {
+    emu = await startEmulator({ quiet: true });
+    org = await buildOrganization(api(), emu.rootUid);
+    work = path.join(repoRoot, ".work", `export-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
+    fs.mkdirSync(work, { recursive: true });
+  });
+  afterAll(async () => {
+    await emu?.close();
+    if (work) fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  test("the whole organization: exported, adopted by up with nothing created, changed or deleted, drift seen, destroy leaves it as it was", async () => {
+    expect(org.groups).toBe(200);
+    const before: OrgSnapshot = await snapshot(api(), emu.rootUid);
+    expect(before.identities.length).toBeGreaterThanOrEqual(50);
+    expect(before.roleBindings.length).toBeGreaterThanOrEqual(100);
+    const project = path.join(work, "whole");
+    const state = path.join(work, "whole-state.json");
+
+    const exported = await runExport(["--under", emu.rootUid, "--out", project], env());
+    expect(exported.stderr).toMatch(/read 200 groups/);
+    expect(exported.code).toBe(0);
+    const counts = `${before.groups.length} iam.Group, ${before.identities.length} iam.Identity, ${before.roleBindings.length} iam.RoleBinding`;
+    expect(exported.stdout).toContain(counts);
+    expect(fs.readdirSync(project).sort()).toEqual(["Pulumi.yaml", "index.ts", "package.json", "tsconfig.json"]);
+    const program = fs.readFileSync(project + "/index.ts", "utf8");
+    expect(program).not.toContain(emu.token);
+    // Roles outside the tree are looked up, never declared; references are Outputs.
+    expect(program).toContain(`platform.iam.getRoleOutput({ name: "viewer" }).apply((role) => role.uid)`);
+    expect(program).not.toMatch(/new platform\.iam\.Role\(/);
+    expect(program).toMatch(/parentUid: team0\.uid/);
+    expect((program.match(/adopt: true/g) ?? []).length).toBe(
+      before.groups.length + before.identities.length + before.roleBindings.length,
+    );
+    expect((program.match(/^const \w+ = new platform/gm) ?? []).length).toBe(
+      new Set(program.match(/^const (\w+) = new platform/gm)).size,
+    );
+    expect(typeErrors(project)).toEqual([]);
+    // The same tree exports to the same text: a stable order and stable names.
+    const again = path.join(work, "whole-again");
+    expect((await runExport(["--under", emu.rootUid, "--out", again], env())).code).toBe(0);
+    expect(fs.readFileSync(again + "/index.ts", "utf8")).toBe(program);
+
+    emu.clearRequests();
+    const up = await engine(["up"], project, state);
+    expect(up.stdout).not.toContain("error:");
+    expect(up.code).toBe(0);
+    const custom = up.state!.resources.filter((r) => r.custom);
+    expect(custom).toHaveLength(before.groups.length + before.identities.length + before.roleBindings.length);
+    expect(custom.filter((r) => r.outputs.adopted !== true)).toEqual([]);
+    // Nothing was created, changed or deleted: only refused creates (then adoption) reached the service.
+    expect(writes().filter((r) => r.status < 400)).toEqual([]);
+    expect(await snapshot(api(), emu.rootUid)).toEqual(before);
+
+    const clean = await engine(["preview", "--refresh", "--expect-no-changes"], project, state);
+    expect(clean.code).toBe(0);
+
+    const edited = before.groups.find((g) => g.name === "web")!;
+    await call(api(), "PATCH", `/iam/v2beta1/groups/${edited.uid}?updateMask=description`, { description: "by hand" });
+    const drift = await engine(["preview", "--refresh", "--expect-no-changes"], project, state);
+    expect(drift.code).toBe(255);
+    expect(drift.stdout).toContain(`description: (absent) => "by hand"`);
+
+    const beforeDestroy = await snapshot(api(), emu.rootUid);
+    emu.clearRequests();
+    const destroy = await engine(["destroy"], project, state);
+    expect(destroy.code).toBe(0);
+    expect(destroy.state!.resources).toEqual([]);
+    expect(writes()).toEqual([]);
+    expect(await snapshot(api(), emu.rootUid)).toEqual(beforeDestroy);
+  });
+
+  test("one team's subtree, as JavaScript: adopted by up, no changes, destroy leaves it as it was", async () => {
+    const team = org.teams[3];
+    const before = await snapshot(api(), emu.rootUid);
+    const inTeam = (uid: string) => uid.startsWith(`${team}/`);
+    const project = path.join(work, "team");
+    const state = path.join(work, "team-state.json");
+
+    const exported = await runExport(["--under", team, "--out", project, "--js"], env());
+    expect(exported.code).toBe(0);
+    expect(fs.readdirSync(project).sort()).toEqual(["Pulumi.yaml", "index.js", "package.json"]);
+    const program = fs.readFileSync(project + "/index.js", "utf8");
+    expect(program).toContain(`const platform = require("platform-pulumi");`);
+    expect(program).toContain(`const underUid = ${JSON.stringify(team)};`);
+
+    emu.clearRequests();
+    const up = await engine(["up"], project, state);
+    expect(up.code).toBe(0);
+    const declared = up.state!.resources.filter((r) => r.custom).map((r) => r.id);
+    const expected = [...before.groups, ...before.identities, ...before.roleBindings].filter((r) => inTeam(r.uid));
+    expect(declared.sort()).toEqual(expected.map((r) => r.uid).sort());
+    expect(writes().filter((r) => r.status < 400)).toEqual([]);
+    expect((await engine(["preview", "--refresh", "--expect-no-changes"], project, state)).code).toBe(0);
+    expect((await engine(["destroy"], project, state)).code).toBe(0);
+    expect(await snapshot(api(), emu.rootUid)).toEqual(before);
+  });
+});
