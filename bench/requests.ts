@@ -113,6 +113,10 @@ async function benchRepo(h: Harness, name: string): Promise<{ uid: string; clean
 const DIGEST = `sha256:${"ab".repeat(32)}`;
 
 export const SAMPLES: Record<string, Sample> = {
+  Role: async (h) => ({
+    inputs: { parentUid: h.emu.rootUid, name: "bench-role", capabilities: ["CAP_REPO_LIST"] },
+    changed: { description: "measured" },
+  }),
   Group: async (h) => ({
     inputs: { parentUid: h.emu.rootUid, name: "bench-group", description: "measured" },
     changed: { name: "bench-group-renamed" },

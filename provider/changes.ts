@@ -8,9 +8,22 @@
 import { Kind, renameKeys } from "./kind";
 import { Props, containsUnknown, isObject, pick, sameValue, stripUndefined, canonical } from "./values";
 
-/** The fields among `fields` whose new value differs from the old one (or is not known yet). */
-export function changedFields(olds: Props, news: Props, fields: readonly string[]): string[] {
-  return fields.filter((field) => containsUnknown(news[field]) || !sameValue(olds[field], news[field]));
+/**
+ * The fields among `fields` whose new value differs from the old one (or is not known yet);
+ * arrays of the `unordered` fields are sets, so their order never counts as a change.
+ */
+export function changedFields(
+  olds: Props,
+  news: Props,
+  fields: readonly string[],
+  unordered: readonly string[] = [],
+): string[] {
+  const comparable = (field: string, value: unknown) =>
+    unordered.includes(field) && Array.isArray(value) ? value.map((v) => JSON.stringify(v)).sort() : value;
+  return fields.filter(
+    (field) =>
+      containsUnknown(news[field]) || !sameValue(comparable(field, olds[field]), comparable(field, news[field])),
+  );
 }
 
 /** The updateMask query value: exactly these fields, comma-separated. */
@@ -65,4 +78,21 @@ export function inputsOf(kind: Kind, outputs: Props): Props {
   const out: Props = {};
   for (const field of kind.declared) if (canonical(outputs[field]) !== undefined) out[field] = outputs[field];
   return stripUndefined(out);
+}
+
+/** Which of the `exclusive` inputs is set (the first, if several), or undefined. */
+function chosen(props: Props, exclusive: readonly string[]): string | undefined {
+  return exclusive.find((field) => canonical(props[field]) !== undefined);
+}
+
+/**
+ * The changed fields whose change replaces the record: the kind's replace-on fields, and the
+ * exclusive fields on both sides when the program switches from one to another.
+ */
+export function replacedFields(kind: Kind, olds: Props, news: Props, changed: readonly string[]): string[] {
+  const exclusive = kind.exclusive ?? [];
+  const before = chosen(olds, exclusive);
+  const after = chosen(news, exclusive);
+  const switched = before !== undefined && after !== undefined && before !== after && !containsUnknown(news[after]);
+  return changed.filter((f) => kind.replaceOn.includes(f) || (switched && (f === before || f === after)));
 }

@@ -126,5 +126,19 @@ const stringMap = (value: z.ZodType<string> = optionalText(LIMITS.text)) =>
     if (keys.includes("")) ctx.addIssue({ code: "custom", message: "names must not be empty" });
   });
 
-export const fields = { z, expecting, uid, optionalText, text, name, httpsUrl, pattern, stringMap };
+/** A JSON Web Key Set given as JSON text (an issuer's public keys): `{"keys": [...]}`, at most 64 KB. */
+const jwks = () =>
+  capped(64 * 1024)(z.string(expecting("a JSON Web Key Set (JSON text)"))).superRefine((value, ctx) => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      parsed = undefined;
+    }
+    const keys = parsed !== null && typeof parsed === "object" ? (parsed as { keys?: unknown }).keys : undefined;
+    if (!Array.isArray(keys) || keys.length === 0)
+      ctx.addIssue({ code: "custom", message: 'must be a JSON Web Key Set: {"keys": [ ... ]} with at least one key' });
+  });
+
+export const fields = { z, expecting, uid, optionalText, text, name, httpsUrl, pattern, stringMap, jwks };
 export type Fields = typeof fields;

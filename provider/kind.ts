@@ -40,8 +40,6 @@ export interface ResourceKind {
   rules?: (inputs: Props) => CheckFailure[];
   /** The input naming where the record is created: it goes in the create path, never in a body. */
   parentField: string;
-  /** How `parentField` is checked: a group's uid is a path of segments. */
-  parentForm?: "path" | "segment";
   /** Inputs sent in the create body and in every PATCH body (the mask's vocabulary). */
   writable: readonly string[];
   /**
@@ -49,13 +47,29 @@ export interface ResourceKind {
    * their changed members (`claimMatch.subject`) rather than the whole field.
    */
   nested?: readonly string[];
+  /** Array inputs that are sets (a role's capabilities): their order is never a change. */
+  unordered?: readonly string[];
+  /**
+   * Inputs of which exactly one is set (an identity's claimMatch, awsIdentity, staticKeys or
+   * servicePrincipal): switching from one to another replaces the record.
+   */
+  exclusive?: readonly string[];
   /** Inputs whose change replaces the record instead of updating it. */
   replaceOn: readonly string[];
-  /** Inputs and outputs that are secrets: kept as Pulumi secrets, never shown in a message. */
+  /**
+   * Outputs that are secrets (an invite's code): the resource class asks the engine to keep
+   * them as Pulumi secrets (additionalSecretOutputs); no message ever shows them.
+   */
   secrets?: readonly string[];
   /**
+   * Outputs the service answers only to the create (an invite's code): kept from the state by
+   * read and update; a lost create whose record is found deletes it and creates again.
+   */
+  onlyAtCreate?: readonly string[];
+  /**
    * Every field of the API's record, plus the inputs the record answers. The default adds the
-   * parent field, read from the uid (a child's uid is its parent's plus one segment).
+   * parent field, read from the uid (a child's uid is its parent's plus one segment) when the
+   * uid has more than one segment.
    */
   toOutputs?: (record: ApiRecord) => Props;
   /** How messages name the record these props describe; the default says noun, name, uid or parent. */
@@ -113,8 +127,14 @@ export function completeKind(kind: ResourceKind): Kind {
     compared,
     declared: [...compared, ...localInputs],
     localInputs,
+    // A uid of one segment (a role's) does not tell its parent: the inputs or the state do.
     toOutputs:
-      kind.toOutputs ?? ((record) => ({ ...renameKeys(record, inputNames), [parentField]: parentOfUid(record.uid) })),
+      kind.toOutputs ??
+      ((record) => {
+        const parent = parentOfUid(record.uid);
+        const renamed = renameKeys(record, inputNames);
+        return parent === undefined ? renamed : { ...renamed, [parentField]: parent };
+      }),
     label:
       kind.label ??
       ((props) => {

@@ -90,6 +90,10 @@ test("values compare with empty and absent alike, key order ignored", () => {
   expect(sameValue({ a: "x", c: { d: "" } }, { a: "x" })).toBe(true);
   expect(sameValue({ b: "2", a: "1" }, { a: "1", b: "2" })).toBe(true);
   expect(sameValue("x", "y")).toBe(false);
+  expect(sameValue([], undefined)).toBe(true);
+  expect(sameValue(false, undefined)).toBe(true);
+  expect(sameValue(true, undefined)).toBe(false);
+  expect(sameValue(["a"], [])).toBe(false);
   expect(sameValue({ a: "x" }, { a: "x", b: "y" })).toBe(false);
   expect(canonical({ b: [1, ""], a: null })).toEqual({ b: [1, null] });
 });
@@ -319,4 +323,26 @@ test("a uid the service answers is checked like an input before it becomes a res
     await expect(provider.create(inputs)).rejects.toThrow(/^the API answered a thing whose uid .* is not well formed/);
     await expect(provider.read("acme/t1", {})).rejects.toThrow(/is not well formed .*platform:apiUrl/);
   }
+});
+
+test("create: a lost answer for a kind whose code is only answered at create deletes what it made and sends again", async () => {
+  const invite: ResourceKind = { ...kind, onlyAtCreate: ["code"], secrets: ["code"] };
+  const client = scripted([
+    lost,
+    () => ({ groups: [record()] }),
+    () => ({}),
+    () => record({ uid: "acme/t2", code: "s3cret" }),
+  ]);
+  const created = await defineProvider(invite, () => client).create(inputs);
+  expect(client.sent.map((r) => `${r.method} ${r.path}`)).toEqual([
+    "POST groups/acme",
+    "GET groups",
+    "DELETE groups/acme/t1",
+    "POST groups/acme",
+  ]);
+  expect(created).toMatchObject({ id: "acme/t2", outs: { code: "s3cret" } });
+  // Read and update keep it from the state, since the service never answers it again.
+  const reread = scripted([() => record({ uid: "acme/t2" })]);
+  const read = await defineProvider(invite, () => reread).read("acme/t2", created.outs);
+  expect(read.props).toMatchObject({ code: "s3cret" });
 });

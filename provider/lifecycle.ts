@@ -13,9 +13,19 @@ import { ApiError, Code, UnknownOutcomeError, isAlreadyExists, isApiError, isNot
 import { callBudgetMs, withCallDeadline } from "./deadline";
 import { findByNaturalKey, findCreated } from "./adoption";
 import { versionRefusal } from "./apiVersions";
-import { changedFields, inputsOf, maskPaths, updateBody, updateMask, wireBody, wirePaths } from "./changes";
+import {
+  changedFields,
+  inputsOf,
+  maskPaths,
+  replacedFields,
+  updateBody,
+  updateMask,
+  wireBody,
+  wirePaths,
+} from "./changes";
 import { ApiRecord, Kind, ResourceKind, completeKind } from "./kind";
 import { ResourceError, failed, messageOf } from "./resourceError";
+import { mayResendCreate } from "./retryPolicy";
 import { configureFromPulumi, raw as settingOf } from "./settings";
 import { quoteUid, uidIssue } from "./uid";
 import { Props, pick, sameValue, stripUndefined } from "./values";
@@ -57,17 +67,17 @@ function adoptionWanted(inputs: Props): boolean {
   );
 }
 
-/**
- * How many POSTs a create sends at most when their answers keep getting lost. Each loss is
- * followed by a search, so a retry never duplicates; six makes a create through a network
- * that loses one answer in ten fail once in a million, where three failed a 150-create run
- * one time in seven (tests/reliability/faultStorm.test.ts).
- */
-export const MAX_CREATE_ATTEMPTS = 6;
-
 export function defineProvider(description: ResourceKind, client: () => ApiClient = sharedClient): Provider {
   const kind = completeKind(description);
   const itemPath = (uid: string) => `${kind.collection}/${uid}`;
+  // What the service never answers again, from the state: `adopted`, and the outputs it gives
+  // only at create (an invite's code).
+  const kept = (props: Props = {}): Props => ({
+    ...stripUndefined(pick(props, kind.onlyAtCreate ?? [])),
+    ...adoptedIn(props),
+  });
+  // A parent the record does not tell (a role's uid is one segment) comes from the inputs or the state.
+  const parentOf = (props: Props = {}) => pick(props, [kind.parentField]);
 
   // Runs for every record read or written (a refresh of N resources, N times): a plain uid check
   // instead of a schema.
@@ -101,7 +111,7 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
 
   /** The one existing record these inputs name, to take over after ALREADY_EXISTS. */
   async function existingRecord(inputs: Props, what: string, error: unknown): Promise<ApiRecord> {
-    const found = await findByNaturalKey(client(), kind, (record) => outputsOf(record), inputs);
+    const found = await findByNaturalKey(client(), kind, (record) => outputsOf(record, parentOf(inputs)), inputs);
     if (found.length === 1) return found[0];
     const key = [kind.parentField, ...kind.keyFields].join(", ");
     throw new ResourceError(
@@ -116,6 +126,19 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
   async function onAlreadyExists(inputs: Props, what: string, error: unknown): Promise<Created> {
     if (!adoptionWanted(inputs)) throw alreadyExists(what, error);
     return { record: await existingRecord(inputs, what, error), adopted: true };
+  }
+
+  async function discard(record: ApiRecord, what: string): Promise<void> {
+    try {
+      await client().request({ method: "DELETE", domain: kind.domain, path: itemPath(record.uid) });
+    } catch (error) {
+      if (!isNotFound(error))
+        throw new ResourceError(
+          `creating ${what}: the answer to the create was lost and ${kind.noun} ${record.uid} it made could not be ` +
+            `deleted to create it again (${messageOf(error)}); delete it by hand, then run the update again`,
+          { cause: error },
+        );
+    }
   }
 
   /** One PATCH of the `changed` writable fields: every declared field in the body, the changed ones in the mask. */
@@ -158,7 +181,7 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
         answerLost = true;
         let found: ApiRecord | undefined;
         try {
-          found = await findCreated(client(), kind, (record) => outputsOf(record), inputs, sentAt);
+          found = await findCreated(client(), kind, (record) => outputsOf(record, parentOf(inputs)), inputs, sentAt);
         } catch (searchError) {
           throw new ResourceError(
             `creating ${what}: the answer to the create was lost and looking for the record failed (${messageOf(searchError)}). ` +
@@ -166,11 +189,17 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
             { cause: searchError },
           );
         }
-        if (found) return { record: found, adopted: false };
+        if (found && !kind.onlyAtCreate?.length) return { record: found, adopted: false };
+        // What the service answers only at create (an invite's code) cannot be read back: the
+        // record the lost create made is deleted and the create sent again.
+        if (found) await discard(found, what);
         if (isAlreadyExists(error)) return onAlreadyExists(inputs, what, error);
-        if (attempt >= MAX_CREATE_ATTEMPTS) {
+        if (!mayResendCreate(attempt)) {
+          const outcome = kind.onlyAtCreate?.length
+            ? `each ${kind.noun} it made was deleted again (its ${kind.onlyAtCreate.join(", ")} is only answered to the create)`
+            : `no such ${kind.noun} was found afterwards`;
           throw new ResourceError(
-            `creating ${what} failed: the answer was lost ${attempt} times (last: ${messageOf(error)}) and no such ${kind.noun} was found afterwards, ` +
+            `creating ${what} failed: the answer was lost ${attempt} times (last: ${messageOf(error)}) and ${outcome}, ` +
               "so none was created; check the network between here and platform:apiUrl and run the update again",
             { cause: error },
           );
@@ -194,8 +223,8 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
     },
 
     async diff(id, olds: Props, news: Props) {
-      const changed = changedFields(olds ?? {}, news ?? {}, kind.declared);
-      const replaces = changed.filter((f) => kind.replaceOn.includes(f));
+      const changed = changedFields(olds ?? {}, news ?? {}, kind.declared, kind.unordered);
+      const replaces = replacedFields(kind, olds ?? {}, news ?? {}, changed);
       // A replacement deletes the old record: a kind that refuses that delete refuses it here,
       // before the new one is created (the old one's delete would fail after).
       const refusal = replaces.length > 0 ? kind.refuseDelete?.(olds ?? {}) : undefined;
@@ -220,8 +249,8 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
         return { id: String(outs.uid), outs };
       }
       // Taken over: brought to the declared values with one PATCH of the fields that differ.
-      const current = outputsOf(created.record);
-      const changed = changedFields(current, inputs, kind.writable);
+      const current = outputsOf(created.record, parentOf(inputs));
+      const changed = changedFields(current, inputs, kind.writable, kind.unordered);
       const record = changed.length ? await patch(String(current.uid), current, inputs, changed, what) : created.record;
       const outs: Props = { ...outputsOf(record, inputs), ...ADOPTED };
       return { id: String(outs.uid), outs };
@@ -236,25 +265,25 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
         if (isNotFound(error)) return { id: "", props: {} };
         throw failed("reading", kind.label({ ...props, uid: id }), error);
       }
-      // A parent the record does not tell (a role's uid is one segment) carries over from the state.
+      // A parent the record does not tell (a role's uid is one segment) and the local inputs carry over from the state.
       const outs: Props = {
         ...outputsOf(record, pick(props, [kind.parentField, ...kind.localInputs])),
-        ...adoptedIn(props),
+        ...kept(props),
       };
       return { id: String(outs.uid), props: outs, inputs: inputsOf(kind, outs) };
     },
 
     async update(id, olds: Props, news: Props) {
-      const changed = changedFields(olds, news, kind.writable);
+      const changed = changedFields(olds, news, kind.writable, kind.unordered);
       if (changed.length === 0) {
         // Local inputs are the program's alone: one it no longer sets is gone from the state too.
-        const kept = { ...olds };
-        for (const field of kind.localInputs) delete kept[field];
-        const { __provider: _p, ...outs } = { ...kept, ...pick(news, kind.declared) };
+        const state = { ...olds };
+        for (const field of kind.localInputs) delete state[field];
+        const { __provider: _p, ...outs } = { ...state, ...pick(news, kind.declared) };
         return { outs: stripUndefined(outs) };
       }
       const record = await patch(id, olds, news, changed, kind.label({ ...news, uid: id }));
-      return { outs: { ...outputsOf(record, news), ...adoptedIn(olds) } };
+      return { outs: { ...outputsOf(record, news), ...kept(olds) } };
     },
 
     async delete(id, props: Props) {

@@ -186,7 +186,13 @@ test("check names the failing property of claimMatch and sends nothing", async (
         "unknown property; claimMatch takes issuer, issuerPattern, subject, subjectPattern, audience, audiencePattern, claims, claimPatterns",
     },
   ]);
-  expect(await failures(undefined)).toEqual([{ property: "claimMatch", reason: "is required" }]);
+  expect(await failures(undefined)).toEqual([
+    {
+      property: "claimMatch",
+      reason:
+        "is required (or one of awsIdentity, staticKeys, servicePrincipal): an identity is assumed in exactly one way",
+    },
+  ]);
   expect(await failures({ issuer: GITHUB, subject: "s" }, { parentUid: "acme/ team" })).toEqual([
     {
       property: "parentUid",

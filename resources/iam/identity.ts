@@ -6,6 +6,7 @@
  *         issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/app:ref:refs/heads/main" } });
  */
 import * as pulumi from "@pulumi/pulumi";
+import type { ServicePrincipal } from "./enums";
 import provider = require("./identityProvider");
 
 /** How a token is matched: exactly one of each value and its pattern (audience optional). */
@@ -35,13 +36,57 @@ export interface ClaimMatch {
   claimPatterns?: Record<string, string>;
 }
 
+/** An AWS principal: the account, and optionally its ARN and user id (or patterns of them). */
+export interface AwsIdentityArgs {
+  /** The 12-digit AWS account id. */
+  awsAccount: pulumi.Input<string>;
+  arn?: pulumi.Input<string>;
+  arnPattern?: pulumi.Input<string>;
+  userId?: pulumi.Input<string>;
+  userIdPattern?: pulumi.Input<string>;
+}
+export interface AwsIdentity {
+  awsAccount: string;
+  arn?: string;
+  arnPattern?: string;
+  userId?: string;
+  userIdPattern?: string;
+}
+
+/** Tokens signed by keys given inline, for issuers the service cannot reach. */
+export interface StaticKeysArgs {
+  /** The issuer's https URL. */
+  issuer: pulumi.Input<string>;
+  subject: pulumi.Input<string>;
+  /** The issuer's public keys: a JSON Web Key Set as JSON text, `{"keys": [...]}`. */
+  issuerKeys: pulumi.Input<string>;
+  audiences?: pulumi.Input<pulumi.Input<string>[]>;
+  /** When the keys stop being accepted (RFC 3339). */
+  expirationTime?: pulumi.Input<string>;
+}
+export interface StaticKeys {
+  issuer: string;
+  subject: string;
+  issuerKeys: string;
+  audiences?: string[];
+  expirationTime?: string;
+}
+
 export interface IdentityArgs {
   /** The group the identity lives in. Changing it replaces the identity. */
   parentUid: pulumi.Input<string>;
   /** Unique among the group's identities. */
   name: pulumi.Input<string>;
   description?: pulumi.Input<string>;
-  claimMatch: pulumi.Input<ClaimMatchArgs>;
+  /**
+   * How the identity is assumed: exactly one of claimMatch, awsIdentity, staticKeys and
+   * servicePrincipal. Switching from one to another, or changing staticKeys, replaces it.
+   */
+  claimMatch?: pulumi.Input<ClaimMatchArgs>;
+  awsIdentity?: pulumi.Input<AwsIdentityArgs>;
+  staticKeys?: pulumi.Input<StaticKeysArgs>;
+  /** A platform service, e.g. SERVICE_PRINCIPAL_INGESTER. */
+  servicePrincipal?: pulumi.Input<ServicePrincipal>;
   /**
    * Take over an existing record with the same natural key instead of failing with ALREADY_EXISTS
    * (then one PATCH brings it to the declared values). Never sent to the API. Defaults to the
@@ -59,7 +104,10 @@ export class Identity extends pulumi.dynamic.Resource {
   declare readonly name: pulumi.Output<string>;
   /** "" when none was given. */
   declare readonly description: pulumi.Output<string>;
-  declare readonly claimMatch: pulumi.Output<ClaimMatch>;
+  declare readonly claimMatch: pulumi.Output<ClaimMatch | undefined>;
+  declare readonly awsIdentity: pulumi.Output<AwsIdentity | undefined>;
+  declare readonly staticKeys: pulumi.Output<StaticKeys | undefined>;
+  declare readonly servicePrincipal: pulumi.Output<ServicePrincipal | undefined>;
   declare readonly company: pulumi.Output<string | undefined>;
   declare readonly email: pulumi.Output<string | undefined>;
   declare readonly lastSeenTime: pulumi.Output<string>;
@@ -84,6 +132,9 @@ export class Identity extends pulumi.dynamic.Resource {
       name: undefined,
       description: undefined,
       claimMatch: undefined,
+      awsIdentity: undefined,
+      staticKeys: undefined,
+      servicePrincipal: undefined,
       company: undefined,
       email: undefined,
       lastSeenTime: undefined,

@@ -2,4 +2,5 @@ export * from "./group";
 export * from "./identity";
 export * from "./roleBinding";
 export * from "./role";
+export * from "./customRole";
 export * from "./lookups";

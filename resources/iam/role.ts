@@ -1,19 +1,14 @@
 /**
- * Roles are looked up, not managed here: `getRole({ name: "viewer" })` for the uid a role
- * binding needs, `getRoles()` for all the caller can see.
+ * Look-ups of roles, built-in or custom: `getRole({ name: "viewer" })` for the uid a role
+ * binding needs, `getRoles()` for all the caller can see. Custom roles are managed with the
+ * Role resource (customRole.ts); where roles live in the API comes from its description.
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
+import { collectionOf } from "../../provider/kindLookups";
 import { lazily } from "../../provider/lazyZod";
-import {
-  Collection,
-  defineLookup,
-  findOne,
-  InputArgs,
-  listArgs,
-  listRecords,
-  LookupOptions,
-} from "../../provider/lookup";
+import { defineLookup, findOne, InputArgs, listArgs, listRecords, LookupOptions } from "../../provider/lookup";
+import roleProvider = require("./roleProvider");
 
 export const roleSchema = lazily((z) =>
   z.looseObject({
@@ -25,14 +20,15 @@ export const roleSchema = lazily((z) =>
     updateTime: z.string().optional(),
   }),
 );
-export type Role = z.infer<ReturnType<typeof roleSchema>>;
-const roles: Collection<Role> = { domain: "iam", collection: "roles", noun: "role", schema: roleSchema };
+/** A role as look-ups return it (the managed custom role is the Role resource). */
+export type RoleRecord = z.infer<ReturnType<typeof roleSchema>>;
+const roles = collectionOf<RoleRecord>(roleProvider.kind, roleSchema);
 
 const getRolesArgs = lazily((z) => z.strictObject({ ...listArgs() }));
 export type GetRolesArgs = z.input<ReturnType<typeof getRolesArgs>>;
 export type GetRolesOutputArgs = InputArgs<GetRolesArgs>;
 export interface GetRolesResult {
-  roles: Role[];
+  roles: RoleRecord[];
 }
 
 const rolesLookup = defineLookup("getRoles", getRolesArgs, async (args, client): Promise<GetRolesResult> => ({
@@ -60,13 +56,15 @@ const getRoleArgs = lazily((z) =>
 export type GetRoleArgs = z.input<ReturnType<typeof getRoleArgs>>;
 export type GetRoleOutputArgs = InputArgs<GetRoleArgs>;
 
-const roleLookup = defineLookup("getRole", getRoleArgs, (args, client): Promise<Role> => findOne(client, roles, args));
+const roleLookup = defineLookup("getRole", getRoleArgs, (args, client): Promise<RoleRecord> =>
+  findOne(client, roles, args),
+);
 
 /** Exactly one role by name, optionally within a group; an error on none or several. */
-export function getRole(args: GetRoleArgs, options?: LookupOptions): Promise<Role> {
+export function getRole(args: GetRoleArgs, options?: LookupOptions): Promise<RoleRecord> {
   return roleLookup.get(args, options);
 }
 
-export function getRoleOutput(args: GetRoleOutputArgs, options?: LookupOptions): pulumi.Output<Role> {
+export function getRoleOutput(args: GetRoleOutputArgs, options?: LookupOptions): pulumi.Output<RoleRecord> {
   return roleLookup.output(args, options);
 }

@@ -9,7 +9,7 @@ import { EmulatorOptions, RunningEmulator, startEmulator } from "../../emulator"
 import { ProviderHost, startHost, urnOf } from "../../tools/host/host";
 import { StagedPackage, stagePackage } from "../../tools/host/stage";
 
-export type ResourceType = "Group" | "Identity" | "RoleBinding";
+export type ResourceType = "Group" | "Identity" | "RoleBinding" | "Role";
 
 export interface MockedResource {
   type: string;
@@ -66,6 +66,7 @@ async function mockedProviders(staged: StagedPackage) {
       identityUid: "acme/ci",
       roleUid: "viewer",
     }),
+    "mock-role": new platform.iam.Role("mock-role", { parentUid: "acme", name: "auditor", capabilities: [] }),
     "mock-group-get": platform.iam.Group.get("mock-group-get", "acme/existing"),
   };
   // Registration is asynchronous: wait until every resource reached the mocked engine.
@@ -74,6 +75,7 @@ async function mockedProviders(staged: StagedPackage) {
     Group: mocked["mock-group"].inputs.__provider,
     Identity: mocked["mock-identity"].inputs.__provider,
     RoleBinding: mocked["mock-binding"].inputs.__provider,
+    Role: mocked["mock-role"].inputs.__provider,
   };
   return { providers, mocked, instances, platform };
 }
