@@ -27,7 +27,7 @@ export const DEFAULT_TOKEN_TTL_SECONDS = 3600;
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const clock = new Clock();
   const store = new Store();
-  store.legacyAdvisoryEvents = options.documentedAdvisoryEvents !== true;
+  store.legacyAdvisoryEvents = options.documentedAdvisoryEvents === false;
   const engine = new ListEngine();
   const auth = new Auth(store, clock);
   const faults = new Faults(options.faults ?? [], seededRandom(options.faultSeed ?? randomBytes(4).readUInt32BE(0)));
@@ -42,7 +42,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const handler = createHandler({
     messages: messagesOf(doc),
     router: routerOf(doc),
-    requirePatchFields: options.requirePatchFields ?? false,
+    requirePatchFields: options.requirePatchFields ?? true,
     baseUrl: () => url,
     store,
     clock,

@@ -121,8 +121,8 @@ describe("bodies against their documented message", () => {
     ).toEqual(["roleUid", "ttl"]);
   });
 
-  test("PATCH bodies: documented required fields are checked with requirePatchFields (off by default)", async () => {
-    const strict = await startEmulator({ quiet: true, seed: false, requirePatchFields: true });
+  test("PATCH bodies: documented required fields are checked (on by default; requirePatchFields: false lifts it)", async () => {
+    const strict = await startEmulator({ quiet: true, seed: false });
     try {
       const reply = await call(strict, "PATCH", `${G}/${strict.rootUid}`, { body: { description: "no name" } });
       expect(reply.status).toBe(400);
@@ -135,7 +135,7 @@ describe("bodies against their documented message", () => {
     } finally {
       await strict.close();
     }
-    const lenientEmulator = await startEmulator({ quiet: true, seed: false });
+    const lenientEmulator = await startEmulator({ quiet: true, seed: false, requirePatchFields: false });
     try {
       const lenient = await call(lenientEmulator, "PATCH", `${G}/${lenientEmulator.rootUid}`, {
         body: { description: "no name" },

@@ -44,15 +44,13 @@ export interface EmulatorOptions {
   /** The API's documents (default: shared/reference/api-v2-schema.json beside the repository). */
   apiDocumentPath?: string;
   /**
-   * Check the documented required fields of update (PATCH) bodies too. Default false while
-   * some callers (console-edit drift in tests/support/orgStories.ts and examples/demo.ts, the
-   * resource tests' direct PATCHes) still send a PATCH without the message's required name.
+   * Check the documented required fields of update (PATCH) bodies too, as the documents mark
+   * them (a group's or identity's name). Default true; false accepts a PATCH without them.
    */
   requirePatchFields?: boolean;
   /**
-   * Answer advisory events as documented (author, reviewState, one kind of event). Default
-   * false for now: events are answered in the seed scope's short form `{type, time}` until the
-   * advisory look-up's clients read documented events. Filters accept both spellings.
+   * Answer advisory events as documented (author, reviewState, one kind of event): the default.
+   * false answers the seed scope's older short form `{type, time}`. Filters accept both spellings.
    */
   documentedAdvisoryEvents?: boolean;
 }

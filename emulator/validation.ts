@@ -138,7 +138,10 @@ export function validatePatch(
   else {
     const paths = options.mask.includes("*") ? writable : options.mask;
     for (const path of paths) {
-      const [top, ...rest] = path.split(".").map((p, i) => (i === 0 ? camel(p) : p));
+      const [named, ...rest] = path.split(".");
+      // A mask names a field by its documented JSON name (`sync_config` is documented in
+      // snake_case) or by the camelCase spelling of its proto name.
+      const top = fields.has(named) ? named : camel(named);
       const field = fields.has(top) ? fields.get(top) : undefined;
       if (!field) {
         violations.push({

@@ -107,6 +107,7 @@ async function main(): Promise<number> {
     const platformUid = outputs.tree.teams.platform as string;
     const gitlabUid = outputs.tree.identities["gitlab-ci"] as string;
     await call(api, "PATCH", `/iam/v2beta1/groups/${platformUid}?updateMask=description`, {
+      name: "platform",
       description: "temporary: ask Bob",
     });
     say(`PATCH  group "platform": description = "temporary: ask Bob"`);

@@ -10,8 +10,8 @@ import { Code, STATUS_NAMES } from "./statusCodes";
 export { Code };
 
 /**
- * Only used when the body is not a Status (a proxy's page, an empty answer): the facts file's
- * mapping read backwards.
+ * Only used when the body is not a Status (a proxy's page, an empty answer): the spec's mapping of
+ * codes to HTTP statuses, read backwards.
  */
 const CODE_OF_HTTP_STATUS: Record<number, number> = {
   400: Code.INVALID_ARGUMENT,
@@ -207,7 +207,7 @@ function describe(status: string, init: ApiErrorInit, recordGone: boolean): stri
   return `${status}: ${detail} (${where})${hint ? `; ${hint}` : ""}`;
 }
 
-/** Decodes an error answer; the body's code and details win over the HTTP status, as the facts file says. */
+/** Decodes an error answer; the body's code and details win over the HTTP status, as the spec says. */
 export function decodeErrorAnswer(answer: {
   httpStatus: number;
   contentType: string;

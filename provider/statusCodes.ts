@@ -1,7 +1,7 @@
 /**
- * The API's status codes (gRPC's numbering, as AIP-193 bodies carry them) and the HTTP status of
- * each, from the facts file. Shared by the client, which decodes them, and the emulator, which
- * answers with them, so both speak exactly the same table.
+ * The API's status codes (gRPC's numbering, as AIP-193 bodies carry them) and the HTTP status the
+ * spec gives each. The client's own table: the emulator keeps its own, so a test can catch a wrong
+ * mapping on either side.
  */
 export const STATUS_NAMES = [
   "OK",

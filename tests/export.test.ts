@@ -194,7 +194,10 @@ describe("platform-pulumi export: round trip through the local engine", () => {
     expect(clean.code).toBe(0);
 
     const edited = before.groups.find((g) => g.name === "web")!;
-    await call(api(), "PATCH", `/iam/v2beta1/groups/${edited.uid}?updateMask=description`, { description: "by hand" });
+    await call(api(), "PATCH", `/iam/v2beta1/groups/${edited.uid}?updateMask=description`, {
+      name: edited.name,
+      description: "by hand",
+    });
     const drift = await engine(["preview", "--refresh", "--expect-no-changes"], project, state);
     expect(drift.code).toBe(255);
     expect(drift.stdout).toContain(`description: (absent) => "by hand"`);

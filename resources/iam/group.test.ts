@@ -134,6 +134,7 @@ test("lifecycle: one request per create/read/update/delete, none for check and d
 
   // Drift: an edit made outside Pulumi shows up in what read returns as inputs.
   await h.api("PATCH", `/iam/v2beta1/groups/${created.id}?updateMask=description`, {
+    name: "team2",
     description: "edited in the console",
   });
   h.emu.clearRequests();

@@ -104,7 +104,10 @@ test("lifecycle: one request per create/read/update/delete, none for check and d
 
   // Drift: a subject changed outside Pulumi shows up in read's inputs.
   const edited = { issuer: GITHUB, subject: "repo:acme/other:ref:refs/heads/main" };
-  await h.api("PATCH", `/iam/v2beta1/identities/${created.id}?updateMask=claimMatch`, { claimMatch: edited });
+  await h.api("PATCH", `/iam/v2beta1/identities/${created.id}?updateMask=claimMatch`, {
+    name: "ci",
+    claimMatch: edited,
+  });
   h.emu.clearRequests();
   const drifted = await h.host.read(created.id, urn, updated);
   expect(h.calls()).toHaveLength(1);

@@ -236,11 +236,11 @@ test("a syncConfig change is one PATCH whose mask names the changed member by it
   h.emu.clearRequests();
   const news = props({ parentUid: h.emu.rootUid, name: "synced", syncConfig: { source: "a/c", google: "proj" } });
   expect(await h.host.diff(made.id, urn, made.props, news)).toMatchObject({ changes: "some", replaces: [] });
-  // What the emulator answers is not asserted: it refuses every mask naming the documented
-  // snake_case field sync_config (it camel-cases mask paths before looking them up).
-  await h.host.update(made.id, urn, made.props, news).catch(() => undefined);
+  const updated = await h.host.update(made.id, urn, made.props, news);
   expect(h.calls()).toEqual([`PATCH ${REPOS}/${made.id}`]);
   expect(patches()).toEqual(["sync_config.google,sync_config.source"]);
+  expect(updated.syncConfig).toEqual({ source: "a/c", google: "proj" });
+  expect((await h.api("GET", `${REPOS}/${made.id}`)).body.sync_config).toMatchObject({ source: "a/c", google: "proj" });
   await h.host.delete(made.id, urn, { ...made.props, allowDelete: true });
 });
 

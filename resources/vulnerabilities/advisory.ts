@@ -16,7 +16,8 @@ export const advisorySchema = lazily((z) =>
     componentLocation: z.string().optional(),
     author: z.string().optional(),
     aliases: z.array(z.string()).optional(),
-    events: z.array(z.looseObject({ type: z.string().optional(), time: z.string().optional() })).optional(),
+    // Documented events: createTime, author, reviewState and exactly one kind field (fixed, detection, …).
+    events: z.array(z.looseObject({ createTime: z.string().optional() })).optional(),
     severities: z.array(z.looseObject({})).optional(),
     createTime: z.string().optional(),
     updateTime: z.string().optional(),

@@ -158,6 +158,7 @@ export function describeOrgStories(variant: StoryVariant): void {
       const platformUid = uidInState("platform");
       const gitlabUid = stackState()!.outputs.tree.identities["gitlab-ci"];
       await call(api(), "PATCH", `/iam/v2beta1/groups/${platformUid}?updateMask=description`, {
+        name: "platform",
         description: "edited by hand",
       });
       await call(api(), "DELETE", `/iam/v2beta1/identities/${gitlabUid}`);
