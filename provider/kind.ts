@@ -84,6 +84,11 @@ export interface ResourceKind {
    * is the one these inputs describe when they are equal.
    */
   keyFields?: readonly string[];
+  /**
+   * The service takes a second record with the same natural key instead of answering
+   * ALREADY_EXISTS (an event subscription), so adoption looks before it creates.
+   */
+  duplicatesAllowed?: boolean;
   /** Why a delete was refused (FAILED_PRECONDITION), and what to do about it. */
   explainDeleteRefusal?: (error: ApiError) => string;
   /** What to do when a record like this one already exists. */

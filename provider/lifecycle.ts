@@ -160,6 +160,17 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
   }
 
   async function post(inputs: Props, what: string): Promise<Created> {
+    // A service that never refuses a duplicate never says ALREADY_EXISTS: look first.
+    if (kind.duplicatesAllowed && adoptionWanted(inputs)) {
+      const found = await findByNaturalKey(client(), kind, (record) => outputsOf(record, parentOf(inputs)), inputs);
+      if (found.length === 1) return { record: found[0], adopted: true };
+      if (found.length > 1)
+        throw new ResourceError(
+          `creating ${what} failed: adopting it found ${found.length} ${kind.collection} with the same ` +
+            `${[kind.parentField, ...kind.keyFields].join(", ")} (${found.map((r) => r.uid).join(", ")}); ` +
+            `adopt one with ${kind.typeName}.get(name, uid) instead`,
+        );
+    }
     const request = {
       method: "POST" as const,
       domain: kind.domain,
@@ -251,6 +262,12 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
       // Taken over: brought to the declared values with one PATCH of the fields that differ.
       const current = outputsOf(created.record, parentOf(inputs));
       const changed = changedFields(current, inputs, kind.writable, kind.unordered);
+      const fixed = changed.filter((field) => kind.replaceOn.includes(field));
+      if (fixed.length)
+        throw new ResourceError(
+          `adopting ${what} (${String(current.uid)}) failed: it differs in ${fixed.join(", ")}, which cannot change ` +
+            `in place; declare its current values, or delete it and let the program create it`,
+        );
       const record = changed.length ? await patch(String(current.uid), current, inputs, changed, what) : created.record;
       const outs: Props = { ...outputsOf(record, inputs), ...ADOPTED };
       return { id: String(outs.uid), outs };

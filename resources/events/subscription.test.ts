@@ -109,3 +109,25 @@ test("check names the failing property and sends nothing", async () => {
   ]);
   expect(h.calls()).toEqual([]);
 });
+
+test("adoption looks before it creates (the service takes duplicates): one existing subscription is taken over, none sent", async () => {
+  const root = h.emu.rootUid;
+  const declared = { parentUid: root, sink: "https://hooks.example.com/adopted" };
+  const existing = (await h.api("POST", `${SUBSCRIPTIONS}/${root}`, { sink: declared.sink })).body;
+  h.emu.clearRequests();
+  const adopted = await h.host.create(urn, props({ ...declared, adopt: true }));
+  expect(adopted.id).toBe(existing.uid);
+  expect(adopted.props).toMatchObject({ adopted: true, sink: declared.sink });
+  expect(h.calls().filter((call) => call.startsWith("POST"))).toEqual([]);
+  // Without adopt, a create is a create: a second subscription to the same sink.
+  h.emu.clearRequests();
+  const second = await h.host.create(urn, props(declared));
+  expect(second.id).not.toBe(existing.uid);
+  expect(h.calls()).toEqual([`POST ${SUBSCRIPTIONS}/${root}`]);
+  // Two of them now: adoption refuses to guess which one.
+  await expect(h.host.create(urn, props({ ...declared, adopt: true }))).rejects.toThrow(
+    /adopting it found 2 subscriptions/,
+  );
+  await h.host.delete(second.id, urn, second.props);
+  await h.host.delete(existing.uid, urn, adopted.props);
+});

@@ -20,6 +20,11 @@ export interface SubscriptionArgs {
   parentUid: pulumi.Input<string>;
   /** The https URL events are posted to. */
   sink: pulumi.Input<string>;
+  /**
+   * Take over an existing record with the same natural key instead of creating one (see
+   * README, adoption). Never sent to the API. Defaults to the stack-wide `platform:adopt`.
+   */
+  adopt?: pulumi.Input<boolean>;
 }
 
 const TYPE = "pulumi-nodejs:dynamic/events:Subscription";
@@ -27,6 +32,8 @@ const TYPE = "pulumi-nodejs:dynamic/events:Subscription";
 export class Subscription extends pulumi.dynamic.Resource {
   /** The subscription's uid. Same as `id`. */
   declare readonly uid: pulumi.Output<string>;
+  /** true when the record existed and was taken over (`adopt`) rather than created. */
+  declare readonly adopted: pulumi.Output<boolean | undefined>;
   declare readonly parentUid: pulumi.Output<string>;
   declare readonly sink: pulumi.Output<string>;
 
@@ -40,7 +47,7 @@ export class Subscription extends pulumi.dynamic.Resource {
   }
 
   constructor(name: string, args: SubscriptionArgs, opts?: pulumi.CustomResourceOptions) {
-    const outputs = { uid: undefined, parentUid: undefined, sink: undefined };
+    const outputs = { uid: undefined, adopted: undefined, parentUid: undefined, sink: undefined };
     super(provider, name, { ...outputs, ...args }, opts, "events", "Subscription");
   }
 }

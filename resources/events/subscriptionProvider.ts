@@ -42,6 +42,7 @@ const subscription: ResourceKind = {
   // Subscriptions have no name and the List filters only by place: the sink tells them apart.
   naturalKey: (inputs) => ({ "uidp.children_of": shown(inputs.parentUid) }),
   keyFields: ["sink"],
+  duplicatesAllowed: true,
   alreadyExistsHint:
     "the group already has this subscription; remove it from the program, delete the other one, " +
     "or refer to it with platform.events.Subscription.get(name, uid)",

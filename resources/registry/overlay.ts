@@ -22,6 +22,11 @@ export interface OverlayArgs {
   name: pulumi.Input<string>;
   /** What the overlay adds to images (the documented registry.CustomOverlay). */
   config: pulumi.Input<CustomOverlay>;
+  /**
+   * Take over an existing record with the same natural key instead of creating one (see
+   * README, adoption). Never sent to the API. Defaults to the stack-wide `platform:adopt`.
+   */
+  adopt?: pulumi.Input<boolean>;
 }
 
 const TYPE = "pulumi-nodejs:dynamic/registry:Overlay";
@@ -29,6 +34,8 @@ const TYPE = "pulumi-nodejs:dynamic/registry:Overlay";
 export class Overlay extends pulumi.dynamic.Resource {
   /** The overlay's uid. Same as `id`. */
   declare readonly uid: pulumi.Output<string>;
+  /** true when the record existed and was taken over (`adopt`) rather than created. */
+  declare readonly adopted: pulumi.Output<boolean | undefined>;
   declare readonly parentUid: pulumi.Output<string>;
   declare readonly name: pulumi.Output<string>;
   declare readonly config: pulumi.Output<CustomOverlay>;
@@ -43,7 +50,7 @@ export class Overlay extends pulumi.dynamic.Resource {
   }
 
   constructor(name: string, args: OverlayArgs, opts?: pulumi.CustomResourceOptions) {
-    const outputs = { uid: undefined, parentUid: undefined, name: undefined, config: undefined };
+    const outputs = { uid: undefined, adopted: undefined, parentUid: undefined, name: undefined, config: undefined };
     super(provider, name, { ...outputs, ...args }, opts, "registry", "Overlay");
   }
 }

@@ -22,6 +22,11 @@ export interface OverlayBindingArgs {
   overlayUid: pulumi.Input<string>;
   /** The tags the overlay applies to: at least one. */
   tags: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * Take over an existing record with the same natural key instead of creating one (see
+   * README, adoption). Never sent to the API. Defaults to the stack-wide `platform:adopt`.
+   */
+  adopt?: pulumi.Input<boolean>;
 }
 
 const TYPE = "pulumi-nodejs:dynamic/registry:OverlayBinding";
@@ -29,6 +34,8 @@ const TYPE = "pulumi-nodejs:dynamic/registry:OverlayBinding";
 export class OverlayBinding extends pulumi.dynamic.Resource {
   /** The binding's uid. Same as `id`. */
   declare readonly uid: pulumi.Output<string>;
+  /** true when the record existed and was taken over (`adopt`) rather than created. */
+  declare readonly adopted: pulumi.Output<boolean | undefined>;
   declare readonly repoUid: pulumi.Output<string>;
   declare readonly overlayUid: pulumi.Output<string>;
   declare readonly tags: pulumi.Output<string[]>;
@@ -49,6 +56,7 @@ export class OverlayBinding extends pulumi.dynamic.Resource {
   constructor(name: string, args: OverlayBindingArgs, opts?: pulumi.CustomResourceOptions) {
     const outputs = {
       uid: undefined,
+      adopted: undefined,
       repoUid: undefined,
       overlayUid: undefined,
       tags: undefined,

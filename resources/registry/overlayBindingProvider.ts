@@ -44,6 +44,7 @@ const overlayBinding: ResourceKind = {
   },
   naturalKey: (inputs) => ({ "uidp.children_of": shown(inputs.repoUid), overlay: shown(inputs.overlayUid) }),
   keyFields: ["overlayUid"],
+  duplicatesAllowed: true,
   alreadyExistsHint:
     "the repo already binds this overlay; remove this OverlayBinding from the program, delete the other binding, " +
     "or refer to it with platform.registry.OverlayBinding.get(name, uid)",

@@ -72,6 +72,11 @@ export interface RepoArgs {
    * to the API; it takes effect once a `pulumi up` has stored it.
    */
   allowDelete?: pulumi.Input<boolean>;
+  /**
+   * Take over an existing record with the same natural key instead of creating one (see
+   * README, adoption). Never sent to the API. Defaults to the stack-wide `platform:adopt`.
+   */
+  adopt?: pulumi.Input<boolean>;
 }
 
 const TYPE = "pulumi-nodejs:dynamic/registry:Repo";
@@ -79,6 +84,8 @@ const TYPE = "pulumi-nodejs:dynamic/registry:Repo";
 export class Repo extends pulumi.dynamic.Resource {
   /** The repo's uid: the group's uid, "/", one more segment. Same as `id`. */
   declare readonly uid: pulumi.Output<string>;
+  /** true when the record existed and was taken over (`adopt`) rather than created. */
+  declare readonly adopted: pulumi.Output<boolean | undefined>;
   declare readonly parentUid: pulumi.Output<string>;
   declare readonly name: pulumi.Output<string>;
   /** "" when none was given. */
@@ -108,6 +115,7 @@ export class Repo extends pulumi.dynamic.Resource {
   constructor(name: string, args: RepoArgs, opts?: pulumi.CustomResourceOptions) {
     const outputs = {
       uid: undefined,
+      adopted: undefined,
       parentUid: undefined,
       name: undefined,
       description: undefined,

@@ -17,6 +17,11 @@ export interface TagArgs {
   digest: pulumi.Input<string>;
   deprecated?: pulumi.Input<boolean>;
   bundles?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * Take over an existing record with the same natural key instead of creating one (see
+   * README, adoption). Never sent to the API. Defaults to the stack-wide `platform:adopt`.
+   */
+  adopt?: pulumi.Input<boolean>;
 }
 
 const TYPE = "pulumi-nodejs:dynamic/registry:Tag";
@@ -24,6 +29,8 @@ const TYPE = "pulumi-nodejs:dynamic/registry:Tag";
 export class Tag extends pulumi.dynamic.Resource {
   /** The tag's uid: the repo's uid, "/", one more segment. Same as `id`. */
   declare readonly uid: pulumi.Output<string>;
+  /** true when the record existed and was taken over (`adopt`) rather than created. */
+  declare readonly adopted: pulumi.Output<boolean | undefined>;
   declare readonly repoUid: pulumi.Output<string>;
   declare readonly name: pulumi.Output<string>;
   declare readonly digest: pulumi.Output<string>;
@@ -43,6 +50,7 @@ export class Tag extends pulumi.dynamic.Resource {
   constructor(name: string, args: TagArgs, opts?: pulumi.CustomResourceOptions) {
     const outputs = {
       uid: undefined,
+      adopted: undefined,
       repoUid: undefined,
       name: undefined,
       digest: undefined,
