@@ -64,7 +64,7 @@ test("aliases, latestEventType and free-text query", async () => {
   expect(fixed.length).toBe(
     all.filter((a) => {
       // Documented events set exactly one kind field: the last one's is "fixed" here.
-      const last = a.events?.at(-1) as Record<string, unknown> | undefined;
+      const last = a.events?.at(-1);
       return last !== undefined && last.fixed !== undefined;
     }).length,
   );
