@@ -18,6 +18,7 @@ import { registerSecret } from "./messages";
 import type { LoopRequest } from "./sendLoop";
 import type { Settings } from "./settings";
 import type { HttpAnswer } from "./transport";
+import { parseJsonOrUndefined } from "./values";
 
 /** Returns the OIDC token to exchange now. */
 export type OidcTokenSource = () => Promise<string>;
@@ -61,12 +62,7 @@ export function githubActionsToken(
         `fetching the GitHub Actions OIDC token failed (HTTP ${error.httpStatus}): does the job have \`permissions: id-token: write\`?`,
       );
     }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(answer.text);
-    } catch {
-      parsed = undefined;
-    }
+    const parsed = parseJsonOrUndefined(answer.text);
     const body = actionsAnswer().safeParse(parsed);
     if (!body.success) throw new SettingsError(`${where} did not answer with {value}: is it GitHub's token endpoint?`);
     registerSecret(body.data.value);

@@ -15,6 +15,7 @@ import { registerSecret } from "./messages";
 import type { LoopRequest } from "./sendLoop";
 import type { Settings } from "./settings";
 import type { HttpAnswer } from "./transport";
+import { parseJsonOrUndefined } from "./values";
 
 export interface TokenSource {
   /** The token to send now. */
@@ -128,12 +129,7 @@ export function exchangedToken(
         serviceMessage: `exchanging the OIDC token for identity "${settings.identity}" failed: ${error.serviceMessage}`,
       });
     }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(answer.text);
-    } catch {
-      parsed = undefined;
-    }
+    const parsed = parseJsonOrUndefined(answer.text);
     const body = exchangeAnswer().safeParse(parsed);
     if (!body.success) {
       throw new SettingsError(

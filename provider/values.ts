@@ -76,3 +76,12 @@ export function parentOfUid(uid: string): string | undefined {
   const at = uid.lastIndexOf("/");
   return at > 0 ? uid.slice(0, at) : undefined;
 }
+
+/** An answer's JSON, or undefined when it is not JSON (the caller's schema then says what was wrong). */
+export function parseJsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

@@ -27,14 +27,5 @@ export function fakeClock(start = Date.now()): FakeClock {
   };
 }
 
-/** A deterministic Random (mulberry32) from a seed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A deterministic Random from a seed: the emulator's own, so tests and fault injection share one. */
+export { seededRandom } from "../../emulator/faults";
