@@ -77,13 +77,20 @@ async function buildOrganization(api: { url: string; token: string }, rootUid: s
   for (let i = 0; i < 50; i++) {
     const group = groups[(i * 7) % groups.length];
     const team = teams.find((t) => group === t || group.startsWith(`${t}/`))!;
+    // Identities of mixed kinds: mostly OIDC claim matches, some AWS roles and service principals.
+    const kind =
+      i % 10 === 7
+        ? { awsIdentity: { awsAccount: "123456789012", arnPattern: `arn:aws:iam::123456789012:role/deploy-${i}-.*` } }
+        : i % 10 === 9
+          ? { servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" }
+          : { claimMatch: claimShapes[i % claimShapes.length](i) };
     const identity = await post(`identities/${group}`, {
       name: `robot-${i % 25}`,
       ...(i % 5 === 0 ? { description: `Robot ${i}` } : {}),
-      claimMatch: claimShapes[i % claimShapes.length](i),
+      ...kind,
     }).catch(async () =>
       // Two robots of one name in one group: the second gets its own name.
-      post(`identities/${group}`, { name: `robot-${i}`, claimMatch: claimShapes[i % claimShapes.length](i) }),
+      post(`identities/${group}`, { name: `robot-${i}`, ...kind }),
     );
     await post(`roleBindings/${group}`, { identityUid: identity.uid, roleUid: role("viewer") });
     await post(`roleBindings/${team}`, { identityUid: identity.uid, roleUid: role("editor") });
