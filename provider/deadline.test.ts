@@ -4,7 +4,6 @@
  * with budgets of a few hundred milliseconds or a fake clock; and the setting that sets it.
  */
 import * as http from "node:http";
-import { AddressInfo } from "node:net";
 import { fakeClock, seededRandom } from "../tests/support/fakeClock";
 import { createClient } from "./client";
 import { ConnectionLostError } from "./errors";
@@ -12,6 +11,7 @@ import { DEFAULT_CALL_BUDGET_MS, DeadlineExceededError, callBudgetMs, withCallDe
 import { MAX_RETRY_AFTER_MS } from "./retryPolicy";
 import { SettingsError } from "./errors";
 import { resetConfigured, resolveSettings } from "./settings";
+import { recordingServer } from "../tests/support/recordingServer";
 
 const servers: http.Server[] = [];
 const sockets = new Set<import("node:net").Socket>();
@@ -22,15 +22,10 @@ afterEach(async () => {
 });
 
 async function hostile(handler: http.RequestListener): Promise<{ url: string; hits: string[] }> {
-  const hits: string[] = [];
-  const server = http.createServer((req, res) => {
-    hits.push(`${req.method} ${String(req.url).split("?")[0]}`);
-    handler(req, res);
-  });
-  server.on("connection", (socket) => sockets.add(socket));
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits };
+  const recording = await recordingServer(handler);
+  recording.server.on("connection", (socket) => sockets.add(socket));
+  servers.push(recording.server);
+  return recording;
 }
 
 const settingsFor = (url: string) => ({

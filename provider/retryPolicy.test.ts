@@ -4,7 +4,6 @@
  */
 import * as fs from "node:fs";
 import * as http from "node:http";
-import { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fakeClock, seededRandom } from "../tests/support/fakeClock";
@@ -21,6 +20,7 @@ import {
   mayResendCreate,
   retryAfterMs,
 } from "./retryPolicy";
+import { recordingServer } from "../tests/support/recordingServer";
 
 const answered = (httpStatus: number, code: number, retryAfter?: number): Outcome => ({
   kind: "answered",
@@ -110,14 +110,9 @@ describe("the worst case, counted against servers that fail every time", () => {
   async function failing(
     handler: (req: http.IncomingMessage, res: http.ServerResponse) => void,
   ): Promise<{ url: string; hits: string[] }> {
-    const hits: string[] = [];
-    const server = http.createServer((req, res) => {
-      hits.push(`${req.method} ${String(req.url).split("?")[0]}`);
-      handler(req, res);
-    });
-    servers.push(server);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits };
+    const recording = await recordingServer(handler);
+    servers.push(recording.server);
+    return recording;
   }
   const status = (res: http.ServerResponse, httpStatus: number, code: number) => {
     res.writeHead(httpStatus, { "content-type": "application/json" });

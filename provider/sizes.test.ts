@@ -5,7 +5,6 @@
  */
 import * as fs from "node:fs";
 import * as http from "node:http";
-import { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fakeClock, seededRandom } from "../tests/support/fakeClock";
@@ -14,6 +13,7 @@ import { createClient } from "./client";
 import { ApiError, MAX_SERVICE_MESSAGE_CHARS, MAX_VIOLATIONS, SettingsError } from "./errors";
 import { MAX_MESSAGE_CHARS } from "./messages";
 import { AnswerTooLargeError } from "./transport";
+import { recordingServer } from "../tests/support/recordingServer";
 
 const servers: http.Server[] = [];
 afterEach(async () => {
@@ -21,14 +21,9 @@ afterEach(async () => {
 });
 
 async function serve(handler: http.RequestListener): Promise<{ url: string; hits: string[] }> {
-  const hits: string[] = [];
-  const server = http.createServer((req, res) => {
-    hits.push(`${req.method} ${String(req.url).split("?")[0]}`);
-    handler(req, res);
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits };
+  const recording = await recordingServer(handler);
+  servers.push(recording.server);
+  return recording;
 }
 
 function clientFor(url: string, extra: object = {}, options: object = {}) {

@@ -5,13 +5,13 @@
  */
 import * as fs from "node:fs";
 import * as http from "node:http";
-import { AddressInfo } from "node:net";
 import * as path from "node:path";
 import { startEmulator, RunningEmulator } from "../../emulator";
 import { withoutPlatformEnv } from "../../tools/engine/orgProject";
 import { runEngine } from "../../tools/engine/run";
 import { StackState } from "../../tools/engine/state";
 import { repoRoot } from "../../tools/host/stage";
+import { recordingServer } from "../support/recordingServer";
 
 jest.setTimeout(120_000);
 
@@ -39,14 +39,9 @@ afterEach(async () => {
 
 /** A server on loopback answering every request with `handler`; every request is logged. */
 async function hostile(handler: http.RequestListener): Promise<{ url: string; hits: string[] }> {
-  const hits: string[] = [];
-  const server = http.createServer((req, res) => {
-    hits.push(`${req.method} ${req.url}`);
-    handler(req, res);
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits };
+  const recording = await recordingServer(handler, { withQuery: true });
+  servers.push(recording.server);
+  return recording;
 }
 
 function engine(operation: string[], stack: string, apiUrl: string, config: Record<string, string> = {}) {
