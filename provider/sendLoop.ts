@@ -60,9 +60,6 @@ export async function sendWithPolicy(options: SendLoopOptions, req: LoopRequest)
     const left = scope.deadline - scope.now();
     if (left <= 0) throw expired(scope, lastFailure ? `last: ${lastFailure}` : `before ${where} was sent`);
     const headers = await req.headers();
-    const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(), Math.max(1, scope.deadline - scope.now()));
-    timer.unref?.();
     let outcome: Outcome;
     let failure: Error;
     try {
@@ -72,7 +69,8 @@ export async function sendWithPolicy(options: SendLoopOptions, req: LoopRequest)
           headersTimeoutMs: Math.max(1, Math.min(options.headersTimeoutMs ?? ATTEMPT_HEADERS_TIMEOUT_MS, left)),
           bodyIdleTimeoutMs: Math.max(1, Math.min(options.bodyIdleTimeoutMs ?? BODY_IDLE_TIMEOUT_MS, left)),
           maxBodyBytes: options.maxAnswerBytes ?? MAX_ANSWER_BYTES,
-          signal: abort.signal,
+          // The transport's one timer ends the send at the deadline: no AbortController per send.
+          deadlineMs: Math.max(1, scope.deadline - scope.now()),
         },
       );
       if (answer.status < 300) return answer;
@@ -102,8 +100,6 @@ export async function sendWithPolicy(options: SendLoopOptions, req: LoopRequest)
             ? new UnknownOutcomeError(req.method, req.path, error.code)
             : new ConnectionLostError(req.method, req.path, error.code, error.message, sends);
       }
-    } finally {
-      clearTimeout(timer);
     }
     const decision = decide(
       {

@@ -70,25 +70,33 @@ export function resetConfigured(): void {
   configured = {};
 }
 
-function programConfig(key: Key): string | undefined {
-  // runtime.getConfig, not Config.get: it reads secrets without the SDK's "use getSecret" warning
-  // and never wraps them, since the value only goes into an Authorization header.
+/**
+ * The program's own stack config, read once per question. runtime.allConfig, not Config.get: it
+ * reads secrets without the SDK's "use getSecret" warning and never wraps them, since the value
+ * only goes into an Authorization header. One parse of the stack config, where a getConfig per
+ * key parsed it once per key, on every request.
+ */
+function programConfig(): Record<string, string> {
   try {
-    return pulumi.runtime.getConfig(SETTING_SOURCES[key].config) || undefined;
+    return pulumi.runtime.allConfig();
   } catch {
-    return undefined;
+    return {};
   }
 }
 
-export function raw(key: Key): { value: string; from: string } | undefined {
+function rawFrom(key: Key, program: Record<string, string>): { value: string; from: string } | undefined {
   const { config, env } = SETTING_SOURCES[key];
   const fromConfigure = configured[key];
   if (fromConfigure) return { value: fromConfigure, from: config };
-  const fromProgram = programConfig(key);
+  const fromProgram = program[config];
   if (fromProgram) return { value: fromProgram, from: config };
   const fromEnv = process.env[env];
   if (fromEnv) return { value: fromEnv, from: env };
   return undefined;
+}
+
+export function raw(key: Key): { value: string; from: string } | undefined {
+  return rawFrom(key, programConfig());
 }
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
@@ -141,6 +149,7 @@ export function timeoutSetting(): number | undefined {
 }
 
 let resolved: { sources: string; settings: Settings } | undefined;
+const GITHUB_ACTIONS_ENV_NAMES = Object.values(GITHUB_ACTIONS_ENV);
 
 /**
  * Resolves every setting now; throws a SettingsError naming the config key and environment variable.
@@ -148,12 +157,13 @@ let resolved: { sources: string; settings: Settings } | undefined;
  * unchanged: parsing and checking the URLs on each request was a measurable part of a refresh.
  */
 export function resolveSettings(): Settings {
-  const sources = KEYS.map((key) => {
-    const value = raw(key);
-    return value ? `${value.from}=${value.value}` : "";
-  })
-    .concat(Object.values(GITHUB_ACTIONS_ENV).map((name) => `${name}=${process.env[name] ?? ""}`))
-    .join("\n");
+  const program = programConfig();
+  let sources = "";
+  for (const key of KEYS) {
+    const value = rawFrom(key, program);
+    sources += value ? `${value.from}=${value.value}\n` : "\n";
+  }
+  for (const name of GITHUB_ACTIONS_ENV_NAMES) sources += `${process.env[name] ?? ""}\n`;
   if (resolved?.sources === sources) return resolved.settings;
   const settings = resolveFresh();
   resolved = { sources, settings };

@@ -6,7 +6,7 @@
  *
  * Limits of one send: the headers must arrive within `headersTimeoutMs`; the body may pause at
  * most `bodyIdleTimeoutMs` between chunks (an idle timeout, as undici's bodyTimeout); the whole
- * send ends when `signal` aborts (the call's deadline); an answer larger than `maxBodyBytes` is
+ * send ends at `deadlineMs` (the call's deadline) or when `signal` aborts; an answer larger than `maxBodyBytes` is
  * refused, its connection dropped.
  */
 // Types only: undici is loaded by createTransport, when the first API client is built. Loading it
@@ -26,7 +26,9 @@ export interface SendLimits {
   headersTimeoutMs: number;
   bodyIdleTimeoutMs: number;
   maxBodyBytes: number;
-  /** Aborts the send (the call's deadline). */
+  /** Milliseconds from now at which the send ends, whatever it is doing (the call's deadline). */
+  deadlineMs?: number;
+  /** Aborts the send. */
   signal?: AbortSignal;
 }
 
@@ -97,91 +99,160 @@ const TIMEOUT_TEXT: Record<string, string> = {
   ABORTED: "the call's deadline passed",
 };
 
+/** The three answer headers the client reads, from undici's raw [name, value, ...] list. */
+function answerHeaders(raw: Buffer[] | string[] | null): {
+  contentType: string;
+  contentLength?: string;
+  retryAfter?: string;
+} {
+  const found: { contentType: string; contentLength?: string; retryAfter?: string } = { contentType: "" };
+  if (!raw) return found;
+  let contentType: string | undefined;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i];
+    // Only names of the right length are decoded: most headers are skipped without a string.
+    if (name.length !== 12 && name.length !== 14 && name.length !== 11) continue;
+    const lower = name.toString("latin1").toLowerCase();
+    if (lower === "content-type") contentType ??= raw[i + 1].toString("latin1");
+    else if (lower === "content-length") found.contentLength ??= raw[i + 1].toString("latin1");
+    else if (lower === "retry-after") found.retryAfter ??= raw[i + 1].toString("latin1");
+  }
+  found.contentType = contentType ?? "";
+  return found;
+}
+
 export function createTransport(options: { connections?: number } = {}): Transport {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
-  const { Agent, request } = require("undici") as typeof import("undici");
+  const { Agent } = require("undici") as typeof import("undici");
   const agent = new Agent({ keepAliveTimeout: 10_000, connections: options.connections ?? 64 });
   return {
-    async send(req, limits) {
-      // Our own timers, not undici's headersTimeout/bodyTimeout: those tick about once a
-      // second, so a 20 ms limit would take a second, and tests could not state exact limits.
-      const abort = new AbortController();
-      let why: string | undefined;
-      const stop = (code: string) => {
-        why ??= code;
-        abort.abort();
-      };
-      const onDeadline = () => stop("ABORTED");
-      if (limits.signal?.aborted) onDeadline();
-      limits.signal?.addEventListener("abort", onDeadline, { once: true });
-      let timer = setTimeout(() => stop("UND_ERR_HEADERS_TIMEOUT"), limits.headersTimeoutMs);
-      timer.unref?.();
-      const failure = (error: unknown, reading: boolean) => {
-        const code = why ?? causeOf(error);
-        const text = TIMEOUT_TEXT[code] ?? code;
-        return new SendFailure(
-          code,
-          reading || !NOTHING_SENT.has(code),
-          reading ? `${text} while reading the answer` : text,
-        );
-      };
-      try {
-        let answer: Dispatcher.ResponseData;
+    send: (req, limits) =>
+      new Promise<HttpAnswer>((resolve, reject) => {
+        // undici's dispatch with a handler of our own, not `request`: no AbortController, no
+        // async resource, no body stream and one timer per send. Those were a measurable part of a
+        // refresh (bench/README.md, figure 3), where every answer is one small chunk.
+        // Our own timer, not undici's headersTimeout/bodyTimeout: those tick about once a second,
+        // so a 20 ms limit would take a second, and tests could not state exact limits.
+        const started = performance.now();
+        const deadlineAt = limits.deadlineMs === undefined ? Infinity : started + Math.max(1, limits.deadlineMs);
+        let abortRequest: ((reason: Error) => void) | undefined;
+        let why: string | undefined;
+        let settled = false;
+        let reading = false;
+        let lastActivity = started;
+        let answer: { status: number; contentType: string; retryAfter?: string } | undefined;
+        const chunks: Buffer[] = [];
+        let size = 0;
+        let timer: NodeJS.Timeout | undefined;
+        // The limit the timer was armed for and the activity it was armed from (body phase).
+        let armedCode = "";
+        let armedFrom = 0;
+
+        const failure = (error: unknown) => {
+          const code = why ?? causeOf(error);
+          const text = TIMEOUT_TEXT[code] ?? code;
+          return new SendFailure(
+            code,
+            reading || !NOTHING_SENT.has(code),
+            reading ? `${text} while reading the answer` : text,
+          );
+        };
+        const finish = (error: Error | undefined, value?: HttpAnswer) => {
+          if (settled) return;
+          settled = true;
+          if (timer) clearTimeout(timer);
+          limits.signal?.removeEventListener("abort", onSignal);
+          if (error) reject(error);
+          else resolve(value!);
+        };
+        // Ends the send: the request is aborted (now, or as soon as undici hands it the socket).
+        const stop = (code: string, error?: Error) => {
+          if (settled) return;
+          why ??= code;
+          const reason = error ?? failure(undefined);
+          finish(reason);
+          abortRequest?.(reason);
+        };
+        const onSignal = () => stop("ABORTED");
+        const arm = () => {
+          const limitAt = reading ? lastActivity + limits.bodyIdleTimeoutMs : started + limits.headersTimeoutMs;
+          armedCode = limitAt < deadlineAt ? (reading ? "UND_ERR_BODY_TIMEOUT" : "UND_ERR_HEADERS_TIMEOUT") : "ABORTED";
+          armedFrom = lastActivity;
+          if (timer) clearTimeout(timer);
+          timer = setTimeout(onTimer, Math.max(1, Math.min(limitAt, deadlineAt) - performance.now()));
+          timer.unref();
+        };
+        function onTimer() {
+          // A chunk came since the timer was armed: the idle limit moves with it.
+          if (armedCode === "UND_ERR_BODY_TIMEOUT" && armedFrom !== lastActivity) arm();
+          else stop(armedCode);
+        }
+
+        if (limits.signal?.aborted) return stop("ABORTED");
+        limits.signal?.addEventListener("abort", onSignal, { once: true });
+        arm();
         try {
-          answer = await request(req.url, {
-            method: req.method,
-            headers: req.headers,
-            body: req.body,
-            dispatcher: agent,
-            headersTimeout: 0,
-            bodyTimeout: 0,
-            signal: abort.signal,
-          });
+          // The origin ends at the first slash after the scheme: no URL parse per send.
+          const slash = req.url.indexOf("/", req.url.indexOf("//") + 2);
+          agent.dispatch(
+            {
+              origin: slash < 0 ? req.url : req.url.slice(0, slash),
+              path: slash < 0 ? "/" : req.url.slice(slash),
+              method: req.method,
+              headers: req.headers,
+              body: req.body,
+            },
+            {
+              onConnect(abort) {
+                abortRequest = abort;
+                if (settled) abort(new Error(why ?? "aborted"));
+              },
+              onHeaders(statusCode, rawHeaders) {
+                if (settled) return false;
+                if (statusCode < 200) return true; // 1xx: the answer is still to come
+                const headers = answerHeaders(rawHeaders);
+                const declared = Number(headers.contentLength);
+                if (Number.isFinite(declared) && declared > limits.maxBodyBytes) {
+                  stop("TOO_LARGE", new AnswerTooLargeError(new URL(req.url).origin, limits.maxBodyBytes));
+                  return false;
+                }
+                answer = { status: statusCode, contentType: headers.contentType, retryAfter: headers.retryAfter };
+                reading = true;
+                lastActivity = performance.now();
+                // The body phase has its own limit: re-armed only if it is sooner than the one set.
+                if (lastActivity + limits.bodyIdleTimeoutMs < started + limits.headersTimeoutMs) arm();
+                else if (armedCode === "UND_ERR_HEADERS_TIMEOUT") armedCode = "UND_ERR_BODY_TIMEOUT";
+                return true;
+              },
+              onData(chunk) {
+                if (settled) return false;
+                size += chunk.length;
+                if (size > limits.maxBodyBytes) {
+                  stop("TOO_LARGE", new AnswerTooLargeError(new URL(req.url).origin, limits.maxBodyBytes));
+                  return false;
+                }
+                lastActivity = performance.now();
+                chunks.push(chunk);
+                return true;
+              },
+              onComplete() {
+                const text = chunks.length === 1 ? chunks[0].toString("utf8") : Buffer.concat(chunks).toString("utf8");
+                finish(undefined, {
+                  status: answer!.status,
+                  contentType: answer!.contentType,
+                  text,
+                  retryAfter: answer!.retryAfter,
+                });
+              },
+              onError(error) {
+                finish(failure(error));
+              },
+            },
+          );
         } catch (error) {
-          throw failure(error, false);
+          finish(failure(error));
         }
-        clearTimeout(timer);
-        timer = setTimeout(() => stop("UND_ERR_BODY_TIMEOUT"), limits.bodyIdleTimeoutMs);
-        timer.unref?.();
-        const header = (name: string) => {
-          const value = answer.headers[name];
-          return Array.isArray(value) ? value[0] : value;
-        };
-        const declared = Number(header("content-length"));
-        if (Number.isFinite(declared) && declared > limits.maxBodyBytes) {
-          answer.body.destroy();
-          throw new AnswerTooLargeError(new URL(req.url).origin, limits.maxBodyBytes);
-        }
-        // Events rather than `for await`: an async iterator and a promise per chunk cost a
-        // refresh of small answers more than the read itself (bench/README.md, figure 3).
-        const body = answer.body;
-        const text = await new Promise<string>((resolve, reject) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          body.on("data", (chunk: Buffer) => {
-            timer.refresh();
-            size += chunk.length;
-            if (size > limits.maxBodyBytes) {
-              body.destroy();
-              reject(new AnswerTooLargeError(new URL(req.url).origin, limits.maxBodyBytes));
-              return;
-            }
-            chunks.push(chunk);
-          });
-          body.once("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-          body.once("error", (error) => reject(failure(error, true)));
-        });
-        return {
-          status: answer.statusCode,
-          contentType: header("content-type") ?? "",
-          text,
-          retryAfter: header("retry-after"),
-        };
-      } finally {
-        clearTimeout(timer);
-        limits.signal?.removeEventListener("abort", onDeadline);
-      }
-    },
+      }),
     close: () => agent.close(),
   };
 }
