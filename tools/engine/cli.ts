@@ -221,6 +221,23 @@ async function operate(
     print,
     afterCall: holdAfter(process.env.LOCAL_ENGINE_HOLD_AFTER, host, print),
   });
+  try {
+    return await deploy(inv, deployment, state, staged, print, unhandled);
+  } finally {
+    // The steps are in the journal; one full save makes them the snapshot and starts a new journal.
+    deployment.close();
+    if (save) saveState(inv.stateFile, state);
+  }
+}
+
+async function deploy(
+  inv: Invocation,
+  deployment: Deployment,
+  state: StackState,
+  staged: { dir: string; entry: string },
+  print: (line?: string) => void,
+  unhandled: unknown[],
+): Promise<number> {
   if (inv.operation === "destroy") {
     print(`     ${"Type".padEnd(40)} ${"Name".padEnd(24)} Status`);
     await deployment.destroy();

@@ -2,12 +2,20 @@ import type { ProviderHost } from "../host/host";
 import { changeSummary, isChange, Step, stepLines, summaryLines, tableHeader } from "./display";
 import { deleteInReverseDependencyOrder } from "./graph";
 import type { Registration, RegistrationResult } from "./program";
-import { PendingOperation, ResourceState, saveState, StackState } from "./state";
+import {
+  applyChange,
+  PendingOperation,
+  pendingKey,
+  ResourceState,
+  StackState,
+  StateChange,
+  StateJournal,
+} from "./state";
 import { deepEqual, displayChanges, forProvider, Props, secretKeys } from "./wire";
 
 export interface DeploymentOptions {
   state: StackState;
-  /** Where to save after every step; undefined keeps changes in memory (preview). */
+  /** Whose journal records every step; undefined keeps changes in memory (preview). */
   stateFile?: string;
   host: ProviderHost;
   preview: boolean;
@@ -34,9 +42,16 @@ export class Deployment {
   private readonly registered = new Set<string>();
   /** The state when the run started: what each registration is compared with. */
   private readonly previous: Map<string, ResourceState>;
+  private readonly journal: StateJournal | undefined;
 
   constructor(private readonly options: DeploymentOptions) {
     this.previous = new Map(options.state.resources.filter((r) => !r.pendingDelete).map((r) => [r.urn, r]));
+    if (options.stateFile && !options.preview) this.journal = new StateJournal(options.stateFile, options.state);
+  }
+
+  /** Closes the journal; the caller saves the state whole (a new snapshot) after. */
+  close(): void {
+    this.journal?.close();
   }
 
   get failed(): boolean {
@@ -135,7 +150,7 @@ export class Deployment {
         "creating",
         base,
         () => host.create(reg.urn, inputs),
-        (result) => this.put({ ...base, id: result.id, outputs: result.props }),
+        (result) => ({ put: { ...base, id: result.id, outputs: result.props } }),
       );
       this.done("create", reg);
       return { id: created.id, outputs: created.props };
@@ -159,7 +174,7 @@ export class Deployment {
         "updating",
         { ...base, id: old.id },
         () => host.update(old.id, reg.urn, old.outputs, inputs),
-        (result) => this.put({ ...base, id: old.id, outputs: result }),
+        (result) => ({ put: { ...base, id: old.id, outputs: result } }),
       );
       this.done("update", reg, changes, replaces);
       return { id: old.id, outputs };
@@ -168,7 +183,7 @@ export class Deployment {
     // Only the inputs are known for the replacement: every other output reads as unknown in the program.
     if (preview) return { id: "", outputs: inputs };
     if (diff.deleteBeforeReplace || reg.deleteBeforeReplace) {
-      await this.deleteOne(old, () => this.remove(old));
+      await this.deleteOne(old, () => removal(old));
     } else {
       // Create the replacement first; the original is deleted at the end of the run, after
       // everything that depended on it has moved to the replacement.
@@ -178,7 +193,7 @@ export class Deployment {
       "creating",
       base,
       () => host.create(reg.urn, inputs),
-      (result) => this.put({ ...base, id: result.id, outputs: result.props }),
+      (result) => ({ put: { ...base, id: result.id, outputs: result.props } }),
     );
     this.done("replace", reg, changes, replaces);
     return { id: created.id, outputs: created.props };
@@ -201,10 +216,7 @@ export class Deployment {
     for (const entry of all) if (!entry.pendingDelete && !entry.external) this.steps.push(stepOf("delete", entry));
     if (this.options.preview) return;
     await this.deleteAll(all);
-    if (!this.failed) {
-      this.options.state.outputs = {};
-      this.save();
-    }
+    if (!this.failed) this.change({ outputs: {} });
   }
 
   private async deleteAll(entries: ResourceState[]): Promise<void> {
@@ -212,9 +224,8 @@ export class Deployment {
       if (entry.protect && !entry.pendingDelete) {
         throw new Error(`it is protected; remove the protect option first`);
       }
-      if (entry.custom && !entry.external && !entry.retainOnDelete)
-        await this.deleteOne(entry, () => this.remove(entry));
-      else this.remove(entry);
+      if (entry.custom && !entry.external && !entry.retainOnDelete) await this.deleteOne(entry, () => removal(entry));
+      else this.change(removal(entry));
       if (!entry.external) {
         this.print(stepLines(stepOf(entry.pendingDelete ? "delete-replaced" : "delete", entry), true));
         this.markDone("delete", entry.urn);
@@ -225,7 +236,7 @@ export class Deployment {
     }
   }
 
-  private async deleteOne(entry: ResourceState, commit: () => void): Promise<void> {
+  private async deleteOne(entry: ResourceState, commit: () => StateChange): Promise<void> {
     const { outputs: _outputs, ...resource } = entry;
     await this.journaled(
       "deleting",
@@ -237,39 +248,33 @@ export class Deployment {
 
   /**
    * One provider call, journaled as the real engine does: the pending operation is saved
-   * before the call and removed in the same save as its result (`commit` records it), so a
-   * run killed in between leaves a record the next run reports and resolves.
+   * before the call and removed in the same journal line as its result (`commit` says what it
+   * changes), so a run killed in between leaves a record the next run reports and resolves.
    */
   private async journaled<T>(
     operation: PendingOperation["operation"],
     resource: PendingOperation["resource"],
     call: () => Promise<T>,
-    commit: (result: T) => void,
+    commit: (result: T) => StateChange,
   ): Promise<T> {
     const pending: PendingOperation = { operation, resource, startedAt: new Date().toISOString() };
-    const journal = (this.options.state.pendingOperations ??= []);
-    journal.push(pending);
-    this.save();
-    const settle = () => journal.splice(journal.indexOf(pending), 1);
+    this.change({ begin: pending });
     let result: T;
     try {
       result = await call();
     } catch (error) {
       // The provider answered: the operation is over (it failed), nothing is left in doubt.
-      settle();
-      this.save();
+      this.change({ end: pendingKey(pending) });
       throw error;
     }
     await this.options.afterCall?.(pending);
-    settle();
-    commit(result);
+    this.change({ end: pendingKey(pending), then: commit(result) });
     return result;
   }
 
   setStackOutputs(outputs: Props): void {
     if (this.failed || this.options.preview) return;
-    this.options.state.outputs = outputs;
-    this.save();
+    this.change({ outputs });
   }
 
   /** The plan (preview) or the summary (up), then the closing counts. */
@@ -331,28 +336,23 @@ export class Deployment {
 
   /** Puts the new entry where the live (not pending-delete) entry with its URN was, or appends it. */
   private put(entry: ResourceState): void {
-    const resources = this.options.state.resources;
-    const at = resources.findIndex((r) => r.urn === entry.urn && !r.pendingDelete);
-    if (at >= 0) resources[at] = entry;
-    else resources.push(entry);
-    this.save();
+    this.change({ put: entry });
   }
 
   private markPendingDelete(entry: ResourceState): void {
-    entry.pendingDelete = true;
-    this.save();
+    this.change({ markPendingDelete: { urn: entry.urn, id: entry.id } });
   }
 
-  private remove(entry: ResourceState): void {
-    const resources = this.options.state.resources;
-    const at = resources.indexOf(entry);
-    if (at >= 0) resources.splice(at, 1);
-    this.save();
+  /** Makes the change in memory and, unless this is a preview, records it in the journal. */
+  private change(change: StateChange): void {
+    applyChange(this.options.state, change);
+    this.journal?.append(change);
   }
+}
 
-  private save(): void {
-    if (this.options.stateFile && !this.options.preview) saveState(this.options.stateFile, this.options.state);
-  }
+/** Removing `entry` (the live one or the one waiting for its delete) from the state. */
+function removal(entry: ResourceState): StateChange {
+  return { remove: { urn: entry.urn, id: entry.id, pendingDelete: !!entry.pendingDelete } };
 }
 
 /** `ignoreChanges`: those top-level properties keep their stored values, as the engine does before Check. */

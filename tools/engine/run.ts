@@ -1,7 +1,6 @@
 import { spawn } from "node:child_process";
 import * as path from "node:path";
-import { readJsonOrUndefined } from "../files";
-import { StackState } from "./state";
+import { readState, StackState } from "./state";
 
 export interface EngineRun {
   code: number;
@@ -61,7 +60,7 @@ export function runEngine(args: string[], options: EngineRunOptions): Promise<En
     child.stderr.on("data", (chunk) => (stderr += chunk));
     child.once("error", reject);
     child.once("close", (code) => {
-      const state = readJsonOrUndefined<StackState>(options.state);
+      const state = readState(options.state);
       resolve({ code: code ?? -1, stdout, stderr, state, ...(killed ? { killed } : {}) });
     });
   });
