@@ -5,7 +5,8 @@
  * means and its target: bench/README.md.
  *
  *   node dist/bench/run.js [--quick] [--only requests,size,refresh,preview,emulator,require]
- *                          [--runs N] [--resources N] [--concurrency N] [--cpu-prof]
+ *                          [--runs N] [--resources N] [--concurrency N] [--scale-sizes N,M]
+ *                          [--engine-sizes N,M] [--cpu-prof]
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -24,11 +25,12 @@ import {
   countResourceRequests,
 } from "./requests";
 import { benchRequireTime } from "./requireTime";
+import { benchEngineScale } from "./engineScale";
 import { benchScale } from "./scale";
 import { describe, fmt, spread } from "./stats";
 import { startWorld, World } from "./world";
 
-const FIGURES = ["requests", "size", "refresh", "preview", "emulator", "require", "scale"] as const;
+const FIGURES = ["requests", "size", "refresh", "preview", "emulator", "require", "scale", "engine"] as const;
 type Figure = (typeof FIGURES)[number];
 
 const repoRoot = path.resolve(__dirname, "..", "..");
@@ -51,6 +53,7 @@ function options() {
       resources: { type: "string" },
       concurrency: { type: "string" },
       "scale-sizes": { type: "string" },
+      "engine-sizes": { type: "string" },
       "cpu-prof": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -58,7 +61,7 @@ function options() {
   });
   if (values.help) {
     console.log(
-      `usage: node dist/bench/run.js [--quick] [--only ${FIGURES.join(",")}] [--runs N] [--resources N] [--concurrency N] [--scale-sizes N,M] [--cpu-prof]`,
+      `usage: node dist/bench/run.js [--quick] [--only ${FIGURES.join(",")}] [--runs N] [--resources N] [--concurrency N] [--scale-sizes N,M] [--engine-sizes N,M] [--cpu-prof]`,
     );
     process.exit(0);
   }
@@ -89,13 +92,18 @@ function options() {
     groupLimits: [1, 200, 201, 1000],
     longRunHours: 4,
     longRunBurst: quick ? 4 : 8,
-    scaleSizes: (values["scale-sizes"] ?? (quick ? "200,2000" : "1000,10000")).split(",").map((v) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 1) throw new Error(`--scale-sizes: "${v}" is not a positive integer`);
-      return n;
-    }),
+    scaleSizes: sizes("scale-sizes", values["scale-sizes"] ?? (quick ? "200,2000" : "1000,10000")),
+    engineSizes: sizes("engine-sizes", values["engine-sizes"] ?? (quick ? "100,1000" : "1000,10000")),
     cpuProf: values["cpu-prof"],
   };
+}
+
+function sizes(name: string, text: string): number[] {
+  return text.split(",").map((v) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`--${name}: "${v}" is not a positive integer`);
+    return n;
+  });
 }
 
 type Options = ReturnType<typeof options>;
@@ -107,6 +115,7 @@ function command(o: Options, figure: Figure): string {
   if (["refresh", "preview"].includes(figure))
     flags.push(`--runs ${o.runs}`, `--resources ${o.resources}`, `--concurrency ${o.concurrency}`);
   if (figure === "scale") flags.push(`--scale-sizes ${o.scaleSizes.join(",")}`, `--concurrency ${o.concurrency}`);
+  if (figure === "engine") flags.push(`--engine-sizes ${o.engineSizes.join(",")}`);
   if (figure === "requests") flags.push(`--resources ${o.resources}`, `--concurrency ${o.concurrency}`);
   return `npm run build && node dist/bench/run.js ${flags.join(" ")}`;
 }
@@ -294,6 +303,35 @@ async function figureScale(o: Options): Promise<void> {
   record(o, "scale", { ...r, target: { perResourceRatio: TARGETS.scalePerResourceRatio } });
 }
 
+async function figureEngine(o: Options): Promise<void> {
+  heading(
+    o,
+    "engine",
+    `[8] The local engine: up, preview and refresh of programs of ${o.engineSizes.join(" and ")} groups (tools/engine)`,
+  );
+  const r = await benchEngineScale({ sizes: o.engineSizes });
+  console.log(
+    `  fixed cost per run (a program of ${r.fixedGroups} groups): up ${fmt(r.fixedMs.up / 1000, 1)} s, preview ${fmt(r.fixedMs.preview / 1000, 1)} s, refresh ${fmt(r.fixedMs.refresh / 1000, 1)} s`,
+  );
+  for (const s of r.sizes) {
+    const per = (x: { perResourceMs: number; ms: number; enginePeakRssMb: number; hostPeakRssMb: number }) =>
+      `${fmt(x.perResourceMs, 3)} ms (${fmt(x.ms / 1000, 1)} s; peak RSS engine ${x.enginePeakRssMb} MB, host ${x.hostPeakRssMb} MB)`;
+    console.log(`  ${String(s.resources).padStart(6)}: state ${fmt(s.stateBytes / 1e6, 1)} MB`);
+    console.log(`          up ${per(s.steps.up)}`);
+    console.log(`          preview ${per(s.steps.preview)}`);
+    console.log(`          refresh ${per(s.steps.refresh)}`);
+  }
+  const ratios = r.perResourceRatio;
+  const verdict = (v: number) => (v <= TARGETS.scalePerResourceRatio ? "ok" : "MISSED");
+  console.log(
+    `  per resource, largest / smallest: up ${fmt(ratios.up)} ${verdict(ratios.up)}, preview ${fmt(ratios.preview)} ${verdict(ratios.preview)}, refresh ${fmt(ratios.refresh)} ${verdict(ratios.refresh)}  (target ≤ ${TARGETS.scalePerResourceRatio})`,
+  );
+  for (const [step, v] of Object.entries(ratios))
+    if (v > TARGETS.scalePerResourceRatio)
+      misses.push(`[8] engine ${step} per resource ratio ${fmt(v)} > ${TARGETS.scalePerResourceRatio}`);
+  record(o, "engine", { ...r, target: { perResourceRatio: TARGETS.scalePerResourceRatio } });
+}
+
 function writeResults(): void {
   // Figures measured alone replace their own entry; the others keep theirs (each says when).
   let previous: Record<string, unknown> = {};
@@ -330,6 +368,7 @@ async function main(): Promise<void> {
   }
   // Each size starts its own emulator and host, after the shared world is gone.
   if (o.figures.has("scale")) await figureScale(o);
+  if (o.figures.has("engine")) await figureEngine(o);
   writeResults();
   console.log(`\nWritten: ${path.relative(process.cwd(), resultsPath) || resultsPath}`);
   console.log(

@@ -19,6 +19,7 @@ import { Deployment, messageOf, nameOf, SkippedAfterError } from "./deployment";
 import { runProgram } from "./program";
 import { pendingReport, resolvePendingOperations } from "./pending";
 import { driftLines, refreshState } from "./refresh";
+import { withParallelLimit } from "./parallel";
 import { stageProgram } from "./stage";
 import { loadState, PendingOperation, saveState, StackState } from "./state";
 import { isSecretValue, Props } from "./wire";
@@ -41,7 +42,11 @@ interface Invocation {
   expectNoChanges: boolean;
   esm: boolean;
   packages?: Record<string, string>;
+  parallel: number;
 }
+
+/** Provider calls in flight at once unless --parallel says otherwise. */
+const DEFAULT_PARALLEL = 64;
 
 function parseInvocation(argv: string[]): Invocation {
   const { values, positionals } = parseArgs({
@@ -61,6 +66,8 @@ function parseInvocation(argv: string[]): Invocation {
       // Accepted for command-line compatibility with `pulumi`; the engine never prompts.
       yes: { type: "boolean", short: "y", default: false },
       "skip-preview": { type: "boolean", default: false },
+      // As `pulumi up --parallel`: provider calls in flight at once.
+      parallel: { type: "string", short: "p", default: String(DEFAULT_PARALLEL) },
     },
   });
   const operation = positionals[0] as Operation;
@@ -106,7 +113,15 @@ function parseInvocation(argv: string[]): Invocation {
     expectNoChanges: values["expect-no-changes"],
     esm: values.esm,
     packages,
+    parallel: parallelOf(values.parallel),
   };
+}
+
+function parallelOf(text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(`--parallel expects a whole number >= 1, got ${JSON.stringify(text)}`);
+  return n;
 }
 
 /** The two Pulumi.yaml fields the engine needs: the project name and where the program is. */
@@ -159,12 +174,27 @@ async function main(argv: string[]): Promise<number> {
     }
     host = await hostStarting;
     await host.configure(inv.config);
-    const code = await operate(inv, state, host, staged, print, unhandled);
+    const code = await operate(inv, state, withParallelLimit(host, inv.parallel), staged, print, unhandled);
     print(`Duration: ${((Date.now() - started) / 1000).toFixed(1)}s`);
+    // For the benchmarks (bench/engineScale.ts): the memory a run took, engine and provider host.
+    if (process.env.LOCAL_ENGINE_REPORT_MEMORY)
+      print(
+        `Peak RSS: engine ${Math.round(process.resourceUsage().maxRSS / 1024)} MB, provider host ${peakRssMb(host.pid)} MB`,
+      );
     return code;
   } finally {
     await (host ?? (await hostStarting.catch(() => undefined)))?.close();
     staged.remove();
+  }
+}
+
+/** A process's peak resident memory in MB from /proc (Linux), or "?" where it cannot be read. */
+function peakRssMb(pid: number): string {
+  try {
+    const match = /^VmHWM:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+    return match ? String(Math.round(Number(match[1]) / 1024)) : "?";
+  } catch {
+    return "?";
   }
 }
 
@@ -268,7 +298,7 @@ async function deploy(
     return diagnostics(print, programErrors.slice(0, 1), `${inv.operation} failed`);
   }
   await deployment.finish();
-  deployment.setStackOutputs(program.outputs);
+  await deployment.setStackOutputs(program.outputs);
   deployment.printPlan();
   if (deployment.failed) return diagnostics(print, deployment.errors, `${inv.operation} failed`);
   if (inv.operation === "up") printOutputs(print, state.outputs);

@@ -38,6 +38,8 @@ export class SkippedAfterError extends Error {
  */
 export class Deployment {
   readonly steps: Step[] = [];
+  /** The steps of each URN (one, or two for a replacement's delete), for markDone. */
+  private readonly stepsOf = new Map<string, Step[]>();
   readonly errors: string[] = [];
   private readonly registered = new Set<string>();
   /** The state when the run started: what each registration is compared with. */
@@ -66,7 +68,7 @@ export class Deployment {
     const dependencies = [...new Set([...reg.dependencies, ...(reg.parent ? [reg.parent] : [])])];
     const old = this.previous.get(reg.urn);
     try {
-      if (!reg.custom) return this.component(reg, old, dependencies);
+      if (!reg.custom) return await this.component(reg, old, dependencies);
       if (reg.readId !== undefined) return await this.read(reg, dependencies);
       return await this.custom(reg, old, dependencies);
     } catch (error) {
@@ -80,10 +82,14 @@ export class Deployment {
     throw new Error(message);
   }
 
-  private component(reg: Registration, old: ResourceState | undefined, dependencies: string[]): RegistrationResult {
+  private async component(
+    reg: Registration,
+    old: ResourceState | undefined,
+    dependencies: string[],
+  ): Promise<RegistrationResult> {
     this.record({ kind: old ? "same" : "create", reg, changes: [], replaces: [] });
     if (!old && !this.options.preview) this.done("create", reg);
-    this.put({
+    await this.put({
       urn: reg.urn,
       type: reg.type,
       id: "",
@@ -112,7 +118,7 @@ export class Deployment {
       parent: reg.parent || undefined,
       external: true,
     };
-    if (!this.options.preview) this.put(entry);
+    if (!this.options.preview) await this.put(entry);
     return { id: result.id, outputs: result.props };
   }
 
@@ -163,7 +169,7 @@ export class Deployment {
     if (!changed) {
       this.record({ kind: "same", reg, changes: [], replaces: [] });
       // A step with no change keeps the old outputs and records the new inputs, as the engine does.
-      this.put({ ...base, id: old.id, outputs: old.outputs });
+      await this.put({ ...base, id: old.id, outputs: old.outputs });
       return { id: old.id, outputs: old.outputs };
     }
     const replaces = diff.changes === "unknown" ? [] : diff.replaces;
@@ -187,7 +193,7 @@ export class Deployment {
     } else {
       // Create the replacement first; the original is deleted at the end of the run, after
       // everything that depended on it has moved to the replacement.
-      this.markPendingDelete(old);
+      await this.markPendingDelete(old);
     }
     const created = await this.journaled(
       "creating",
@@ -204,7 +210,7 @@ export class Deployment {
     if (this.failed) return;
     const doomed = this.options.state.resources.filter((r) => r.pendingDelete || !this.registered.has(r.urn));
     for (const entry of doomed) {
-      if (!entry.pendingDelete) this.steps.push(stepOf("delete", entry));
+      if (!entry.pendingDelete) this.addStep(stepOf("delete", entry));
     }
     if (this.options.preview) return;
     await this.deleteAll(doomed);
@@ -213,10 +219,10 @@ export class Deployment {
   /** `destroy`: everything in the state, in reverse dependency order. */
   async destroy(): Promise<void> {
     const all = [...this.options.state.resources];
-    for (const entry of all) if (!entry.pendingDelete && !entry.external) this.steps.push(stepOf("delete", entry));
+    for (const entry of all) if (!entry.pendingDelete && !entry.external) this.addStep(stepOf("delete", entry));
     if (this.options.preview) return;
     await this.deleteAll(all);
-    if (!this.failed) this.change({ outputs: {} });
+    if (!this.failed) await this.change({ outputs: {} });
   }
 
   private async deleteAll(entries: ResourceState[]): Promise<void> {
@@ -225,7 +231,7 @@ export class Deployment {
         throw new Error(`it is protected; remove the protect option first`);
       }
       if (entry.custom && !entry.external && !entry.retainOnDelete) await this.deleteOne(entry, () => removal(entry));
-      else this.change(removal(entry));
+      else await this.change(removal(entry));
       if (!entry.external) {
         this.print(stepLines(stepOf(entry.pendingDelete ? "delete-replaced" : "delete", entry), true));
         this.markDone("delete", entry.urn);
@@ -258,23 +264,23 @@ export class Deployment {
     commit: (result: T) => StateChange,
   ): Promise<T> {
     const pending: PendingOperation = { operation, resource, startedAt: new Date().toISOString() };
-    this.change({ begin: pending });
+    await this.change({ begin: pending });
     let result: T;
     try {
       result = await call();
     } catch (error) {
       // The provider answered: the operation is over (it failed), nothing is left in doubt.
-      this.change({ end: pendingKey(pending) });
+      await this.change({ end: pendingKey(pending) });
       throw error;
     }
     await this.options.afterCall?.(pending);
-    this.change({ end: pendingKey(pending), then: commit(result) });
+    await this.change({ end: pendingKey(pending), then: commit(result) });
     return result;
   }
 
-  setStackOutputs(outputs: Props): void {
+  async setStackOutputs(outputs: Props): Promise<void> {
     if (this.failed || this.options.preview) return;
-    this.change({ outputs });
+    await this.change({ outputs });
   }
 
   /** The plan (preview) or the summary (up), then the closing counts. */
@@ -295,7 +301,7 @@ export class Deployment {
   }
 
   private record(step: { kind: Step["kind"]; reg: Registration; changes: Step["changes"]; replaces: string[] }): void {
-    this.steps.push({
+    this.addStep({
       kind: step.kind,
       urn: step.reg.urn,
       type: step.reg.type,
@@ -306,9 +312,17 @@ export class Deployment {
     });
   }
 
+  private addStep(step: Step): void {
+    this.steps.push(step);
+    const ofUrn = this.stepsOf.get(step.urn);
+    if (ofUrn) ofUrn.push(step);
+    else this.stepsOf.set(step.urn, [step]);
+  }
+
   /** A planned step whose provider call succeeded. */
   private markDone(kind: Step["kind"], urn: string): void {
-    const step = this.steps.find((s) => s.kind === kind && s.urn === urn && !s.done);
+    // By URN, not a scan of every step: a run of N resources marks N steps.
+    const step = this.stepsOf.get(urn)?.find((s) => s.kind === kind && !s.done);
     if (step) step.done = true;
   }
 
@@ -335,18 +349,18 @@ export class Deployment {
   }
 
   /** Puts the new entry where the live (not pending-delete) entry with its URN was, or appends it. */
-  private put(entry: ResourceState): void {
-    this.change({ put: entry });
+  private put(entry: ResourceState): Promise<void> {
+    return this.change({ put: entry });
   }
 
-  private markPendingDelete(entry: ResourceState): void {
-    this.change({ markPendingDelete: { urn: entry.urn, id: entry.id } });
+  private markPendingDelete(entry: ResourceState): Promise<void> {
+    return this.change({ markPendingDelete: { urn: entry.urn, id: entry.id } });
   }
 
-  /** Makes the change in memory and, unless this is a preview, records it in the journal. */
-  private change(change: StateChange): void {
+  /** Makes the change in memory and, unless this is a preview, records it in the journal (resolves once synced). */
+  private change(change: StateChange): Promise<void> {
     applyChange(this.options.state, change);
-    this.journal?.append(change);
+    return this.journal?.append(change) ?? Promise.resolve();
   }
 }
 

@@ -25,20 +25,20 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-test("changes journaled after a snapshot are read back over it, in order", () => {
+test("changes journaled after a snapshot are read back over it, in order", async () => {
   const state = loadState(file, "p", "dev");
   state.resources.push(entry("a", "1"));
   saveState(file, state);
   const journal = new StateJournal(file, state);
   const pending = { operation: "creating" as const, resource: entry("b", ""), startedAt: "2026-11-24T00:00:00.000Z" };
-  journal.append({ begin: pending });
-  journal.append({ put: entry("c", "3") });
-  journal.append({ markPendingDelete: { urn: entry("a", "1").urn, id: "1" } });
-  journal.append({ remove: { urn: entry("c", "3").urn, id: "3", pendingDelete: false } });
-  journal.append({ outputs: { x: 1 } });
+  await journal.append({ begin: pending });
+  await journal.append({ put: entry("c", "3") });
+  await journal.append({ markPendingDelete: { urn: entry("a", "1").urn, id: "1" } });
+  await journal.append({ remove: { urn: entry("c", "3").urn, id: "3", pendingDelete: false } });
+  await journal.append({ outputs: { x: 1 } });
   let read = readState(file)!;
   expect(read.pendingOperations).toEqual([pending]);
-  journal.append({
+  await journal.append({
     end: { operation: "creating", urn: pending.resource.urn, startedAt: pending.startedAt },
     then: { put: entry("b", "2") },
   });
@@ -53,29 +53,29 @@ test("changes journaled after a snapshot are read back over it, in order", () =>
   expect(read.project).toBe("p");
 });
 
-test("a journal without a snapshot (a first run interrupted) is read over an empty state", () => {
+test("a journal without a snapshot (a first run interrupted) is read over an empty state", async () => {
   const state = loadState(file, "p", "dev");
   const journal = new StateJournal(file, state);
-  journal.append({ put: entry("a", "1") });
+  await journal.append({ put: entry("a", "1") });
   journal.close();
   expect(fs.existsSync(file)).toBe(false);
   expect(loadState(file, "p", "dev").resources.map((r) => r.id)).toEqual(["1"]);
   expect(loadState(file, "p", "dev").stack).toBe("dev");
 });
 
-test("a last line cut short by a crash was never acknowledged: it is skipped, the rest kept", () => {
+test("a last line cut short by a crash was never acknowledged: it is skipped, the rest kept", async () => {
   const state = loadState(file, "p", "dev");
   const journal = new StateJournal(file, state);
-  journal.append({ put: entry("a", "1") });
+  await journal.append({ put: entry("a", "1") });
   journal.close();
   fs.appendFileSync(journalFile(file), JSON.stringify({ g: 0, c: { put: entry("b", "2") } }).slice(0, 40));
   expect(readState(file)!.resources.map((r) => r.id)).toEqual(["1"]);
 });
 
-test("a new snapshot starts a new journal; lines of an older generation left by a crash are not applied twice", () => {
+test("a new snapshot starts a new journal; lines of an older generation left by a crash are not applied twice", async () => {
   const state = loadState(file, "p", "dev");
   const journal = new StateJournal(file, state);
-  journal.append({ put: entry("a", "1") });
+  await journal.append({ put: entry("a", "1") });
   state.resources.push(entry("a", "1"));
   const staleJournal = fs.readFileSync(journalFile(file), "utf8");
   saveState(file, state);
@@ -84,7 +84,17 @@ test("a new snapshot starts a new journal; lines of an older generation left by 
   fs.writeFileSync(journalFile(file), staleJournal);
   expect(readState(file)!.resources.map((r) => r.id)).toEqual(["1"]);
   // The same journal object follows the new generation into a fresh file.
-  journal.append({ put: entry("b", "2") });
+  await journal.append({ put: entry("b", "2") });
   journal.close();
   expect(readState(file)!.resources.map((r) => r.id)).toEqual(["1", "2"]);
+});
+
+test("appends made in one turn are synced together, and each resolves only once its line is in the file", async () => {
+  const state = loadState(file, "p", "dev");
+  const journal = new StateJournal(file, state);
+  const appended = [journal.append({ put: entry("a", "1") }), journal.append({ put: entry("b", "2") })];
+  expect(fs.existsSync(journalFile(file))).toBe(false);
+  await Promise.all(appended);
+  expect(readState(file)!.resources.map((r) => r.id)).toEqual(["1", "2"]);
+  journal.close();
 });
