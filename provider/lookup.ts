@@ -11,7 +11,7 @@ import { ApiClient, Domain, Query, sharedClient } from "./client";
 import { callBudgetMs, withCallDeadline } from "./deadline";
 import { lazily } from "./lazyZod";
 import { safeMessage } from "./messages";
-import { listAll } from "./pagination";
+import { listAll, listPages } from "./pagination";
 import { uidString } from "./uid";
 import { formatIssues } from "./zodIssues";
 
@@ -208,6 +208,28 @@ export function listRecords<T extends { uid: string }>(
   extra?: Record<string, string>,
 ): Promise<T[]> {
   return listAll(client, {
+    domain: from.domain,
+    collection: from.collection,
+    query: listQuery(args, extra),
+    skip: args.skip,
+    limit: args.limit,
+    schema: from.schema(),
+  });
+}
+
+/**
+ * The records of the same List page by page (provider/pagination.ts listPages), for a program
+ * that reads a large collection without holding it whole: only the page being read is in memory.
+ * Arguments are validated by the caller, as for listRecords; each page's request has the budget
+ * of one call (platform:timeout), since the program decides how long the walk takes.
+ */
+export function listRecordPages<T extends { uid: string }>(
+  client: ApiClient,
+  from: Collection<T>,
+  args: Record<string, unknown> & { skip?: number; limit?: number },
+  extra?: Record<string, string>,
+): AsyncGenerator<T[], void, undefined> {
+  return listPages(client, {
     domain: from.domain,
     collection: from.collection,
     query: listQuery(args, extra),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { startEmulator, RunningEmulator } from "../emulator";
 import { fakeClient, fetchClient, hookedClient, listRequests } from "../tests/support/lookupClient";
-import { listAll, ListIncompleteError, MAX_PAGE_SIZE, UnexpectedResponseError } from "./pagination";
+import { listAll, ListIncompleteError, listPages, MAX_PAGE_SIZE, UnexpectedResponseError } from "./pagination";
 
 const item = z.looseObject({ uid: z.string(), name: z.string() });
 const rec = (i: number) => ({ uid: `u${String(i).padStart(4, "0")}`, name: `n${i}` });
@@ -170,5 +170,37 @@ describe("listAll against the emulator", () => {
     expect(requests).toHaveLength(5);
     expect(requests[3].query.skip).toBe("400");
     expect("page_token" in requests[3].query).toBe(false);
+  });
+});
+
+describe("listPages: the same walk, page by page", () => {
+  test("hands on each page's new results as it arrives, one request per page, and stops at the limit", async () => {
+    const client = fakeClient([
+      { groups: range(0, 3), nextPageToken: "a", totalCount: "9" },
+      { groups: range(2, 5), nextPageToken: "b", totalCount: "9" },
+      { groups: range(5, 9), nextPageToken: "", totalCount: "9" },
+    ]);
+    const pages: string[][] = [];
+    for await (const page of listPages(client, { domain: "iam", collection: "groups", schema: item, limit: 7 })) {
+      pages.push(page.map((r) => r.uid));
+      expect(client.seen).toHaveLength(pages.length);
+    }
+    expect(pages).toEqual([range(0, 3), range(3, 5), range(5, 7)].map((p) => p.map((r) => r.uid)));
+    expect(client.seen.map((r) => r.query?.page_size)).toEqual([7, 4, 2]);
+  });
+
+  test("a walk that ends short of the service's count throws after the pages it read", async () => {
+    const client = fakeClient([
+      { groups: range(0, 3), nextPageToken: "a", totalCount: "5" },
+      { groups: range(3, 4), totalCount: "5" },
+    ]);
+    const pages: number[] = [];
+    const error = await (async () => {
+      for await (const page of listPages(client, { domain: "iam", collection: "groups", schema: item }))
+        pages.push(page.length);
+    })().catch((e: unknown) => e);
+    expect(pages).toEqual([3, 1]);
+    expect(error).toBeInstanceOf(ListIncompleteError);
+    expect((error as ListIncompleteError).collected).toBe(4);
   });
 });

@@ -81,7 +81,18 @@ function count(name: string, value: number | undefined, min: number): number | u
   return value;
 }
 
-export async function listAll<T extends { uid: string }>(client: ApiClient, request: ListAllRequest<T>): Promise<T[]> {
+/**
+ * The results page by page, each page's new results once (the same walk, rules and checks as
+ * listAll), for callers that do not need them all at once: a look-up of 100,000 records holds one
+ * page of text, its parse and its validated results at a time, plus the uids seen so far (needed
+ * to drop repeats after a restart). Each page is parsed and validated, then only its new results
+ * are handed on; nothing of it is kept here. The count check runs after the last page, so a walk
+ * that ends short throws ListIncompleteError from the iteration, after the pages it did read.
+ */
+export async function* listPages<T extends { uid: string }>(
+  client: ApiClient,
+  request: ListAllRequest<T>,
+): AsyncGenerator<T[], void, undefined> {
   const { domain, collection, schema } = request;
   const itemsKey = request.itemsKey ?? collection;
   const limit = count("limit", request.limit, 0);
@@ -95,22 +106,23 @@ export async function listAll<T extends { uid: string }>(client: ApiClient, requ
   const envelope = envelopeSchema(itemsKey, schema);
   const where = `Listing ${domain}/${collection}`;
 
-  const results: T[] = [];
   const seen = new Set<string>();
+  let collected = 0;
   let skip = firstSkip;
   let token: string | undefined;
   let totalCount: number | undefined;
   let resumed = false;
   let page = 0;
 
-  while (limit === undefined || results.length < limit) {
-    const pageSize = limit === undefined ? MAX_PAGE_SIZE : Math.min(MAX_PAGE_SIZE, limit - results.length);
+  while (limit === undefined || collected < limit) {
+    const pageSize = limit === undefined ? MAX_PAGE_SIZE : Math.min(MAX_PAGE_SIZE, limit - collected);
     const query: Query = { ...filters, page_size: pageSize };
     if (skip > 0) query.skip = skip;
     if (token) query.page_token = token;
     page++;
-    const body = await client.request<unknown>({ method: "GET", domain, path: collection, query });
-    const parsed = envelope.safeParse(body);
+    const parsed = envelope.safeParse(
+      await client.request<unknown>({ method: "GET", domain, path: collection, query }),
+    );
     if (!parsed.success) {
       throw new UnexpectedResponseError(`${where} returned an unexpected page ${page}: ${formatIssues(parsed.error)}`);
     }
@@ -120,19 +132,21 @@ export async function listAll<T extends { uid: string }>(client: ApiClient, requ
     >;
     const items = (data[itemsKey] ?? []) as T[];
     if (data.totalCount !== undefined && data.totalCount !== null) totalCount = Number(data.totalCount);
+    const next = data.nextPageToken ?? undefined;
 
-    let fresh = 0;
+    const fresh: T[] = [];
     for (const item of items) {
       if (seen.has(item.uid)) continue;
       seen.add(item.uid);
-      results.push(item);
-      fresh++;
-      if (limit !== undefined && results.length >= limit) return results;
+      fresh.push(item);
+      collected++;
+      if (limit !== undefined && collected >= limit) break;
     }
+    if (fresh.length > 0) yield fresh;
+    if (limit !== undefined && collected >= limit) return;
 
-    const next = data.nextPageToken ?? undefined;
     if (!next) break;
-    if (fresh > 0) {
+    if (fresh.length > 0) {
       resumed = false;
       token = next;
       continue;
@@ -141,21 +155,27 @@ export async function listAll<T extends { uid: string }>(client: ApiClient, requ
     if (resumed) break;
     resumed = true;
     token = undefined;
-    skip = firstSkip + results.length;
+    skip = firstSkip + collected;
   }
 
   if (totalCount !== undefined) {
     const expected = Math.max(0, totalCount - firstSkip);
     // Reaching here means the walk ran to its end: a limit that was met returned above.
-    if (results.length !== expected) {
+    if (collected !== expected) {
       throw new ListIncompleteError(
-        `${where} collected ${results.length} ${itemsKey} but the service counts ${expected}` +
+        `${where} collected ${collected} ${itemsKey} but the service counts ${expected}` +
           `${firstSkip ? ` after skipping ${firstSkip} of ${totalCount}` : ""}; ` +
           "the collection probably changed while it was being listed. Run again; if it keeps happening, narrow the look-up with filters.",
-        results.length,
+        collected,
         expected,
       );
     }
   }
+}
+
+/** Every result of the walk in one array (see listPages): each record held once. */
+export async function listAll<T extends { uid: string }>(client: ApiClient, request: ListAllRequest<T>): Promise<T[]> {
+  const results: T[] = [];
+  for await (const page of listPages(client, request)) for (const item of page) results.push(item);
   return results;
 }

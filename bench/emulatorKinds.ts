@@ -1,0 +1,138 @@
+/**
+ * Figure [5], every listable kind: the median time of one List page of 200 among 1,000 and among
+ * 100,000 records of that kind (target: ratio < 2, a page costs the page, not the collection).
+ * The records are clones of the one the emulator's seed holds for the kind (new uids and names,
+ * the same data), written as the emulator's own state file and loaded at start, so seeding
+ * 100,000 takes seconds instead of 100,000 creates. Kinds the seed holds no record of cannot be
+ * cloned and are listed as not measured.
+ */
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { performance } from "node:perf_hooks";
+import { startEmulator } from "../emulator";
+import type { EmulatorState } from "../emulator/persistence";
+import { repoRoot } from "../tools/host/stage";
+
+export interface KindListCost {
+  kind: string;
+  path: string;
+  medianMsAt1k: number;
+  medianMsAt100k: number;
+  ratio: number;
+}
+
+export interface EmulatorKindsResult {
+  pageSize: number;
+  samples: number;
+  kinds: KindListCost[];
+  /** Listable kinds with no seed record to clone. */
+  notMeasured: string[];
+}
+
+/** Where each kind is listed (the emulator's kinds/*.ts: domain and operations). */
+const LISTABLE: Record<string, string> = {
+  groups: "iam",
+  identities: "iam",
+  roles: "iam",
+  roleBindings: "iam",
+  identityProviders: "iam",
+  accountAssociations: "iam",
+  groupInvites: "iam",
+  externalGroupRoleMappings: "iam",
+  repos: "registry",
+  tags: "registry",
+  overlays: "registry",
+  overlayBindings: "registry",
+  advisories: "vulnerabilities",
+  subscriptions: "events",
+  requestGroups: "libraries",
+};
+
+type StoredRecord = NonNullable<EmulatorState["records"]["groups"]>[number];
+
+/** `count` copies of `template`: the last uid segment replaced by a hash of the same length, names numbered. */
+function clones(kind: string, template: StoredRecord, count: number): StoredRecord[] {
+  const slash = template.uid.lastIndexOf("/");
+  const prefix = template.uid.slice(0, slash + 1);
+  const length = template.uid.length - prefix.length;
+  return Array.from({ length: count }, (_, i) => ({
+    ...template,
+    uid: prefix + createHash("sha1").update(`${kind}:${i}`).digest("hex").slice(0, length),
+    name: template.name ? `${template.name}-${i}` : "",
+    createTime: template.createTime + i,
+    updateTime: template.updateTime + i,
+  }));
+}
+
+async function pageMedian(url: string, token: string, listPath: string, samples: number): Promise<number> {
+  const headers = { authorization: `Bearer ${token}` };
+  const times: number[] = [];
+  let pageToken: string | undefined;
+  const key = listPath.split("/").pop()!;
+  for (let i = 0; i < samples + 10; i++) {
+    const query = new URLSearchParams({ page_size: "200" });
+    if (pageToken) query.set("page_token", pageToken);
+    const started = performance.now();
+    const response = await fetch(`${url}${listPath}?${query.toString()}`, { headers });
+    const body = (await response.json()) as Record<string, unknown> & { nextPageToken?: string };
+    const elapsed = performance.now() - started;
+    const items = body[key];
+    if (response.status !== 200 || !Array.isArray(items) || items.length === 0)
+      throw new Error(`GET ${listPath}: HTTP ${response.status} ${JSON.stringify(body).slice(0, 300)}`);
+    if (i >= 10) times.push(elapsed);
+    pageToken = body.nextPageToken || undefined;
+  }
+  times.sort((a, b) => a - b);
+  return times[times.length >> 1];
+}
+
+export async function benchEmulatorKinds(options: { samples: number; large?: number }): Promise<EmulatorKindsResult> {
+  const large = options.large ?? 100_000;
+  const dir = fs.mkdtempSync(path.join(repoRoot, ".work", "bench-emulator-kinds-"));
+  try {
+    // The seed, as the emulator persists it: one or more records of most kinds to clone.
+    const seedFile = path.join(dir, "seed.json");
+    const seeded = await startEmulator({
+      quiet: true,
+      seed: true,
+      statePath: seedFile,
+      bulk: { groups: 1, repos: 1, tagsPerRepo: 1, advisories: 1 },
+    });
+    await seeded.close();
+    const seed = JSON.parse(fs.readFileSync(seedFile, "utf8")) as EmulatorState;
+    const kinds: KindListCost[] = [];
+    const notMeasured: string[] = [];
+    for (const [kind, domain] of Object.entries(LISTABLE)) {
+      const records = seed.records[kind as keyof EmulatorState["records"]] ?? [];
+      if (records.length === 0) {
+        notMeasured.push(kind);
+        continue;
+      }
+      const template = records[records.length - 1];
+      const listPath = `/${domain}/v2beta1/${kind}`;
+      const medianAt = async (count: number) => {
+        const file = path.join(dir, `${kind}-${count}.json`);
+        const state: EmulatorState = {
+          ...seed,
+          records: { ...seed.records, [kind]: [...records, ...clones(kind, template, count)] },
+        };
+        fs.writeFileSync(file, JSON.stringify(state));
+        const emu = await startEmulator({ quiet: true, seed: false, statePath: file });
+        try {
+          return await pageMedian(emu.url, emu.token, listPath, options.samples);
+        } finally {
+          await emu.close();
+          fs.rmSync(file, { force: true });
+          fs.rmSync(`${file}.journal`, { force: true });
+        }
+      };
+      const medianMsAt1k = await medianAt(1_000);
+      const medianMsAt100k = await medianAt(large);
+      kinds.push({ kind, path: listPath, medianMsAt1k, medianMsAt100k, ratio: medianMsAt100k / medianMsAt1k });
+    }
+    return { pageSize: 200, samples: options.samples, kinds, notMeasured };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
