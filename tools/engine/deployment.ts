@@ -11,7 +11,7 @@ import {
   StateChange,
   StateJournal,
 } from "./state";
-import { deepEqual, displayChanges, forProvider, Props, secretKeys } from "./wire";
+import { deepEqual, displayChanges, forProvider, Props, secretOutputs } from "./wire";
 
 export interface DeploymentOptions {
   state: StackState;
@@ -146,7 +146,7 @@ export class Deployment {
       parent: reg.parent || undefined,
       protect: reg.protect || undefined,
       retainOnDelete: reg.retainOnDelete || undefined,
-      secretProperties: secretKeys(reg.inputs).length ? secretKeys(reg.inputs) : undefined,
+      secretProperties: secretOutputs(reg).length ? secretOutputs(reg) : undefined,
     };
 
     if (!old) {
@@ -308,7 +308,7 @@ export class Deployment {
       name: step.reg.name,
       changes: step.changes,
       replaces: step.replaces,
-      secretProperties: secretKeys(step.reg.inputs),
+      secretProperties: secretOutputs(step.reg),
     });
   }
 
@@ -337,7 +337,7 @@ export class Deployment {
           name: reg.name,
           changes,
           replaces,
-          secretProperties: secretKeys(reg.inputs),
+          secretProperties: secretOutputs(reg),
         },
         true,
       ),
