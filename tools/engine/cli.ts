@@ -324,12 +324,15 @@ function holdAfter(
   spec: string | undefined,
   host: ProviderHost,
   print: (line?: string) => void,
-): ((op: PendingOperation) => Promise<void>) | undefined {
+): ((op: PendingOperation, quiesce: () => Promise<void>) => Promise<void>) | undefined {
   if (!spec) return undefined;
-  return (op) => {
-    if (`${op.operation}:${nameOf(op.resource.urn)}` !== spec) return Promise.resolve();
+  return async (op, quiesce) => {
+    if (`${op.operation}:${nameOf(op.resource.urn)}` !== spec) return;
+    // Calls already under way end first (and are journaled): the kill then leaves exactly this
+    // operation pending, whichever of two concurrent creates answered first.
+    await quiesce();
     print(`held after ${op.operation} ${op.resource.urn} (engine pid ${process.pid}, host pid ${host.pid})`);
-    return new Promise<void>(() => undefined);
+    await new Promise<void>(() => undefined);
   };
 }
 

@@ -20,8 +20,12 @@ export interface DeploymentOptions {
   host: ProviderHost;
   preview: boolean;
   print: (line: string) => void;
-  /** Runs after a provider call answered and before its result is saved (a test holds the run there to kill it). */
-  afterCall?: (operation: PendingOperation) => Promise<void>;
+  /**
+   * Runs after a provider call answered and before its result is saved (a test holds the run there
+   * to kill it). `quiesce` starts no further call and resolves once every other call under way has
+   * ended and been journaled, so a kill then leaves exactly this one operation pending.
+   */
+  afterCall?: (operation: PendingOperation, quiesce: () => Promise<void>) => Promise<void>;
 }
 
 /** A failure already reported; registrations that are skipped after it are not reported again. */
@@ -45,6 +49,9 @@ export class Deployment {
   /** The state when the run started: what each registration is compared with. */
   private readonly previous: Map<string, ResourceState>;
   private readonly journal: StateJournal | undefined;
+  /** Provider calls between their pending record and its end (see journaled). */
+  private callsUnderWay = 0;
+  private quiesced: { wanted: number; resolve: () => void } | undefined;
 
   constructor(private readonly options: DeploymentOptions) {
     this.previous = new Map(options.state.resources.filter((r) => !r.pendingDelete).map((r) => [r.urn, r]));
@@ -263,19 +270,35 @@ export class Deployment {
     call: () => Promise<T>,
     commit: (result: T) => StateChange,
   ): Promise<T> {
+    // Held for a test (see afterCall): no call starts any more.
+    if (this.quiesced) await new Promise<never>(() => undefined);
     const pending: PendingOperation = { operation, resource, startedAt: new Date().toISOString() };
-    await this.change({ begin: pending });
-    let result: T;
+    this.callsUnderWay++;
     try {
-      result = await call();
-    } catch (error) {
-      // The provider answered: the operation is over (it failed), nothing is left in doubt.
-      await this.change({ end: pendingKey(pending) });
-      throw error;
+      await this.change({ begin: pending });
+      let result: T;
+      try {
+        result = await call();
+      } catch (error) {
+        // The provider answered: the operation is over (it failed), nothing is left in doubt.
+        await this.change({ end: pendingKey(pending) });
+        throw error;
+      }
+      await this.options.afterCall?.(pending, () => this.quiesce());
+      await this.change({ end: pendingKey(pending), then: commit(result) });
+      return result;
+    } finally {
+      this.callsUnderWay--;
+      if (this.quiesced && this.callsUnderWay <= this.quiesced.wanted) this.quiesced.resolve();
     }
-    await this.options.afterCall?.(pending);
-    await this.change({ end: pendingKey(pending), then: commit(result) });
-    return result;
+  }
+
+  /** Starts no further call; resolves when the calling one is the only call still under way. */
+  private quiesce(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.quiesced = { wanted: 1, resolve };
+      if (this.callsUnderWay <= 1) resolve();
+    });
   }
 
   async setStackOutputs(outputs: Props): Promise<void> {
