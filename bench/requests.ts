@@ -129,6 +129,18 @@ export const SAMPLES: Record<string, Sample> = {
     },
     changed: { description: "measured" },
   }),
+  IdentityProvider: async (h) => {
+    const roles = (await h.api<{ roles: { uid: string }[] }>("GET", "/iam/v2beta1/roles?name=viewer")).body.roles;
+    return {
+      inputs: {
+        parentUid: h.emu.rootUid,
+        name: "bench-idp",
+        defaultRole: roles[0].uid,
+        oidc: { issuer: "https://login.example.com", clientId: "bench", clientSecret: "bench-client-secret" },
+      },
+      changed: { oidc: { issuer: "https://login.example.com", clientId: "bench", clientSecret: "rotated-secret" } },
+    };
+  },
   RoleBinding: async (h) => {
     const root = h.emu.rootUid;
     const group = await h.api("POST", `/iam/v2beta1/groups/${root}`, { name: "bench-binding-group" });

@@ -4,3 +4,5 @@ export * from "./roleBinding";
 export * from "./role";
 export * from "./customRole";
 export * from "./lookups";
+export * from "./identityProviderResource";
+export * from "./identityProviderLookups";
