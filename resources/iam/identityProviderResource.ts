@@ -12,6 +12,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { CorrelationRule } from "./correlationRule";
+
+export type { CorrelationRule };
 import provider = require("./idpProvider");
 
 /** How the group's people sign in: the documented iam.IdentityProvider.OIDC message. */
