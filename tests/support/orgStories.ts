@@ -64,7 +64,7 @@ export function describeOrgStories(variant: StoryVariant): void {
       if (up.code !== 0) throw new Error(`deploying the example failed:\n${up.stdout}`);
     }
 
-    test("up creates the hierarchy: groups, CI identities, role bindings and the outputs", async () => {
+    test("up creates the hierarchy: groups, CI identities, a custom role, role bindings, a repo, a subscription and the outputs", async () => {
       expect(stackState()?.resources ?? []).toEqual([]);
       emu.clearRequests();
       const up = await stack.run(["up"], settings);
@@ -85,14 +85,36 @@ export function describeOrgStories(variant: StoryVariant): void {
       });
       expect(named(org.identities, "gitlab-ci")[0].claimMatch).toMatchObject({ issuer: "https://gitlab.com" });
       const created = org.roleBindings.filter((b) => !before.roleBindings.some((o) => o.uid === b.uid));
-      expect(created).toHaveLength(3);
-      for (const binding of created) expect((binding.role as OrgRecord).name).toBe("viewer");
-      // Every resource is exactly one POST.
-      expect(writes(emu).filter((r) => r.method === "POST" && r.path.startsWith("/iam/"))).toHaveLength(7 + 2 + 3);
+      expect(created.map((b) => (b.role as OrgRecord).name).sort()).toEqual([
+        "image-publisher",
+        "viewer",
+        "viewer",
+        "viewer",
+      ]);
+      const [publisher] = named(org.roles, "image-publisher");
+      expect(publisher.definedOn).toBe(engineering.uid);
+      expect(created.find((b) => b.roleUid === publisher.uid)).toMatchObject({
+        identityUid: github.uid,
+        uid: expect.stringMatching(new RegExp(`^${named(org.groups, "platform")[0].uid}/`)),
+      });
+      const [platformBase] = named(org.repos, "platform-base");
+      expect(parentOf(platformBase.uid)).toBe(named(org.groups, "platform")[0].uid);
+      expect(platformBase).toMatchObject({ catalogTier: "CATALOG_TIER_BASE" });
+      const subscriptions = org.subscriptions.filter((s) => parentOf(s.uid) === engineering.uid);
+      expect(subscriptions.map((s) => s.sink)).toEqual(["https://hooks.example.com/engineering-events"]);
+      // Every resource is exactly one POST: 7 groups, 2 identities, a role and 4 bindings; a repo; a subscription.
+      const posts = writes(emu).filter((r) => r.method === "POST");
+      expect(posts.filter((r) => r.path.startsWith("/iam/"))).toHaveLength(7 + 2 + 1 + 4);
+      expect(posts.filter((r) => r.path.startsWith("/registry/"))).toHaveLength(1);
+      expect(posts.filter((r) => r.path.startsWith("/events/"))).toHaveLength(1);
+      expect(writes(emu)).toHaveLength(posts.length);
 
       const outputs = up.state!.outputs;
       expect(outputs.tree.teams.payments).toBe(named(org.groups, "payments")[0].uid);
       expect(outputs.tree.identities["gitlab-ci"]).toBe(named(org.identities, "gitlab-ci")[0].uid);
+      expect(outputs.tree.roles["image-publisher"]).toBe(publisher.uid);
+      expect(outputs.tree.repos["platform-base"]).toBe(platformBase.uid);
+      expect(outputs.tree.subscriptions["engineering-events"]).toBe(subscriptions[0].uid);
       expect(outputs.roleBindings.map((b: { uid: string }) => b.uid).sort()).toEqual(created.map((b) => b.uid).sort());
       // The look-ups' results, against the same records read directly from the service.
       const catalog = await registryCatalog();
@@ -153,7 +175,7 @@ export function describeOrgStories(variant: StoryVariant): void {
       expect(parentOf(ledgers[0].uid)).toBe(data);
     });
 
-    test("drift: a description edited and an identity deleted in the console fail the check, and up repairs both", async () => {
+    test("drift: a description edited, an identity deleted and a repo's tier changed in the console fail the check, and up repairs all three", async () => {
       await deployed();
       const platformUid = uidInState("platform");
       const gitlabUid = stackState()!.outputs.tree.identities["gitlab-ci"];
@@ -162,6 +184,11 @@ export function describeOrgStories(variant: StoryVariant): void {
         description: "edited by hand",
       });
       await call(api(), "DELETE", `/iam/v2beta1/identities/${gitlabUid}`);
+      const repoUid = stackState()!.outputs.tree.repos["platform-base"];
+      await call(api(), "PATCH", `/registry/v2beta1/repos/${repoUid}?updateMask=catalogTier`, {
+        name: "platform-base",
+        catalogTier: "CATALOG_TIER_APPLICATION",
+      });
 
       const stateBefore = fs.readFileSync(stack.stateFile, "utf8");
       const check = await stack.run(["preview", "--refresh", "--expect-no-changes"], settings);
@@ -170,6 +197,7 @@ export function describeOrgStories(variant: StoryVariant): void {
       expect(check.stdout).toContain("no changes were expected");
       expect(check.stdout).toMatch(/~ pulumi-nodejs:dynamic\/iam:Group "platform": description/);
       expect(check.stdout).toMatch(/\+ pulumi-nodejs:dynamic\/iam:Identity "gitlab-ci": would be created/);
+      expect(check.stdout).toMatch(/~ pulumi-nodejs:dynamic\/registry:Repo "platform-base": catalogTier/);
 
       const repair = await stack.run(["up", "--refresh"], settings);
       expect(repair.code).toBe(0);
@@ -177,6 +205,7 @@ export function describeOrgStories(variant: StoryVariant): void {
       expect(org.groups.find((g) => g.uid === platformUid)!.description).toBe(
         "Platform engineering: CI/CD and base images",
       );
+      expect(org.repos.find((r) => r.uid === repoUid)!.catalogTier).toBe("CATALOG_TIER_BASE");
       const [gitlab] = named(org.identities, "gitlab-ci");
       expect(gitlab).toBeDefined();
       // The service deleted the identity's binding with it: the repair binds the new identity again.
