@@ -57,6 +57,7 @@ class SecretFromConfig {
 /**
  * The record's inputs with a placeholder for each write-only secret member of a message it
  * has: nothing can read its value, and adopting the record writes it, so the program must say it.
+ * Paths are a field or a member of a message field (`oidc.clientSecret`), as kinds declare them.
  */
 function withSecretPlaceholders(kind: Kind, inputs: Record<string, unknown>): Record<string, unknown> {
   const out = { ...inputs };

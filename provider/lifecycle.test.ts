@@ -10,6 +10,7 @@ import { changedFields, maskPaths, updateMask } from "./changes";
 import { checkInputs } from "./check";
 import type { ResourceKind } from "./kind";
 import { defineProvider } from "./lifecycle";
+import { redact } from "./messages";
 import { oneOf } from "./rules";
 import {
   UNKNOWN,
@@ -482,4 +483,12 @@ test("companions: a document that fails after the create keeps the record in the
   expect(error?.properties).toMatchObject({ uid: "acme/t1", name: "t", __provider: "p" });
   expect(error?.properties).not.toHaveProperty("notes");
   expect(error?.reasons).toEqual([error?.message]);
+});
+
+test("a secret member not known yet (preview) is not registered: its sentinel stays readable in messages", async () => {
+  const provider = defineProvider(secretive, () => scripted([]));
+  await provider.check({}, { ...secretInputs, login: { url: "https://u", secret: UNKNOWN } });
+  expect(redact(`value ${UNKNOWN}`)).toBe(`value ${UNKNOWN}`);
+  await provider.check({}, { ...secretInputs, login: { url: "https://u", secret: "preview-known-secret" } });
+  expect(redact("value preview-known-secret")).toBe("value [redacted]");
 });

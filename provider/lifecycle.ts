@@ -29,7 +29,7 @@ import { ResourceError, failed, messageOf } from "./resourceError";
 import { mayResendCreate } from "./retryPolicy";
 import { configureFromPulumi, raw as settingOf } from "./settings";
 import { quoteUid, uidIssue } from "./uid";
-import { Props, isObject, pick, sameValue, stripUndefined, valueAt, withValuesAt } from "./values";
+import { Props, UNKNOWN, isObject, pick, sameValue, stripUndefined, valueAt, withValuesAt } from "./values";
 
 /** The operations of dynamic.ResourceProvider a kind's provider implements: all of them. */
 export type Lifecycle = Required<
@@ -105,7 +105,8 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
     for (const props of all)
       for (const path of kind.secrets ?? []) {
         const value = props && valueAt(props, path);
-        if (typeof value === "string") registerSecret(value);
+        // The sentinel of a value not known yet (preview) is no secret: redacting it would mangle messages.
+        if (typeof value === "string" && value !== UNKNOWN) registerSecret(value);
       }
   };
 
