@@ -372,3 +372,24 @@ test("readme: adoption writes the declared readme; check refuses a bad one befor
   expect(await failures("")).toEqual([]);
   expect(h.calls()).toEqual([]);
 });
+
+test("readme: a write refused after the create fails the create naming it, and the repo is not lost", async () => {
+  const root = h.emu.rootUid;
+  // The service sheds the readme's PATCH with a Retry-After past the call's deadline: no repeat, no wait.
+  h.emu.setFaults([{ path: "/readme$", methods: ["PATCH"], exhaustedRate: 1, retryAfterSeconds: 25 }]);
+  await h.host.configure({ "platform:apiUrl": h.emu.url, "platform:token": h.emu.token, "platform:timeout": "20" });
+  try {
+    const error = await failureOf(
+      h.host.create(urn, props({ parentUid: root, name: "readme-refused", readme: "# later\n", allowDelete: true })),
+    );
+    expect(error.message).toMatch(
+      /^writing the readme of repo "readme-refused" under .* \(.*\) failed: .*The repo itself is written and kept in the state; run `pulumi up` again to write its readme/,
+    );
+  } finally {
+    h.emu.setFaults([]);
+    await h.host.configure({ "platform:apiUrl": h.emu.url, "platform:token": h.emu.token });
+  }
+  const made = (await h.api("GET", `${REPOS}?name=readme-refused`)).body.repos;
+  expect(made).toHaveLength(1);
+  await h.api("DELETE", `${REPOS}/${made[0].uid}`);
+});
