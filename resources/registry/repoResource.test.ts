@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { Harness, startHarness } from "../../tests/support/resourceHarness";
 import { failureOf, registerResource } from "../../tests/support/registeredResource";
+import { startHost } from "../../tools/host/host";
 import { repoRoot } from "../../tools/host/stage";
 import { CATALOG_TIERS } from "./catalogTier";
 
@@ -376,18 +377,21 @@ test("readme: adoption writes the declared readme; check refuses a bad one befor
 test("readme: a write refused after the create fails the create naming it, and the repo is not lost", async () => {
   const root = h.emu.rootUid;
   // The service sheds the readme's PATCH with a Retry-After past the call's deadline: no repeat, no wait.
+  // (A host of its own: a host applies its configuration when it first loads a provider.)
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("PLATFORM_")));
+  const host = await startHost({ cwd: h.staged.dir, env });
+  await host.configure({ "platform:apiUrl": h.emu.url, "platform:token": h.emu.token, "platform:timeout": "20" });
   h.emu.setFaults([{ path: "/readme$", methods: ["PATCH"], exhaustedRate: 1, retryAfterSeconds: 25 }]);
-  await h.host.configure({ "platform:apiUrl": h.emu.url, "platform:token": h.emu.token, "platform:timeout": "20" });
   try {
     const error = await failureOf(
-      h.host.create(urn, props({ parentUid: root, name: "readme-refused", readme: "# later\n", allowDelete: true })),
+      host.create(urn, props({ parentUid: root, name: "readme-refused", readme: "# later\n", allowDelete: true })),
     );
     expect(error.message).toMatch(
       /^writing the readme of repo "readme-refused" under .* \(.*\) failed: .*The repo itself is written and kept in the state; run `pulumi up` again to write its readme/,
     );
   } finally {
     h.emu.setFaults([]);
-    await h.host.configure({ "platform:apiUrl": h.emu.url, "platform:token": h.emu.token });
+    await host.close();
   }
   const made = (await h.api("GET", `${REPOS}?name=readme-refused`)).body.repos;
   expect(made).toHaveLength(1);
