@@ -1,7 +1,8 @@
 /**
  * The lifecycle every kind shares: defineProvider turns a kind's description into the object
  * the dynamic-provider host calls (configure, check, diff, create, read, update, delete), with
- * one request per create, read, update and delete, and none for check and diff.
+ * one request per create, read, update and delete (plus one per companion document the program
+ * sets, where it is written or read), and none for check and diff.
  *
  * Each operation that calls the API runs as one call with one overall deadline across its
  * retries (provider/deadline.ts); every error is a ResourceError (provider/resourceError.ts).
