@@ -346,3 +346,24 @@ test("create: a lost answer for a kind whose code is only answered at create del
   const read = await defineProvider(invite, () => reread).read("acme/t2", created.outs);
   expect(read.props).toMatchObject({ code: "s3cret" });
 });
+
+test("a secret output never reaches a message: left out of a malformed answer, redacted once answered", async () => {
+  const invite: ResourceKind = { ...kind, onlyAtCreate: ["code"], secrets: ["code"] };
+  const code = "c0de-that-redeems-the-invite";
+  const noUid = scripted([() => ({ name: "t", code })]);
+  const error = await defineProvider(invite, () => noUid)
+    .create(inputs)
+    .then(
+      () => undefined,
+      (e: Error) => e,
+    );
+  expect(error?.message).toMatch(/^the API answered a thing without a uid: \{"name":"t"\}$/);
+  // Once answered, the value is redacted from any later message of the process.
+  const created = scripted([
+    () => record({ uid: "acme/t3", code: `${code}-2` }),
+    apiError(Code.INTERNAL, `echo ${code}-2`),
+  ]);
+  const provider = defineProvider(invite, () => created);
+  expect((await provider.create(inputs)).outs).toMatchObject({ code: `${code}-2` });
+  await expect(provider.delete("acme/t3", { name: "t" })).rejects.toThrow(/echo \[redacted\]/);
+});

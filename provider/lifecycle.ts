@@ -24,6 +24,7 @@ import {
   wirePaths,
 } from "./changes";
 import { ApiRecord, Kind, ResourceKind, completeKind } from "./kind";
+import { registerSecret } from "./messages";
 import { ResourceError, failed, messageOf } from "./resourceError";
 import { mayResendCreate } from "./retryPolicy";
 import { configureFromPulumi, raw as settingOf } from "./settings";
@@ -79,13 +80,27 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
   // A parent the record does not tell (a role's uid is one segment) comes from the inputs or the state.
   const parentOf = (props: Props = {}) => pick(props, [kind.parentField]);
 
+  /** A record as a message may show it: its secret fields left out. */
+  const withoutSecrets = (record: unknown): unknown => {
+    if (record === null || typeof record !== "object" || !kind.secrets?.length) return record;
+    const shown: Props = { ...(record as Props) };
+    for (const field of kind.secrets) delete shown[field];
+    return shown;
+  };
+
   // Runs for every record read or written (a refresh of N resources, N times): a plain uid check
   // instead of a schema.
   const outputsOf = (record: unknown, inputs: Props = {}): Props => {
-    const uid = record !== null && typeof record === "object" ? (record as Props).uid : undefined;
+    const answered: Props = record !== null && typeof record === "object" ? (record as Props) : {};
+    const uid = answered.uid;
+    // A secret output (an invite's code) is redacted from every message from here on.
+    for (const field of kind.secrets ?? []) {
+      const value = answered[field];
+      if (typeof value === "string") registerSecret(value);
+    }
     if (typeof uid !== "string" || uid === "")
       throw new ResourceError(
-        `the API answered a ${kind.noun} without a uid: ${JSON.stringify(record)?.slice(0, 200)}`,
+        `the API answered a ${kind.noun} without a uid: ${JSON.stringify(withoutSecrets(record))?.slice(0, 200)}`,
       );
     // An answered uid becomes the resource id and, later, part of request paths: same grammar as inputs.
     const issue = uidIssue(uid, "path");
