@@ -367,3 +367,27 @@ test("a secret output never reaches a message: left out of a malformed answer, r
   expect((await provider.create(inputs)).outs).toMatchObject({ code: `${code}-2` });
   await expect(provider.delete("acme/t3", { name: "t" })).rejects.toThrow(/echo \[redacted\]/);
 });
+
+test("a replacement deletes first only when the new record has the old one's whole natural key (List filters and key fields)", async () => {
+  const byParent: ResourceKind = {
+    ...kind,
+    replaceOn: ["parentUid", "name", "description"],
+    naturalKey: (props) => ({ "uidp.children_of": shown(props.parentUid) }),
+  };
+  const provider = defineProvider(byParent, () => scripted([]));
+  const olds = { uid: "acme/t1", parentUid: "acme", name: "t", description: "d" };
+  // Same filters, same key field: the service would hold two records of one key.
+  expect(await provider.diff("acme/t1", olds, { ...olds, description: "e" })).toMatchObject({
+    replaces: ["description"],
+    deleteBeforeReplace: true,
+  });
+  // Same filters, another key field value: created first, then the old one deleted.
+  expect(await provider.diff("acme/t1", olds, { ...olds, name: "u" })).toMatchObject({
+    replaces: ["name"],
+    deleteBeforeReplace: false,
+  });
+  expect(await provider.diff("acme/t1", olds, { ...olds, name: UNKNOWN })).toMatchObject({
+    replaces: ["name"],
+    deleteBeforeReplace: false,
+  });
+});

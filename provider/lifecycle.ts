@@ -29,7 +29,7 @@ import { ResourceError, failed, messageOf } from "./resourceError";
 import { mayResendCreate } from "./retryPolicy";
 import { configureFromPulumi, raw as settingOf } from "./settings";
 import { quoteUid, uidIssue } from "./uid";
-import { Props, pick, sameValue, stripUndefined } from "./values";
+import { Props, containsUnknown, pick, sameValue, stripUndefined } from "./values";
 
 /** The operations of dynamic.ResourceProvider a kind's provider implements: all of them. */
 export type Lifecycle = Required<
@@ -112,6 +112,11 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
     // The server's values win; inputs fill in only what it leaves out.
     return stripUndefined({ ...pick(inputs, kind.declared), ...kind.toOutputs(record as ApiRecord) });
   };
+
+  /** The same List filters and the same key fields: the two would be one record to the service. */
+  const sameNaturalKey = (olds: Props, news: Props) =>
+    sameValue(kind.naturalKey(olds), kind.naturalKey(news)) &&
+    kind.keyFields.every((field) => !containsUnknown(news[field]) && sameValue(olds[field], news[field]));
 
   const said = (error: unknown) =>
     error instanceof ApiError ? error.serviceMessage || error.message : messageOf(error);
@@ -262,8 +267,9 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
         changes: changed.length > 0,
         replaces,
         // A replacement under the same natural key (a tag's new digest under its old name) would
-        // collide with the record it replaces, so that one goes first.
-        deleteBeforeReplace: replaces.length > 0 && sameValue(kind.naturalKey(olds ?? {}), kind.naturalKey(news ?? {})),
+        // collide with the record it replaces, so that one goes first; under another key (a new
+        // subscription sink) the new record is created first.
+        deleteBeforeReplace: replaces.length > 0 && sameNaturalKey(olds ?? {}, news ?? {}),
       };
     },
 
