@@ -178,6 +178,13 @@ export const SAMPLES: Record<string, Sample> = {
       },
     };
   },
+  GroupInvite: async (h) => {
+    const roles = await h.api<{ roles: { uid: string }[] }>("GET", "/iam/v2beta1/roles?name=viewer");
+    return {
+      inputs: { groupUid: h.emu.rootUid, roleUid: roles.body.roles[0].uid, ttl: "86400s" },
+      replaced: { ttl: "3600s" },
+    };
+  },
   Subscription: async (h) => ({
     inputs: { parentUid: h.emu.rootUid, sink: "https://hooks.example.com/bench" },
     replaced: { sink: "https://hooks.example.com/bench-2" },

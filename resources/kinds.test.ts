@@ -20,7 +20,13 @@ const documents = JSON.parse(
   fs.readFileSync(path.join(repoRoot, "..", "shared", "reference", "api-v2-schema.json"), "utf8"),
 ) as { schemas: Record<string, Message>; operations: Array<{ method: string; path: string; body?: { ref?: string } }> };
 
-const MODULES = ["iam/groupProvider", "iam/identityProvider", "iam/roleBindingProvider", "iam/roleProvider"];
+const MODULES = [
+  "iam/groupProvider",
+  "iam/identityProvider",
+  "iam/roleBindingProvider",
+  "iam/roleProvider",
+  "iam/groupInviteProvider",
+];
 
 describe.each(MODULES)("%s", (module) => {
   const { kind } = require(`./${module}`) as Provider;

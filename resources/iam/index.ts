@@ -4,3 +4,4 @@ export * from "./roleBinding";
 export * from "./role";
 export * from "./customRole";
 export * from "./lookups";
+export * from "./groupInvite";
