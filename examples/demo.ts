@@ -56,8 +56,9 @@ async function main(): Promise<number> {
   say("platform-pulumi demo");
   say("");
   say("platform-pulumi lets a Pulumi program declare an organization on Platform API v2: groups,");
-  say("identities (who may log in, e.g. a CI pipeline with its OIDC token) and role bindings (which");
-  say("identity holds which role on which group). This demo runs the example program");
+  say("identities (who may log in, e.g. a CI pipeline with its OIDC token), custom roles, role bindings");
+  say("(which identity holds which role on which group), registry repos, event subscriptions and the");
+  say("rest of what the API manages. This demo runs the example program");
   say("examples/org-hierarchy/index.ts against a local emulator of the API and walks through a stack's");
   say("life: create it, let someone change it by hand, detect that drift, repair it, destroy it.");
   say("");
@@ -92,7 +93,9 @@ async function main(): Promise<number> {
     say(
       `The emulator starts with one organization, ${ROOT_LABEL}, and its owner dev-owner, whose API token the demo uses.`,
     );
-    const before = await showTree("Groups, identities and role bindings in the organization");
+    const before = await showTree(
+      "The organization: groups, identities, role bindings, custom roles, repos, subscriptions",
+    );
 
     rule("1. Create: preview the plan, then apply it");
     await step(["preview"]);
@@ -173,7 +176,8 @@ function outputSummary(outputs: any): string[] {
   const advisories = Object.entries(outputs.advisoriesPerRepo ?? {}).map(([repo, n]) => `${repo} ${String(n)}`);
   const label = (text: string) => text.padEnd(22);
   return [
-    `${label("tree")}uids of the ${groups} groups and ${Object.keys(tree.identities ?? {}).length} identities`,
+    `${label("tree")}uids of the ${groups} groups, ${count(tree.identities)} identities, ${count(tree.roles)} custom role, ` +
+      `${count(tree.repos)} repo and ${count(tree.subscriptions)} event subscription`,
     `${label("roleBindings")}${bindings.join(" · ")}`,
     ...images.map((line, n) => `${label(n === 0 ? "images (look-ups)" : "")}${line}`),
     `${label("advisoriesPerRepo")}${advisories.join(" · ")}`,
@@ -181,6 +185,7 @@ function outputSummary(outputs: any): string[] {
 }
 
 const TEAM_ORDER = ["platform", "payments", "data"];
+const count = (outputs: object | undefined) => Object.keys(outputs ?? {}).length;
 
 function hasPulumiCli(): boolean {
   return spawnSync("pulumi", ["version"], { stdio: "ignore" }).status === 0;

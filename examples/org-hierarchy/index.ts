@@ -10,12 +10,16 @@
  *      └─ data                           team
  *         └─ analytics                   nested group
  *
- * Each CI identity is bound, on its team's group, to a role looked up by name. The stack outputs
- * show the tree of uids, the bindings, and for each team the container images it uses with
- * their tags and the number of security advisories per image.
+ * Each CI identity is bound, on its team's group, to a role looked up by name. The department
+ * also has a custom role, image-publisher, which the GitHub pipeline holds on the platform team
+ * to push its base images to the team's repo, platform-base; and an event subscription that
+ * posts the department's events to a webhook. The stack outputs show the tree of uids, the
+ * bindings, and for each team the container images it uses with their tags and the number of
+ * security advisories per image.
  *
  * Settings (all but rootUid have defaults): pulumi config set rootUid <uid>, and optionally
- * departmentName, paymentsName, ledgerParent, githubRepository, gitlabProject, gitlabIssuer, ciRole.
+ * departmentName, paymentsName, ledgerParent, githubRepository, gitlabProject, gitlabIssuer, ciRole,
+ * eventsSink.
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as platform from "platform-pulumi";
@@ -29,6 +33,7 @@ const githubRepository = config.get("githubRepository") ?? "acme/app";
 const gitlabProject = config.get("gitlabProject") ?? "acme/payments";
 const gitlabIssuer = config.get("gitlabIssuer") ?? "https://gitlab.com";
 const ciRole = config.get("ciRole") ?? "viewer";
+const eventsSink = config.get("eventsSink") ?? "https://hooks.example.com/engineering-events";
 
 interface TeamSpec {
   name: string;
@@ -95,20 +100,47 @@ const gitlabCi = new platform.iam.Identity("gitlab-ci", {
 // Roles are built in: look them up by name rather than hard-coding their uids.
 const role = platform.iam.getRole({ name: ciRole });
 
+// A custom role: what the release pipeline needs to publish images, and nothing more.
+const imagePublisher = new platform.iam.Role("image-publisher", {
+  parentUid: department.uid,
+  name: "image-publisher",
+  description: "Publishes images and their tags",
+  capabilities: ["CAP_REPO_LIST", "CAP_MANIFEST_CREATE", "CAP_MANIFEST_LIST", "CAP_TAG_CREATE", "CAP_TAG_LIST"],
+});
+
 const bindings = [
-  { key: "github-deploy-platform", group: teams.platform, identity: githubDeploy },
-  { key: "github-deploy-data", group: teams.data, identity: githubDeploy },
-  { key: "gitlab-ci-payments", group: teams.payments, identity: gitlabCi },
-].map(({ key, group, identity }) => ({
+  { key: "github-deploy-platform", group: teams.platform, identity: githubDeploy, role: ciRole },
+  { key: "github-deploy-data", group: teams.data, identity: githubDeploy, role: ciRole },
+  { key: "gitlab-ci-payments", group: teams.payments, identity: gitlabCi, role: ciRole },
+  { key: "github-deploy-publisher", group: teams.platform, identity: githubDeploy, role: imagePublisher },
+].map(({ key, group, identity, role: granted }) => ({
   key,
   binding: new platform.iam.RoleBinding(key, {
     groupUid: group.uid,
     identityUid: identity.uid,
-    roleUid: role.then((r) => r.uid),
+    roleUid: typeof granted === "string" ? role.then((r) => r.uid) : granted.uid,
   }),
   group,
   identity,
+  role: typeof granted === "string" ? pulumi.output(granted) : granted.name,
 }));
+
+// The platform team's own repo for the base images it publishes. Deleting a repo deletes its
+// images, so the provider refuses unless the program allows it; this example is torn down by
+// `pulumi destroy`, so it does.
+const platformBase = new platform.registry.Repo("platform-base", {
+  parentUid: teams.platform.uid,
+  name: "platform-base",
+  description: "Base images built by the platform team",
+  catalogTier: "CATALOG_TIER_BASE",
+  allowDelete: true,
+});
+
+// The department's events (changes to its groups, identities, ...) posted to a webhook.
+const departmentEvents = new platform.events.Subscription("engineering-events", {
+  parentUid: department.uid,
+  sink: eventsSink,
+});
 
 function teamOf(key: string): platform.iam.Group {
   const team = teams[key];
@@ -148,12 +180,15 @@ export const tree = {
   teams: Object.fromEntries(Object.entries(teams).map(([key, group]) => [key, group.uid])),
   nested: Object.fromEntries(Object.entries(nested).map(([key, group]) => [key, group.uid])),
   identities: { "github-deploy": githubDeploy.uid, "gitlab-ci": gitlabCi.uid },
+  roles: { "image-publisher": imagePublisher.uid },
+  repos: { "platform-base": platformBase.uid },
+  subscriptions: { "engineering-events": departmentEvents.uid },
 };
-export const roleBindings = bindings.map(({ key, binding, group, identity }) => ({
+export const roleBindings = bindings.map(({ key, binding, group, identity, role: granted }) => ({
   key,
   uid: binding.uid,
   group: group.name,
   identity: identity.name,
-  role: ciRole,
+  role: granted,
 }));
 export { images, advisoriesPerRepo };

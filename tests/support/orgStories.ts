@@ -64,7 +64,7 @@ export function describeOrgStories(variant: StoryVariant): void {
       if (up.code !== 0) throw new Error(`deploying the example failed:\n${up.stdout}`);
     }
 
-    test("up creates the hierarchy: groups, CI identities, role bindings and the outputs", async () => {
+    test("up creates the hierarchy: groups, CI identities, a custom role, role bindings, a repo, a subscription and the outputs", async () => {
       expect(stackState()?.resources ?? []).toEqual([]);
       emu.clearRequests();
       const up = await stack.run(["up"], settings);
@@ -85,14 +85,36 @@ export function describeOrgStories(variant: StoryVariant): void {
       });
       expect(named(org.identities, "gitlab-ci")[0].claimMatch).toMatchObject({ issuer: "https://gitlab.com" });
       const created = org.roleBindings.filter((b) => !before.roleBindings.some((o) => o.uid === b.uid));
-      expect(created).toHaveLength(3);
-      for (const binding of created) expect((binding.role as OrgRecord).name).toBe("viewer");
-      // Every resource is exactly one POST.
-      expect(writes(emu).filter((r) => r.method === "POST" && r.path.startsWith("/iam/"))).toHaveLength(7 + 2 + 3);
+      expect(created.map((b) => (b.role as OrgRecord).name).sort()).toEqual([
+        "image-publisher",
+        "viewer",
+        "viewer",
+        "viewer",
+      ]);
+      const [publisher] = named(org.roles, "image-publisher");
+      expect(publisher.definedOn).toBe(engineering.uid);
+      expect(created.find((b) => b.roleUid === publisher.uid)).toMatchObject({
+        identityUid: github.uid,
+        uid: expect.stringMatching(new RegExp(`^${named(org.groups, "platform")[0].uid}/`)),
+      });
+      const [platformBase] = named(org.repos, "platform-base");
+      expect(parentOf(platformBase.uid)).toBe(named(org.groups, "platform")[0].uid);
+      expect(platformBase).toMatchObject({ catalogTier: "CATALOG_TIER_BASE" });
+      const subscriptions = org.subscriptions.filter((s) => parentOf(s.uid) === engineering.uid);
+      expect(subscriptions.map((s) => s.sink)).toEqual(["https://hooks.example.com/engineering-events"]);
+      // Every resource is exactly one POST: 7 groups, 2 identities, a role and 4 bindings; a repo; a subscription.
+      const posts = writes(emu).filter((r) => r.method === "POST");
+      expect(posts.filter((r) => r.path.startsWith("/iam/"))).toHaveLength(7 + 2 + 1 + 4);
+      expect(posts.filter((r) => r.path.startsWith("/registry/"))).toHaveLength(1);
+      expect(posts.filter((r) => r.path.startsWith("/events/"))).toHaveLength(1);
+      expect(writes(emu)).toHaveLength(posts.length);
 
       const outputs = up.state!.outputs;
       expect(outputs.tree.teams.payments).toBe(named(org.groups, "payments")[0].uid);
       expect(outputs.tree.identities["gitlab-ci"]).toBe(named(org.identities, "gitlab-ci")[0].uid);
+      expect(outputs.tree.roles["image-publisher"]).toBe(publisher.uid);
+      expect(outputs.tree.repos["platform-base"]).toBe(platformBase.uid);
+      expect(outputs.tree.subscriptions["engineering-events"]).toBe(subscriptions[0].uid);
       expect(outputs.roleBindings.map((b: { uid: string }) => b.uid).sort()).toEqual(created.map((b) => b.uid).sort());
       // The look-ups' results, against the same records read directly from the service.
       const catalog = await registryCatalog();

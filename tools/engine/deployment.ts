@@ -3,7 +3,7 @@ import { changeSummary, isChange, Step, stepLines, summaryLines, tableHeader } f
 import { deleteInReverseDependencyOrder } from "./graph";
 import type { Registration, RegistrationResult } from "./program";
 import { PendingOperation, ResourceState, saveState, StackState } from "./state";
-import { deepEqual, displayChanges, forProvider, Props, secretKeys } from "./wire";
+import { deepEqual, displayChanges, forProvider, Props, secretOutputs } from "./wire";
 
 export interface DeploymentOptions {
   state: StackState;
@@ -125,7 +125,7 @@ export class Deployment {
       parent: reg.parent || undefined,
       protect: reg.protect || undefined,
       retainOnDelete: reg.retainOnDelete || undefined,
-      secretProperties: secretKeys(reg.inputs).length ? secretKeys(reg.inputs) : undefined,
+      secretProperties: secretOutputs(reg).length ? secretOutputs(reg) : undefined,
     };
 
     if (!old) {
@@ -297,7 +297,7 @@ export class Deployment {
       name: step.reg.name,
       changes: step.changes,
       replaces: step.replaces,
-      secretProperties: secretKeys(step.reg.inputs),
+      secretProperties: secretOutputs(step.reg),
     });
   }
 
@@ -318,7 +318,7 @@ export class Deployment {
           name: reg.name,
           changes,
           replaces,
-          secretProperties: secretKeys(reg.inputs),
+          secretProperties: secretOutputs(reg),
         },
         true,
       ),

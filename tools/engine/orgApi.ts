@@ -19,7 +19,21 @@ export interface OrgSnapshot {
   groups: OrgRecord[];
   identities: OrgRecord[];
   roleBindings: OrgRecord[];
+  /** Custom roles (the built-in ones have no place in the tree). */
+  roles: OrgRecord[];
+  repos: OrgRecord[];
+  subscriptions: OrgRecord[];
 }
+
+/** What a snapshot lists, and where: every collection the example organization declares. */
+const SNAPSHOT_COLLECTIONS: ReadonlyArray<[keyof OrgSnapshot, string]> = [
+  ["groups", "iam"],
+  ["identities", "iam"],
+  ["roleBindings", "iam"],
+  ["roles", "iam"],
+  ["repos", "registry"],
+  ["subscriptions", "events"],
+];
 
 export async function call<T = any>(api: Api, method: string, path: string, body?: unknown): Promise<T> {
   const send = () =>
@@ -56,13 +70,36 @@ export async function listAll(api: Api, domain: string, collection: string, root
   return records;
 }
 
-/** Groups, identities and role bindings below the root, sorted by uid: equal snapshots = same organization. */
+/** Every collection of the snapshot below the root, sorted by uid: equal snapshots = same organization. */
 export async function snapshot(api: Api, rootUid: string): Promise<OrgSnapshot> {
   const byUid = (a: OrgRecord, b: OrgRecord) => a.uid.localeCompare(b.uid);
-  const [groups, identities, roleBindings] = await Promise.all(
-    ["groups", "identities", "roleBindings"].map((c) => listAll(api, "iam", c, rootUid)),
+  const lists = await Promise.all(
+    SNAPSHOT_COLLECTIONS.map(async ([collection, domain]) =>
+      (await listAll(api, domain, collection, rootUid)).sort(byUid),
+    ),
   );
-  return { groups: groups.sort(byUid), identities: identities.sort(byUid), roleBindings: roleBindings.sort(byUid) };
+  const org = Object.fromEntries(
+    SNAPSHOT_COLLECTIONS.map(([collection], n) => [collection, lists[n]]),
+  ) as unknown as OrgSnapshot;
+  org.roles = await placeRoles(api, org.roles, org.groups);
+  return org;
+}
+
+/**
+ * A role's uid is one segment and does not say where it was defined: the group whose
+ * `uidp.children_of` lists it does. Each custom role gains `definedOn`, that group's uid.
+ */
+async function placeRoles(api: Api, roles: OrgRecord[], groups: OrgRecord[]): Promise<OrgRecord[]> {
+  if (roles.length === 0) return roles;
+  const definedOn = new Map<string, string>();
+  await Promise.all(
+    groups.map(async (group) => {
+      const query = new URLSearchParams({ "uidp.children_of": group.uid, page_size: "200" });
+      const page = await call(api, "GET", `/iam/v2beta1/roles?${query.toString()}`);
+      for (const role of (page.roles ?? []) as OrgRecord[]) definedOn.set(role.uid, group.uid);
+    }),
+  );
+  return roles.map((role) => (definedOn.has(role.uid) ? { ...role, definedOn: definedOn.get(role.uid) } : role));
 }
 
 /**
@@ -92,6 +129,16 @@ export function renderTree(org: OrgSnapshot, rootUid: string, rootLabel = "organ
         (b.identity as OrgRecord | undefined)?.name ?? identityName.get(String(b.identityUid)) ?? String(b.identityUid);
       const role = (b.role as OrgRecord | undefined)?.name ?? String(b.roleUid);
       children.push({ label: `binding  ${identity} is ${role}` });
+    }
+    for (const r of org.roles.filter((r) => r.definedOn === groupUid).sort(byName)) {
+      const capabilities = Array.isArray(r.capabilities) ? r.capabilities.length : 0;
+      children.push({ label: `role     ${r.name}  (custom, ${capabilities} capabilities)` });
+    }
+    for (const r of org.repos.filter((r) => parentOf(r.uid) === groupUid).sort(byName)) {
+      children.push({ label: `repo     ${r.name}${r.description ? ` — ${r.description}` : ""}` });
+    }
+    for (const s of org.subscriptions.filter((s) => parentOf(s.uid) === groupUid)) {
+      children.push({ label: `events   → ${String(s.sink)}` });
     }
     children.forEach((child, n) => {
       const last = n === children.length - 1;

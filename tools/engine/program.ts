@@ -1,5 +1,5 @@
 import * as url from "node:url";
-import { Props } from "./wire";
+import { Props, secretOutputs, withSecrets } from "./wire";
 
 /** One RegisterResource (or ReadResource, for `Resource.get`) call from the program. */
 export interface Registration {
@@ -18,6 +18,8 @@ export interface Registration {
   retainOnDelete: boolean;
   /** Set for `Resource.get(name, id)`: read, never created. */
   readId?: string;
+  /** Outputs the resource asks to keep secret (`additionalSecretOutputs`), top-level names. */
+  additionalSecretOutputs: string[];
 }
 
 export interface RegistrationResult {
@@ -90,8 +92,11 @@ export async function runProgram(options: ProgramOptions): Promise<ProgramResult
         dependencies: req.getDependenciesList(),
         ...registration,
       });
-      this.resources.set(urn, { urn, id: result.id || null, state: result.outputs });
-      return { urn, result };
+      // As the engine does for a provider that accepts no secrets: an output is secret when its
+      // input was, or when the resource names it in additionalSecretOutputs.
+      const outputs = withSecrets(result.outputs, secretOutputs(registration));
+      this.resources.set(urn, { urn, id: result.id || null, state: outputs });
+      return { urn, result: { ...result, outputs } };
     }
 
     async registerResource(req: any, callback: (err: unknown, res?: unknown) => void) {
@@ -103,6 +108,7 @@ export async function runProgram(options: ProgramOptions): Promise<ProgramResult
           ignoreChanges: req.getIgnorechangesList(),
           protect: req.getProtect() === true,
           retainOnDelete: req.getRetainondelete() === true,
+          additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
         });
         const response = new resproto.RegisterResourceResponse();
         response.setUrn(urn);
@@ -124,6 +130,7 @@ export async function runProgram(options: ProgramOptions): Promise<ProgramResult
           protect: false,
           retainOnDelete: false,
           readId: req.getId(),
+          additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
         });
         const response = new resproto.ReadResourceResponse();
         response.setUrn(urn);

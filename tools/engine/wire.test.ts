@@ -1,4 +1,14 @@
-import { displayChanges, displayValue, forProvider, makeSecret, propertyChanges, secretKeys, UNKNOWN } from "./wire";
+import {
+  displayChanges,
+  displayValue,
+  forProvider,
+  makeSecret,
+  propertyChanges,
+  secretKeys,
+  secretOutputs,
+  UNKNOWN,
+  withSecrets,
+} from "./wire";
 
 describe("propertyChanges", () => {
   test("lists changed leaves by dotted path and ignores __provider", () => {
@@ -50,5 +60,21 @@ describe("display", () => {
     expect(displayValue({ nested: makeSecret("hunter2") })).toBe("[secret]");
     expect(displayValue(UNKNOWN)).toBe("output<unknown>");
     expect(secretKeys({ a: 1, b: { c: makeSecret(2) } })).toEqual(["b"]);
+  });
+});
+
+describe("secret outputs", () => {
+  test("an output is secret when its input was or when the resource names it; it is wrapped once", () => {
+    const reg = { inputs: { name: "a", oidc: { clientSecret: makeSecret("s3") } }, additionalSecretOutputs: ["code"] };
+    expect(secretOutputs(reg)).toEqual(["oidc", "code"]);
+    expect(secretOutputs({ inputs: { name: "a" } })).toEqual([]);
+    const outputs = { name: "a", code: "c0de", oidc: { issuer: "https://x", clientSecret: "s3" } };
+    expect(withSecrets(outputs, secretOutputs(reg))).toEqual({
+      name: "a",
+      code: makeSecret("c0de"),
+      oidc: makeSecret({ issuer: "https://x", clientSecret: "s3" }),
+    });
+    expect(withSecrets({ code: makeSecret("c0de") }, ["code"])).toEqual({ code: makeSecret("c0de") });
+    expect(withSecrets(outputs, ["absent"])).toBe(outputs);
   });
 });

@@ -49,6 +49,19 @@ export function secretKeys(props: Props): string[] {
   return Object.keys(props).filter((key) => containsSecret(props[key]));
 }
 
+/** The top-level outputs to keep secret: those whose input was secret, and those the resource names. */
+export function secretOutputs(reg: { inputs: Props; additionalSecretOutputs?: string[] }): string[] {
+  return [...new Set([...secretKeys(reg.inputs), ...(reg.additionalSecretOutputs ?? [])])];
+}
+
+/** `props` with the values of `keys` wrapped as secrets (once). */
+export function withSecrets(props: Props, keys: readonly string[]): Props {
+  if (!keys.some((key) => key in props)) return props;
+  const out: Props = { ...props };
+  for (const key of keys) if (key in out && !isSecretValue(out[key])) out[key] = makeSecret(out[key]);
+  return out;
+}
+
 function containsSecret(value: unknown): boolean {
   if (isSecretValue(value)) return true;
   if (Array.isArray(value)) return value.some(containsSecret);
