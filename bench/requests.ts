@@ -178,6 +178,10 @@ export const SAMPLES: Record<string, Sample> = {
       },
     };
   },
+  AccountAssociation: async (h) => ({
+    inputs: { groupUid: h.emu.rootUid, name: "bench-association", amazon: { account: "123456789012" } },
+    changed: { amazon: { account: "210987654321" } },
+  }),
   GroupInvite: async (h) => {
     const roles = await h.api<{ roles: { uid: string }[] }>("GET", "/iam/v2beta1/roles?name=viewer");
     return {

@@ -26,6 +26,7 @@ const MODULES = [
   "iam/roleBindingProvider",
   "iam/roleProvider",
   "iam/groupInviteProvider",
+  "iam/accountAssociationProvider",
 ];
 
 describe.each(MODULES)("%s", (module) => {

@@ -5,3 +5,4 @@ export * from "./role";
 export * from "./customRole";
 export * from "./lookups";
 export * from "./groupInvite";
+export * from "./accountAssociation";
