@@ -27,6 +27,7 @@ const MODULES = [
   "iam/roleProvider",
   "iam/groupInviteProvider",
   "iam/accountAssociationProvider",
+  "iam/externalGroupRoleMappingProvider",
 ];
 
 describe.each(MODULES)("%s", (module) => {

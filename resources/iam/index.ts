@@ -6,3 +6,4 @@ export * from "./customRole";
 export * from "./lookups";
 export * from "./groupInvite";
 export * from "./accountAssociation";
+export * from "./externalGroupRoleMapping";
