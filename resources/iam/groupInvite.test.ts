@@ -3,9 +3,13 @@
  * update for invites, so every change is a replacement; the code is answered only to the
  * create, kept from the state afterwards, registered as a secret output and never shown.
  */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
 import * as settings from "@pulumi/pulumi/runtime/settings";
 import { BUILTIN_ROLES } from "../../emulator";
+import { exportOrganization } from "../../exporter";
 import { Harness, startHarness } from "../../tests/support/resourceHarness";
 import { failureOf, registerResource } from "../../tests/support/registeredResource";
 import { fetchClient } from "../../tests/support/lookupClient";
@@ -251,4 +255,26 @@ test("adoption looks before it creates (the service takes duplicates): the invit
   );
   for (const invite of (await h.api("GET", `${INVITES}?uidp.childrenOf=${team}`)).body.groupInvites)
     await h.api("DELETE", `${INVITES}/${invite.uid}`);
+});
+
+test("an export declares the invite for adoption and never writes its code", async () => {
+  const group = (await h.api("POST", `/iam/v2beta1/groups/${h.emu.rootUid}`, { name: "exported" })).body.uid;
+  const declared = { groupUid: group, roleUid: viewer, ttl: "86400s", email: "dave@example.com", singleUse: true };
+  const created = await h.host.create(urn, props(declared));
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), "platform-invite-export-"));
+  try {
+    const result = await exportOrganization({ under: group, out, client: fetchClient(h.emu) });
+    expect(result.counts).toEqual({ "iam.GroupInvite": 1 });
+    expect(result.secretKeys).toEqual([]);
+    const program = fs.readFileSync(path.join(out, "index.ts"), "utf8");
+    expect(program).toMatch(/new platform\.iam\.GroupInvite\(/);
+    expect(program).toMatch(
+      /groupUid: underUid,\s+roleUid: viewerRoleUid,\s+ttl: "86400s",\s+email: "dave@example.com",\s+singleUse: true,\s+adopt: true,/,
+    );
+    expect(program).not.toContain(String(created.props.code));
+    expect(program).not.toMatch(/\bcode\b|keyId/);
+  } finally {
+    fs.rmSync(out, { recursive: true, force: true });
+    await h.host.delete(created.id, urn, created.props);
+  }
 });
