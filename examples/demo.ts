@@ -2,8 +2,8 @@
  * `npm run demo`: the whole life of a stack, on a local emulator of the Platform API.
  *
  *   1. preview and up      the example organization (examples/org-hierarchy) is created
- *   2. someone edits it    a description is changed and an identity deleted, behind Pulumi's back
- *   3. drift check         `preview --refresh --expect-no-changes` fails and names both
+ *   2. someone edits it    a description and a repo's tier are changed and an identity deleted, behind Pulumi's back
+ *   3. drift check         `preview --refresh --expect-no-changes` fails and names each
  *   4. repair              `up --refresh` puts them back
  *   5. destroy             the organization is as it was before the demo
  *
@@ -116,11 +116,17 @@ async function main(): Promise<number> {
     say(`PATCH  group "platform": description = "temporary: ask Bob"`);
     await call(api, "DELETE", `/iam/v2beta1/identities/${gitlabUid}`);
     say(`DELETE identity "gitlab-ci"  (the service deletes its role binding with it)`);
+    const repoUid = outputs.tree.repos["platform-base"] as string;
+    await call(api, "PATCH", `/registry/v2beta1/repos/${repoUid}?updateMask=catalogTier`, {
+      name: "platform-base",
+      catalogTier: "CATALOG_TIER_APPLICATION",
+    });
+    say(`PATCH  repo "platform-base": catalogTier = CATALOG_TIER_APPLICATION`);
 
     rule("3. Drift check, as CI runs it on every pull request");
     const code = await step(["preview", "--refresh", "--expect-no-changes"], true);
     say(`→ exit code ${code}: the check fails and names what differs (the description, the missing identity`);
-    say("  and its binding), so the pull request shows the drift before anyone merges.");
+    say("  and its binding, the repo's tier), so the pull request shows the drift before anyone merges.");
 
     rule("4. Repair: up with refresh puts back what the program declares");
     await step(["up", "--refresh", "--yes"]);

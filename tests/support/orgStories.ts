@@ -175,7 +175,7 @@ export function describeOrgStories(variant: StoryVariant): void {
       expect(parentOf(ledgers[0].uid)).toBe(data);
     });
 
-    test("drift: a description edited and an identity deleted in the console fail the check, and up repairs both", async () => {
+    test("drift: a description edited, an identity deleted and a repo's tier changed in the console fail the check, and up repairs all three", async () => {
       await deployed();
       const platformUid = uidInState("platform");
       const gitlabUid = stackState()!.outputs.tree.identities["gitlab-ci"];
@@ -184,6 +184,11 @@ export function describeOrgStories(variant: StoryVariant): void {
         description: "edited by hand",
       });
       await call(api(), "DELETE", `/iam/v2beta1/identities/${gitlabUid}`);
+      const repoUid = stackState()!.outputs.tree.repos["platform-base"];
+      await call(api(), "PATCH", `/registry/v2beta1/repos/${repoUid}?updateMask=catalogTier`, {
+        name: "platform-base",
+        catalogTier: "CATALOG_TIER_APPLICATION",
+      });
 
       const stateBefore = fs.readFileSync(stack.stateFile, "utf8");
       const check = await stack.run(["preview", "--refresh", "--expect-no-changes"], settings);
@@ -192,6 +197,7 @@ export function describeOrgStories(variant: StoryVariant): void {
       expect(check.stdout).toContain("no changes were expected");
       expect(check.stdout).toMatch(/~ pulumi-nodejs:dynamic\/iam:Group "platform": description/);
       expect(check.stdout).toMatch(/\+ pulumi-nodejs:dynamic\/iam:Identity "gitlab-ci": would be created/);
+      expect(check.stdout).toMatch(/~ pulumi-nodejs:dynamic\/registry:Repo "platform-base": catalogTier/);
 
       const repair = await stack.run(["up", "--refresh"], settings);
       expect(repair.code).toBe(0);
@@ -199,6 +205,7 @@ export function describeOrgStories(variant: StoryVariant): void {
       expect(org.groups.find((g) => g.uid === platformUid)!.description).toBe(
         "Platform engineering: CI/CD and base images",
       );
+      expect(org.repos.find((r) => r.uid === repoUid)!.catalogTier).toBe("CATALOG_TIER_BASE");
       const [gitlab] = named(org.identities, "gitlab-ci");
       expect(gitlab).toBeDefined();
       // The service deleted the identity's binding with it: the repair binds the new identity again.
