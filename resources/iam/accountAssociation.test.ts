@@ -3,10 +3,16 @@
  * updates in place with one PATCH whose mask names exactly what changed, down to a block's
  * members (`amazon.account`); moving it to another group replaces it.
  */
+import * as pulumi from "@pulumi/pulumi";
 import { Harness, startHarness } from "../../tests/support/resourceHarness";
 import { registerResource } from "../../tests/support/registeredResource";
 import { fetchClient } from "../../tests/support/lookupClient";
-import { getAccountAssociation, getAccountAssociations } from "./accountAssociation";
+import {
+  getAccountAssociation,
+  getAccountAssociationOutput,
+  getAccountAssociations,
+  getAccountAssociationsOutput,
+} from "./accountAssociation";
 
 let h: Harness;
 let provider: string;
@@ -37,6 +43,9 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 beforeEach(() => h.emu.clearRequests());
+
+/** An Output's value (the harness runs under setMocks, not a preview). */
+const resolve = <T>(output: pulumi.Output<T>): Promise<T> => (output as unknown as { promise(): Promise<T> }).promise();
 
 const props = (values: Record<string, unknown>) => ({ ...values, __provider: provider });
 
@@ -114,7 +123,15 @@ test("lifecycle: create, no-op rerun, each update with its exact mask, replace, 
     { github: { appInstallations: { acme: { installations: [{ installationId: "4242", name: "acme-app" }] } } } },
     "github",
   );
+  await update(
+    { github: { appInstallations: { acme: { installations: [{ installationId: "4343", name: "acme-app" }] } } } },
+    "github.appInstallations",
+  );
   await update({ chainguard: { serviceBindings: { INGESTER: `${team}/ingest` } } }, "chainguard");
+  await update(
+    { chainguard: { serviceBindings: { INGESTER: `${team}/ingest`, REGISTRY: `${team}/pull` } } },
+    "chainguard.serviceBindings",
+  );
   await update({ google: undefined, description: undefined }, "description,google");
   expect(state).not.toHaveProperty("google.projectId");
 
@@ -142,6 +159,12 @@ test("lifecycle: create, no-op rerun, each update with its exact mask, replace, 
   expect(
     (await getAccountAssociations({ childrenOf: team }, { client })).accountAssociations.map((a) => a.uid),
   ).toEqual([created.id]);
+  // The Output forms take Inputs.
+  await expect(
+    resolve(getAccountAssociationOutput({ uid: pulumi.output(created.id) }, { client })),
+  ).resolves.toMatchObject({ name: "clouds-prod" });
+  const all = await resolve(getAccountAssociationsOutput({ childrenOf: pulumi.output(team) }, { client }));
+  expect(all.accountAssociations.map((a) => a.uid)).toEqual([created.id]);
   h.emu.clearRequests();
 
   await h.host.delete(created.id, urn, drifted.props);

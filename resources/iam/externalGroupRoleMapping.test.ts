@@ -3,11 +3,17 @@
  * an identity provider made with a raw API call. The API has no update for mappings, so every
  * change is a replacement.
  */
+import * as pulumi from "@pulumi/pulumi";
 import { BUILTIN_ROLES } from "../../emulator";
 import { Harness, startHarness } from "../../tests/support/resourceHarness";
 import { failureOf, registerResource } from "../../tests/support/registeredResource";
 import { fetchClient } from "../../tests/support/lookupClient";
-import { getExternalGroupRoleMapping, getExternalGroupRoleMappings } from "./externalGroupRoleMapping";
+import {
+  getExternalGroupRoleMapping,
+  getExternalGroupRoleMappingOutput,
+  getExternalGroupRoleMappings,
+  getExternalGroupRoleMappingsOutput,
+} from "./externalGroupRoleMapping";
 
 let h: Harness;
 let provider: string;
@@ -47,6 +53,9 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 beforeEach(() => h.emu.clearRequests());
+
+/** An Output's value (the harness runs under setMocks, not a preview). */
+const resolve = <T>(output: pulumi.Output<T>): Promise<T> => (output as unknown as { promise(): Promise<T> }).promise();
 
 const props = (values: Record<string, unknown>) => ({ ...values, __provider: provider });
 
@@ -103,6 +112,14 @@ test("lifecycle: create, no-op rerun, every input replaces (creating first), dri
       (m) => m.uid,
     ),
   ).toEqual([created.id]);
+  // The Output forms take Inputs.
+  await expect(
+    resolve(getExternalGroupRoleMappingOutput({ uid: pulumi.output(created.id) }, { client })),
+  ).resolves.toMatchObject({ roleUid: viewer });
+  const mapped = await resolve(
+    getExternalGroupRoleMappingsOutput({ identityProviderUid: pulumi.output(sso) }, { client }),
+  );
+  expect(mapped.externalGroupRoleMappings.map((m) => m.uid)).toEqual([created.id]);
   await expect(getExternalGroupRoleMappings({ identityProviderUid: "../x" }, { client })).rejects.toThrow(
     /getExternalGroupRoleMappings: invalid arguments: .*identityProviderUid/,
   );

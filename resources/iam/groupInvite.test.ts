@@ -6,14 +6,14 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import * as settings from "@pulumi/pulumi/runtime/settings";
 import { BUILTIN_ROLES } from "../../emulator";
 import { exportOrganization } from "../../exporter";
 import { Harness, startHarness } from "../../tests/support/resourceHarness";
 import { failureOf, registerResource } from "../../tests/support/registeredResource";
 import { fetchClient } from "../../tests/support/lookupClient";
-import { getGroupInvite, getGroupInvites } from "./groupInvite";
+import { getGroupInvite, getGroupInviteOutput, getGroupInvites, getGroupInvitesOutput } from "./groupInvite";
 
 let h: Harness;
 let provider: string;
@@ -63,6 +63,9 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 beforeEach(() => h.emu.clearRequests());
+
+/** An Output's value (the harness runs under setMocks, not a preview). */
+const resolve = <T>(output: pulumi.Output<T>): Promise<T> => (output as unknown as { promise(): Promise<T> }).promise();
 
 const props = (values: Record<string, unknown>) => ({ ...values, __provider: provider });
 
@@ -130,6 +133,14 @@ test("lifecycle: create answers the code once, read keeps it, every input replac
     created.id,
   ]);
   expect((await getGroupInvites({ childrenOf: team, keyId: "0000" }, { client })).groupInvites).toEqual([]);
+  // The Output forms take Inputs.
+  await expect(resolve(getGroupInviteOutput({ uid: pulumi.output(created.id) }, { client }))).resolves.toMatchObject({
+    keyId,
+  });
+  const byKey = await resolve(
+    getGroupInvitesOutput({ childrenOf: team, keyId: pulumi.output(String(keyId)) }, { client }),
+  );
+  expect(byKey.groupInvites.map((i) => i.uid)).toEqual([created.id]);
   await expect(getGroupInvites({ name: "x" } as never, { client })).rejects.toThrow(
     'getGroupInvites: invalid arguments: unknown field "name"',
   );
