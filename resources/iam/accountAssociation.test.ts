@@ -201,6 +201,9 @@ test("check names the failing property, down to a block's member, and sends noth
       reason: "must be a GitHub App installation id (a string of digits)",
     },
   ]);
+  expect(await failures({ github: { appInstallations: { ["o".repeat(5000)]: {} } } })).toEqual([
+    { property: "github.appInstallations", reason: "names must be 1 to 256 characters" },
+  ]);
   expect(await failures({ chainguard: { serviceBindings: { INGESTER: "" } } })).toEqual([
     { property: "chainguard.serviceBindings.INGESTER", reason: "must not be empty" },
   ]);

@@ -14,6 +14,8 @@ const ACCOUNT_BLOCKS = ["amazon", "azure", "chainguard", "github", "google"] as 
 
 /** Entries of a map block (client ids, service bindings, app installations), like every other map input. */
 const MAX_ENTRIES = 64;
+/** The longest name in a map block (a GitHub organization's). */
+const MAX_NAME = 256;
 
 const accountAssociation: ResourceKind = {
   typeName: "AccountAssociation",
@@ -51,7 +53,7 @@ const accountAssociation: ResourceKind = {
         {
           appInstallations: z
             .record(
-              z.string().min(1, "names must not be empty").max(256, "names must be at most 256 characters"),
+              z.string(),
               z.strictObject(
                 {
                   installations: z
@@ -63,7 +65,14 @@ const accountAssociation: ResourceKind = {
               ),
               f.expecting("an object of app installations by GitHub organization"),
             )
-            .refine((map) => Object.keys(map).length <= MAX_ENTRIES, `must have at most ${MAX_ENTRIES} entries`)
+            // Reported on the map, so a message never carries an oversized name itself.
+            .superRefine((map, ctx) => {
+              const names = Object.keys(map);
+              if (names.length > MAX_ENTRIES)
+                ctx.addIssue({ code: "custom", message: `must have at most ${MAX_ENTRIES} entries` });
+              if (names.some((name) => name === "" || name.length > MAX_NAME))
+                ctx.addIssue({ code: "custom", message: `names must be 1 to ${MAX_NAME} characters` });
+            })
             .optional(),
         },
         "an object with appInstallations",
