@@ -21,6 +21,7 @@ const externalGroupRoleMapping: ResourceKind = {
       identityProviderUid: f.uid("an identity provider"),
       externalGroupId: f.text(),
       roleUid: f.uid("a role", "segment"),
+      // The documents give no form for the scope: a free string, capped like every other one.
       scope: f.optionalText(1024).optional(),
     }),
   // The create path names the identity provider; the mapping's uid is the provider's plus one segment.
