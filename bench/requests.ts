@@ -200,6 +200,30 @@ export const SAMPLES: Record<string, Sample> = {
       },
     };
   },
+  AccountAssociation: async (h) => ({
+    inputs: { groupUid: h.emu.rootUid, name: "bench-association", amazon: { account: "123456789012" } },
+    changed: { amazon: { account: "210987654321" } },
+  }),
+  ExternalGroupRoleMapping: async (h) => {
+    const roles = await h.api<{ roles: { uid: string }[] }>("GET", "/iam/v2beta1/roles?name=viewer");
+    const sso = await h.api<{ uid: string }>("POST", `/iam/v2beta1/identityProviders/${h.emu.rootUid}`, {
+      name: "bench-sso",
+      defaultRole: roles.body.roles[0].uid,
+      oidc: { issuer: "https://sso.example.com", clientId: "bench" },
+    });
+    return {
+      inputs: { identityProviderUid: sso.body.uid, externalGroupId: "bench-admins", roleUid: roles.body.roles[0].uid },
+      replaced: { externalGroupId: "bench-readers" },
+      cleanup: async () => void (await h.api("DELETE", `/iam/v2beta1/identityProviders/${sso.body.uid}`)),
+    };
+  },
+  GroupInvite: async (h) => {
+    const roles = await h.api<{ roles: { uid: string }[] }>("GET", "/iam/v2beta1/roles?name=viewer");
+    return {
+      inputs: { groupUid: h.emu.rootUid, roleUid: roles.body.roles[0].uid, ttl: "86400s" },
+      replaced: { ttl: "3600s" },
+    };
+  },
   Subscription: async (h) => ({
     inputs: { parentUid: h.emu.rootUid, sink: "https://hooks.example.com/bench" },
     replaced: { sink: "https://hooks.example.com/bench-2" },

@@ -358,6 +358,51 @@ test("create: a lost answer for a kind whose code is only answered at create del
   expect(read.props).toMatchObject({ code: "s3cret" });
 });
 
+test("a secret output never reaches a message: left out of a malformed answer, redacted once answered", async () => {
+  const invite: ResourceKind = { ...kind, onlyAtCreate: ["code"], secrets: ["code"] };
+  const code = "c0de-that-redeems-the-invite";
+  const noUid = scripted([() => ({ name: "t", code })]);
+  const error = await defineProvider(invite, () => noUid)
+    .create(inputs)
+    .then(
+      () => undefined,
+      (e: Error) => e,
+    );
+  expect(error?.message).toMatch(/^the API answered a thing without a uid: \{"name":"t"\}$/);
+  // Once answered, the value is redacted from any later message of the process.
+  const created = scripted([
+    () => record({ uid: "acme/t3", code: `${code}-2` }),
+    apiError(Code.INTERNAL, `echo ${code}-2`),
+  ]);
+  const provider = defineProvider(invite, () => created);
+  expect((await provider.create(inputs)).outs).toMatchObject({ code: `${code}-2` });
+  await expect(provider.delete("acme/t3", { name: "t" })).rejects.toThrow(/echo \[redacted\]/);
+});
+
+test("a replacement deletes first only when the new record has the old one's whole natural key (List filters and key fields)", async () => {
+  const byParent: ResourceKind = {
+    ...kind,
+    replaceOn: ["parentUid", "name", "description"],
+    naturalKey: (props) => ({ "uidp.children_of": shown(props.parentUid) }),
+  };
+  const provider = defineProvider(byParent, () => scripted([]));
+  const olds = { uid: "acme/t1", parentUid: "acme", name: "t", description: "d" };
+  // Same filters, same key field: the service would hold two records of one key.
+  expect(await provider.diff("acme/t1", olds, { ...olds, description: "e" })).toMatchObject({
+    replaces: ["description"],
+    deleteBeforeReplace: true,
+  });
+  // Same filters, another key field value: created first, then the old one deleted.
+  expect(await provider.diff("acme/t1", olds, { ...olds, name: "u" })).toMatchObject({
+    replaces: ["name"],
+    deleteBeforeReplace: false,
+  });
+  expect(await provider.diff("acme/t1", olds, { ...olds, name: UNKNOWN })).toMatchObject({
+    replaces: ["name"],
+    deleteBeforeReplace: false,
+  });
+});
+
 test("values at dotted paths: read, copied where the message exists, removed without touching the original", () => {
   const state = { name: "a", login: { url: "u", secret: "s" } };
   expect(valueAt(state, "login.secret")).toBe("s");

@@ -30,7 +30,18 @@ import { ResourceError, failed, messageOf } from "./resourceError";
 import { mayResendCreate } from "./retryPolicy";
 import { configureFromPulumi, raw as settingOf } from "./settings";
 import { quoteUid, uidIssue } from "./uid";
-import { Props, UNKNOWN, isObject, pick, sameValue, stripUndefined, valueAt, withValuesAt } from "./values";
+import {
+  Props,
+  UNKNOWN,
+  containsUnknown,
+  isObject,
+  pick,
+  sameValue,
+  stripUndefined,
+  valueAt,
+  withValuesAt,
+  withoutValuesAt,
+} from "./values";
 
 /** The operations of dynamic.ResourceProvider a kind's provider implements: all of them. */
 export type Lifecycle = Required<
@@ -179,13 +190,20 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
     return out;
   }
 
+  /** A record as a message may show it: its secret fields (and members) left out. */
+  const withoutSecrets = (record: unknown): unknown =>
+    isObject(record) && kind.secrets?.length ? withoutValuesAt(record, kind.secrets) : record;
+
   // Runs for every record read or written (a refresh of N resources, N times): a plain uid check
   // instead of a schema.
   const outputsOf = (record: unknown, inputs: Props = {}): Props => {
-    const uid = record !== null && typeof record === "object" ? (record as Props).uid : undefined;
+    const answered: Props = record !== null && typeof record === "object" ? (record as Props) : {};
+    const uid = answered.uid;
+    // A secret output (an invite's code) is redacted from every message from here on.
+    registerSecrets(answered);
     if (typeof uid !== "string" || uid === "")
       throw new ResourceError(
-        `the API answered a ${kind.noun} without a uid: ${JSON.stringify(record)?.slice(0, 200)}`,
+        `the API answered a ${kind.noun} without a uid: ${JSON.stringify(withoutSecrets(record))?.slice(0, 200)}`,
       );
     // An answered uid becomes the resource id and, later, part of request paths: same grammar as inputs.
     const issue = uidIssue(uid, "path");
@@ -197,6 +215,11 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
     // The server's values win; inputs fill in only what it leaves out.
     return stripUndefined({ ...pick(inputs, kind.declared), ...kind.toOutputs(record as ApiRecord) });
   };
+
+  /** The same List filters and the same key fields: the two would be one record to the service. */
+  const sameNaturalKey = (olds: Props, news: Props) =>
+    sameValue(kind.naturalKey(olds), kind.naturalKey(news)) &&
+    kind.keyFields.every((field) => !containsUnknown(news[field]) && sameValue(olds[field], news[field]));
 
   const said = (error: unknown) =>
     error instanceof ApiError ? error.serviceMessage || error.message : messageOf(error);
@@ -349,8 +372,9 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
         changes: changed.length > 0,
         replaces,
         // A replacement under the same natural key (a tag's new digest under its old name) would
-        // collide with the record it replaces, so that one goes first.
-        deleteBeforeReplace: replaces.length > 0 && sameValue(kind.naturalKey(olds ?? {}), kind.naturalKey(news ?? {})),
+        // collide with the record it replaces, so that one goes first; under another key (a new
+        // subscription sink) the new record is created first.
+        deleteBeforeReplace: replaces.length > 0 && sameNaturalKey(olds ?? {}, news ?? {}),
       };
     },
 

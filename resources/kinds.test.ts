@@ -27,6 +27,9 @@ const MODULES = [
   "iam/idpProvider",
   "iam/roleBindingProvider",
   "iam/roleProvider",
+  "iam/groupInviteProvider",
+  "iam/accountAssociationProvider",
+  "iam/externalGroupRoleMappingProvider",
   "registry/repoProvider",
 ];
 

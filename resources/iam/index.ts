@@ -6,3 +6,6 @@ export * from "./customRole";
 export * from "./lookups";
 export * from "./identityProviderResource";
 export * from "./identityProviderLookups";
+export * from "./groupInvite";
+export * from "./accountAssociation";
+export * from "./externalGroupRoleMapping";
