@@ -19,6 +19,8 @@ export interface ManagedKind {
   providerText: string;
   /** The API updates some of its fields in place (a kind whose every writable field replaces does not). */
   updatable: boolean;
+  /** Inputs that are documents of their own (a repo's readme): one more request each where set. */
+  companionInputs: string[];
   urn(name: string): string;
 }
 
@@ -42,11 +44,17 @@ export async function managedKinds(h: Harness): Promise<ManagedKind[]> {
   for (const module of providerModules(h.staged.packageDir)) {
     const provider = h.staged.require<
       Pulumi.dynamic.ResourceProvider & {
-        kind?: { typeName: string; domain: string; writable: readonly string[]; replaceOn: readonly string[] };
+        kind?: {
+          typeName: string;
+          domain: string;
+          writable: readonly string[];
+          replaceOn: readonly string[];
+          companions?: ReadonlyArray<{ input: string }>;
+        };
       }
     >(module);
     if (!provider.kind) throw new Error(`${module} exports no kind description`);
-    const { typeName, domain, writable, replaceOn } = provider.kind;
+    const { typeName, domain, writable, replaceOn, companions } = provider.kind;
     const name = `bench-kind-${domain}-${typeName}`;
     const probe = new Probe(provider, name, {}, {}, "bench", typeName);
     await new Promise((resolve) => probe.urn.apply(resolve));
@@ -60,6 +68,7 @@ export async function managedKinds(h: Harness): Promise<ManagedKind[]> {
       module,
       providerText,
       updatable: writable.some((field) => !replaceOn.includes(field)),
+      companionInputs: (companions ?? []).map((c) => c.input),
       urn: (resource) => urnOf(`pulumi-nodejs:dynamic/${domain}:${typeName}`, resource),
     });
   }

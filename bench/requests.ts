@@ -1,6 +1,7 @@
 /**
  * Figure 1: requests per operation, read from the emulator's request log, against the floor:
- * check 0, diff 0, create 1, read 1, update 1, delete 1 for every managed resource (through the
+ * check 0, diff 0, create 1, read 1, update 1, delete 1 for every managed resource, plus one
+ * for each companion document it sets (a repo's readme) at create, read and its update (through the
  * REAL dynamic-provider host, with the `__provider` text a program writes), ceil(N/200) for a
  * look-up of N results, and one token exchange per token lifetime (an hour) of work.
  * Anything above a floor is a bug, not a number.
@@ -55,14 +56,21 @@ async function lifecycle(
   inputs: Props,
   changed: Props | undefined,
   replaced: Props | undefined,
+  subject: string = kind.typeName,
 ): Promise<void> {
-  const type = kind.typeName;
+  const type = subject;
+  // A companion document the program sets is one more request where it is written or read.
+  const documents = kind.companionInputs.filter((input) => inputs[input] !== undefined).length;
+  const changedKeys = Object.keys(changed ?? {});
+  const updateFloor =
+    changedKeys.filter((key) => kind.companionInputs.includes(key)).length +
+    (changedKeys.some((key) => !kind.companionInputs.includes(key)) ? 1 : 0);
   const urn = kind.urn(`bench-${type.toLowerCase()}`);
   const news = { ...inputs, __provider: kind.providerText };
   const checked = await counted(h, into, type, "check", 0, () => h.host.check(urn, {}, news));
   if (checked.failures.length) throw new Error(`${type} check failed: ${JSON.stringify(checked.failures)}`);
-  const created = await counted(h, into, type, "create", 1, () => h.host.create(urn, checked.inputs));
-  const read = await counted(h, into, type, "read", 1, () =>
+  const created = await counted(h, into, type, "create", 1 + documents, () => h.host.create(urn, checked.inputs));
+  const read = await counted(h, into, type, "read", 1 + documents, () =>
     h.host.read(created.id, urn, created.props, checked.inputs),
   );
   const same = await counted(h, into, type, "diff (unchanged)", 0, () =>
@@ -84,7 +92,9 @@ async function lifecycle(
       `${type} diff of ${inPlace ? "an in-place" : "a replacing"} change reported ${JSON.stringify(diff)}`,
     );
   const updated = inPlace
-    ? await counted(h, into, type, "update", 1, () => h.host.update(created.id, urn, read.props, rechecked.inputs))
+    ? await counted(h, into, type, "update", updateFloor, () =>
+        h.host.update(created.id, urn, read.props, rechecked.inputs),
+      )
     : read.props;
   await counted(h, into, type, "delete", 1, () => h.host.delete(created.id, urn, updated));
 }
@@ -129,6 +139,18 @@ export const SAMPLES: Record<string, Sample> = {
     },
     changed: { description: "measured" },
   }),
+  IdentityProvider: async (h) => {
+    const roles = (await h.api<{ roles: { uid: string }[] }>("GET", "/iam/v2beta1/roles?name=viewer")).body.roles;
+    return {
+      inputs: {
+        parentUid: h.emu.rootUid,
+        name: "bench-idp",
+        defaultRole: roles[0].uid,
+        oidc: { issuer: "https://login.example.com", clientId: "bench", clientSecret: "bench-client-secret" },
+      },
+      changed: { oidc: { issuer: "https://login.example.com", clientId: "bench", clientSecret: "rotated-secret" } },
+    };
+  },
   RoleBinding: async (h) => {
     const root = h.emu.rootUid;
     const group = await h.api("POST", `/iam/v2beta1/groups/${root}`, { name: "bench-binding-group" });
@@ -178,11 +200,50 @@ export const SAMPLES: Record<string, Sample> = {
       },
     };
   },
+  AccountAssociation: async (h) => ({
+    inputs: { groupUid: h.emu.rootUid, name: "bench-association", amazon: { account: "123456789012" } },
+    changed: { amazon: { account: "210987654321" } },
+  }),
+  ExternalGroupRoleMapping: async (h) => {
+    const roles = await h.api<{ roles: { uid: string }[] }>("GET", "/iam/v2beta1/roles?name=viewer");
+    const sso = await h.api<{ uid: string }>("POST", `/iam/v2beta1/identityProviders/${h.emu.rootUid}`, {
+      name: "bench-sso",
+      defaultRole: roles.body.roles[0].uid,
+      oidc: { issuer: "https://sso.example.com", clientId: "bench" },
+    });
+    return {
+      inputs: { identityProviderUid: sso.body.uid, externalGroupId: "bench-admins", roleUid: roles.body.roles[0].uid },
+      replaced: { externalGroupId: "bench-readers" },
+      cleanup: async () => void (await h.api("DELETE", `/iam/v2beta1/identityProviders/${sso.body.uid}`)),
+    };
+  },
+  GroupInvite: async (h) => {
+    const roles = await h.api<{ roles: { uid: string }[] }>("GET", "/iam/v2beta1/roles?name=viewer");
+    return {
+      inputs: { groupUid: h.emu.rootUid, roleUid: roles.body.roles[0].uid, ttl: "86400s" },
+      replaced: { ttl: "3600s" },
+    };
+  },
   Subscription: async (h) => ({
     inputs: { parentUid: h.emu.rootUid, sink: "https://hooks.example.com/bench" },
     replaced: { sink: "https://hooks.example.com/bench-2" },
   }),
 };
+
+/**
+ * Further samples of a kind, each measured under its own subject: a repo with a readme (a
+ * companion document: one more request at create, read and the update of the readme).
+ */
+export const VARIANT_SAMPLES: Array<{ typeName: string; subject: string; sample: Sample }> = [
+  {
+    typeName: "Repo",
+    subject: "Repo (readme)",
+    sample: async (h) => ({
+      inputs: { parentUid: h.emu.rootUid, name: "bench-repo-readme", readme: "# bench\n", allowDelete: true },
+      changed: { readme: "# bench, measured\n" },
+    }),
+  },
+];
 
 /** Every managed kind the package ships (bench/kinds.ts), its operations through the host. */
 export async function countResourceRequests(h: Harness): Promise<CountedOperation[]> {
@@ -199,6 +260,16 @@ export async function countResourceRequests(h: Harness): Promise<CountedOperatio
       throw new Error(`the ${kind.typeName} sample's change must ${kind.updatable ? "update in place" : "replace"}`);
     const replaced = "replaced" in sample ? sample.replaced : undefined;
     await lifecycle(h, ops, kind, sample.inputs, changed, replaced);
+    await sample.cleanup?.();
+  }
+  for (const variant of VARIANT_SAMPLES) {
+    const kind = kinds.find((k) => k.typeName === variant.typeName);
+    if (!kind) throw new Error(`no managed kind ${variant.typeName} for the sample ${variant.subject}`);
+    const sample = await variant.sample(h);
+    h.emu.clearRequests();
+    const changed = "changed" in sample ? sample.changed : undefined;
+    const replaced = "replaced" in sample ? sample.replaced : undefined;
+    await lifecycle(h, ops, kind, sample.inputs, changed, replaced, variant.subject);
     await sample.cleanup?.();
   }
   h.emu.clearRequests();

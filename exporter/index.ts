@@ -50,7 +50,9 @@ export async function exportOrganization(options: ExportOptions): Promise<Export
   for (const { exported, records } of tree.kinds) {
     for (const record of records) {
       for (const [field, value] of Object.entries(exported.kind.toOutputs(record))) {
-        if (field === exported.kind.parentField || !field.endsWith("Uid") || typeof value !== "string") continue;
+        // References are the fields named `…Uid`, and an identity provider's `defaultRole`.
+        const reference = field.endsWith("Uid") || field === "defaultRole";
+        if (field === exported.kind.parentField || !reference || typeof value !== "string") continue;
         if (!declared.has(value) && value !== options.under && !uidIssue(value, "segment")) referred.add(value);
       }
     }

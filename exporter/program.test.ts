@@ -3,6 +3,7 @@
  * readable and unique, references as Outputs, retainOnDelete unless asked otherwise.
  */
 import { completeKind, Kind } from "../provider/kind";
+import idpProvider = require("../resources/iam/idpProvider");
 import { generateProgram, identifier } from "./program";
 import type { Subtree } from "./read";
 
@@ -88,5 +89,43 @@ describe("the exported program", () => {
     expect(identifier("team 2.ops")).toBe("team2Ops");
     expect(identifier("42")).toBe("n42");
     expect(identifier("--")).toBe("record");
+  });
+
+  test("an identity provider's client secret, never answered, is read from a secret config key its adoption writes", () => {
+    const idps: Subtree = {
+      under: "root",
+      kinds: [
+        {
+          exported: { domain: "iam", kind: idpProvider.kind },
+          records: [
+            {
+              uid: "root/i1",
+              name: "sso",
+              defaultRole: "viewer-uid",
+              oidc: {
+                issuer: "https://login.example.com",
+                clientId: "platform",
+                correlationRule: "CORRELATION_RULE_UNSPECIFIED",
+              },
+              scim: { enabled: false },
+            },
+            { uid: "root/i2", name: "no-oidc", defaultRole: "viewer-uid" },
+          ],
+        },
+      ],
+    };
+    const program = generateProgram(idps, {
+      js: false,
+      manageDeletes: false,
+      roles: new Map([["viewer-uid", "viewer"]]),
+    });
+    expect(program.secretKeys).toEqual(["ssoOidcClientSecret"]);
+    expect(program.text).toContain("const config = new pulumi.Config();");
+    expect(program.text).toMatch(
+      /oidc: \{\n\s+issuer: "https:\/\/login\.example\.com",\n\s+clientId: "platform",\n\s+clientSecret: config\.requireSecret\("ssoOidcClientSecret"\),\n\s+\},/,
+    );
+    expect(program.text).toContain("defaultRole: viewerRoleUid,");
+    expect(program.text).not.toContain("scim");
+    expect(program.text).not.toContain("CORRELATION_RULE_UNSPECIFIED");
   });
 });

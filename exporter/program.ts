@@ -8,6 +8,7 @@
  */
 import type { Kind } from "../provider/kind";
 import { inputsOf } from "../provider/changes";
+import { isObject } from "../provider/values";
 import { compareText, Subtree } from "./read";
 
 export interface ProgramOptions {
@@ -48,6 +49,32 @@ const RESERVED = new Set(
   ).split(" "),
 );
 
+/** A write-only secret member the service never answers (a client secret): read from a config key. */
+class SecretFromConfig {
+  constructor(readonly path: string) {}
+}
+
+/**
+ * The record's inputs with a placeholder for each write-only secret member of a message it
+ * has: nothing can read its value, and adopting the record writes it, so the program must say it.
+ * Paths are a field or a member of a message field (`oidc.clientSecret`), as kinds declare them.
+ */
+function withSecretPlaceholders(kind: Kind, inputs: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...inputs };
+  for (const path of kind.writeOnly.filter((p) => kind.secrets?.includes(p))) {
+    const [field, member] = path.split(".");
+    if (member === undefined) out[field] = new SecretFromConfig(path);
+    else if (isObject(out[field])) out[field] = { ...out[field], [member]: new SecretFromConfig(path) };
+  }
+  return out;
+}
+
+const holdsPlaceholder = (value: unknown): boolean =>
+  value instanceof SecretFromConfig ||
+  (Array.isArray(value)
+    ? value.some(holdsPlaceholder)
+    : isObject(value) && Object.values(value).some(holdsPlaceholder));
+
 export function generateProgram(tree: Subtree, options: ProgramOptions): GeneratedProgram {
   const nodes: Node[] = [];
   for (const { exported, records } of tree.kinds) {
@@ -57,7 +84,7 @@ export function generateProgram(tree: Subtree, options: ProgramOptions): Generat
         domain: exported.domain,
         kind,
         uid: record.uid,
-        inputs: inputsOf(kind, kind.toOutputs(record)),
+        inputs: withSecretPlaceholders(kind, inputsOf(kind, kind.toOutputs(record))),
         name: typeof record.name === "string" ? record.name : undefined,
       });
     }
@@ -83,7 +110,9 @@ export function generateProgram(tree: Subtree, options: ProgramOptions): Generat
       ? "// and is deleted when it leaves this program (--manage-deletes)."
       : "// and is kept in the organization when it leaves this program or on destroy (retainOnDelete).",
   );
-  const usesConfig = ordered.some((node) => Object.keys(node.inputs).some((f) => node.kind.secrets?.includes(f)));
+  const usesConfig = ordered.some((node) =>
+    Object.entries(node.inputs).some(([f, value]) => node.kind.secrets?.includes(f) || holdsPlaceholder(value)),
+  );
   if (options.js) {
     if (usesConfig) lines.push('const pulumi = require("@pulumi/pulumi");');
     lines.push('const platform = require("platform-pulumi");');
@@ -125,12 +154,14 @@ export function generateProgram(tree: Subtree, options: ProgramOptions): Generat
   }
   lines.push("");
 
+  function fromConfig(node: Node, path: string): string {
+    const key = `${node.variable}${path.split(".").map(pascal).join("")}`;
+    secretKeys.push(key);
+    return `config.requireSecret(${JSON.stringify(key)})`;
+  }
+
   function render(node: Node, field: string, value: unknown): string {
-    if (node.kind.secrets?.includes(field)) {
-      const key = `${node.variable}${pascal(field)}`;
-      secretKeys.push(key);
-      return `config.requireSecret(${JSON.stringify(key)})`;
-    }
+    if (node.kind.secrets?.includes(field) && !(value instanceof SecretFromConfig)) return fromConfig(node, field);
     if (typeof value === "string") {
       const target = byUid.get(value);
       if (target && target !== node) return `${target.variable}.uid`;
@@ -138,7 +169,7 @@ export function generateProgram(tree: Subtree, options: ProgramOptions): Generat
       const role = roleVariables.get(value);
       if (role) return role;
     }
-    return literal(value, "    ");
+    return literal(value, "    ", (v) => (v instanceof SecretFromConfig ? fromConfig(node, v.path) : undefined));
   }
 
   return { text: lines.join("\n"), secretKeys, counts };
@@ -231,16 +262,21 @@ function pascal(word: string): string {
   return word.charAt(0).toUpperCase() + word.slice(1);
 }
 
-/** A value as a TypeScript literal, objects and arrays one member a line, keys unquoted where they can be. */
-function literal(value: unknown, indent: string): string {
+/**
+ * A value as a TypeScript literal, objects and arrays one member a line, keys unquoted where they
+ * can be; `expression` writes the values that are code (a config read) rather than data.
+ */
+function literal(value: unknown, indent: string, expression?: (value: unknown) => string | undefined): string {
+  const code = expression?.(value);
+  if (code !== undefined) return code;
   if (Array.isArray(value)) {
     if (value.length === 0) return "[]";
-    return `[\n${value.map((v) => `${indent}  ${literal(v, `${indent}  `)},`).join("\n")}\n${indent}]`;
+    return `[\n${value.map((v) => `${indent}  ${literal(v, `${indent}  `, expression)},`).join("\n")}\n${indent}]`;
   }
   if (value !== null && typeof value === "object") {
     const entries = Object.entries(value);
     if (entries.length === 0) return "{}";
-    const members = entries.map(([k, v]) => `${indent}  ${property(k)}: ${literal(v, `${indent}  `)},`);
+    const members = entries.map(([k, v]) => `${indent}  ${property(k)}: ${literal(v, `${indent}  `, expression)},`);
     return `{\n${members.join("\n")}\n${indent}}`;
   }
   return JSON.stringify(value) ?? "undefined";

@@ -10,7 +10,7 @@
 import type { ApiClient } from "./client";
 import { inputsOf } from "./changes";
 import type { ApiRecord, Kind } from "./kind";
-import { Props, isObject, pick, sameValue } from "./values";
+import { Props, isObject, pick, sameValue, withoutValuesAt } from "./values";
 
 /** A record found after a lost answer counts as ours only if created after the request (minus this much clock skew). */
 export const CLOCK_SKEW_MS = 10 * 60 * 1000;
@@ -44,7 +44,10 @@ export async function findByNaturalKey(
   });
 }
 
-/** The record a create whose answer was lost made, if any: same key and fields, created since `sentAt`. */
+/**
+ * The record a create whose answer was lost made, if any: same key and fields, created since
+ * `sentAt`. Write-only members (a client secret) are never answered, so they are not compared.
+ */
 export async function findCreated(
   client: ApiClient,
   kind: Kind,
@@ -52,10 +55,10 @@ export async function findCreated(
   inputs: Props,
   sentAt: number,
 ): Promise<ApiRecord | undefined> {
-  const wanted = inputsOf(kind, pick(inputs, kind.compared));
+  const wanted = withoutValuesAt(inputsOf(kind, pick(inputs, kind.compared)), kind.writeOnly);
   return (await findByNaturalKey(client, kind, outputsOf, inputs)).find((item) => {
     const created = Date.parse(typeof item.createTime === "string" ? item.createTime : "");
     const recent = Number.isNaN(created) || created >= sentAt - CLOCK_SKEW_MS;
-    return recent && sameValue(inputsOf(kind, outputsOf(item)), wanted);
+    return recent && sameValue(withoutValuesAt(inputsOf(kind, outputsOf(item)), kind.writeOnly), wanted);
   });
 }

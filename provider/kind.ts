@@ -20,6 +20,24 @@ export interface CheckFailure {
 
 export type ApiRecord = Props & { uid: string };
 
+/**
+ * A document of a record's own that the API reads and writes with operations of their own
+ * (a repo's readme: GET and PATCH `repos/{uid}/readme`), managed through one input of the kind.
+ * A program that leaves the input out sends no request for it; one that sets it has it written
+ * after the create and whenever it changes, and read with the record (so an edit made elsewhere
+ * shows as drift). Removing the input stops managing the document: the service keeps it as it is.
+ */
+export interface Companion {
+  /** The input holding the document's value: "readme". */
+  input: string;
+  /** The path after the record's item path: "readme" for `repos/{uid}/readme`. */
+  suffix: string;
+  /** The documented message of the document: "registry.RepoReadme". */
+  message: string;
+  /** The member of that message the input's value is: "content". */
+  field: string;
+}
+
 export interface ResourceKind {
   /** The class name users know: "Group". */
   typeName: string;
@@ -57,10 +75,25 @@ export interface ResourceKind {
   /** Inputs whose change replaces the record instead of updating it. */
   replaceOn: readonly string[];
   /**
-   * Outputs that are secrets (an invite's code): the resource class asks the engine to keep
-   * them as Pulumi secrets (additionalSecretOutputs); no message ever shows them.
+   * Outputs that are secrets (an invite's code), or members of a message input that are
+   * (`oidc.clientSecret`, a dotted path): the resource class asks the engine to keep their
+   * top-level property a Pulumi secret (additionalSecretOutputs, and pulumi.secret on the input:
+   * the engine marks secrets on top-level properties only); the core registers every value it
+   * sees with provider/messages.ts, so no message ever shows one; an export asks for each as a
+   * secret config key.
    */
   secrets?: readonly string[];
+  /**
+   * Members of writable message inputs the program sends and the service never answers (an
+   * identity provider's `oidc.clientSecret`), as dotted paths. Create, update and read keep
+   * them from the inputs or the state, so they are never drift and never lost; a change in the
+   * program is an update whose mask names the path. Nothing can read them back, so adoption
+   * writes the declared value in its one PATCH, and the search after a lost create leaves them
+   * out of the comparison.
+   */
+  writeOnly?: readonly string[];
+  /** Documents of the record's own, each with its own operations and input (a repo's readme). */
+  companions?: readonly Companion[];
   /**
    * Outputs the service answers only to the create (an invite's code): kept from the state by
    * read and update; a lost create whose record is found deletes it and creates again.
@@ -113,9 +146,11 @@ export interface ResourceKind {
 export interface Kind extends ResourceKind {
   /** The fields of the record a program sets: the parent and the writable fields. */
   compared: readonly string[];
-  /** Everything a program declares: `compared` plus the local inputs. */
+  /** Everything a program declares: `compared`, the companions' inputs and the local inputs. */
   declared: readonly string[];
   localInputs: readonly string[];
+  writeOnly: readonly string[];
+  companions: readonly Companion[];
   toOutputs: (record: ApiRecord) => Props;
   label: (props: Props) => string;
   naturalKey: (inputs: Props) => Query;
@@ -126,12 +161,15 @@ export function completeKind(kind: ResourceKind): Kind {
   const { noun, parentField } = kind;
   const compared = [parentField, ...kind.writable];
   const localInputs = kind.localInputs ?? [];
+  const companions = kind.companions ?? [];
   const inputNames = Object.fromEntries(Object.entries(kind.wireNames ?? {}).map(([input, wire]) => [wire, input]));
   return {
     ...kind,
     compared,
-    declared: [...compared, ...localInputs],
+    declared: [...compared, ...companions.map((c) => c.input), ...localInputs],
     localInputs,
+    writeOnly: kind.writeOnly ?? [],
+    companions,
     // A uid of one segment (a role's) does not tell its parent: the inputs or the state do.
     toOutputs:
       kind.toOutputs ??

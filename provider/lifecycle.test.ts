@@ -10,8 +10,19 @@ import { changedFields, maskPaths, updateMask } from "./changes";
 import { checkInputs } from "./check";
 import type { ResourceKind } from "./kind";
 import { defineProvider } from "./lifecycle";
+import { redact } from "./messages";
 import { oneOf } from "./rules";
-import { UNKNOWN, canonical, parentOfUid, sameValue, shown, stripUndefined } from "./values";
+import {
+  UNKNOWN,
+  canonical,
+  parentOfUid,
+  sameValue,
+  shown,
+  stripUndefined,
+  valueAt,
+  withValuesAt,
+  withoutValuesAt,
+} from "./values";
 
 const kind: ResourceKind = {
   typeName: "Thing",
@@ -345,4 +356,184 @@ test("create: a lost answer for a kind whose code is only answered at create del
   const reread = scripted([() => record({ uid: "acme/t2" })]);
   const read = await defineProvider(invite, () => reread).read("acme/t2", created.outs);
   expect(read.props).toMatchObject({ code: "s3cret" });
+});
+
+test("a secret output never reaches a message: left out of a malformed answer, redacted once answered", async () => {
+  const invite: ResourceKind = { ...kind, onlyAtCreate: ["code"], secrets: ["code"] };
+  const code = "c0de-that-redeems-the-invite";
+  const noUid = scripted([() => ({ name: "t", code })]);
+  const error = await defineProvider(invite, () => noUid)
+    .create(inputs)
+    .then(
+      () => undefined,
+      (e: Error) => e,
+    );
+  expect(error?.message).toMatch(/^the API answered a thing without a uid: \{"name":"t"\}$/);
+  // Once answered, the value is redacted from any later message of the process.
+  const created = scripted([
+    () => record({ uid: "acme/t3", code: `${code}-2` }),
+    apiError(Code.INTERNAL, `echo ${code}-2`),
+  ]);
+  const provider = defineProvider(invite, () => created);
+  expect((await provider.create(inputs)).outs).toMatchObject({ code: `${code}-2` });
+  await expect(provider.delete("acme/t3", { name: "t" })).rejects.toThrow(/echo \[redacted\]/);
+});
+
+test("a replacement deletes first only when the new record has the old one's whole natural key (List filters and key fields)", async () => {
+  const byParent: ResourceKind = {
+    ...kind,
+    replaceOn: ["parentUid", "name", "description"],
+    naturalKey: (props) => ({ "uidp.children_of": shown(props.parentUid) }),
+  };
+  const provider = defineProvider(byParent, () => scripted([]));
+  const olds = { uid: "acme/t1", parentUid: "acme", name: "t", description: "d" };
+  // Same filters, same key field: the service would hold two records of one key.
+  expect(await provider.diff("acme/t1", olds, { ...olds, description: "e" })).toMatchObject({
+    replaces: ["description"],
+    deleteBeforeReplace: true,
+  });
+  // Same filters, another key field value: created first, then the old one deleted.
+  expect(await provider.diff("acme/t1", olds, { ...olds, name: "u" })).toMatchObject({
+    replaces: ["name"],
+    deleteBeforeReplace: false,
+  });
+  expect(await provider.diff("acme/t1", olds, { ...olds, name: UNKNOWN })).toMatchObject({
+    replaces: ["name"],
+    deleteBeforeReplace: false,
+  });
+});
+
+test("values at dotted paths: read, copied where the message exists, removed without touching the original", () => {
+  const state = { name: "a", login: { url: "u", secret: "s" } };
+  expect(valueAt(state, "login.secret")).toBe("s");
+  expect(valueAt(state, "name.secret")).toBeUndefined();
+  expect(withValuesAt({ name: "b", login: { url: "v" } }, state, ["login.secret"])).toEqual({
+    name: "b",
+    login: { url: "v", secret: "s" },
+  });
+  // No message to put it in: nothing is made up.
+  expect(withValuesAt({ name: "b" }, state, ["login.secret"])).toEqual({ name: "b" });
+  expect(withValuesAt({ name: "b", login: { url: "v" } }, { name: "c" }, ["login.secret"])).toEqual({
+    name: "b",
+    login: { url: "v" },
+  });
+  expect(withoutValuesAt(state, ["login.secret", "other.x"])).toEqual({ name: "a", login: { url: "u" } });
+  expect(state.login.secret).toBe("s");
+});
+
+/** A kind with a write-only secret member and a companion document, on the scripted client. */
+const secretive: ResourceKind = {
+  ...kind,
+  inputs: (f) =>
+    f.z.strictObject({
+      parentUid: f.uid("a group"),
+      name: f.z.string(),
+      login: f.z.strictObject({ url: f.z.string(), secret: f.z.string().optional() }).optional(),
+      notes: f.z.string().optional(),
+    }),
+  rules: undefined,
+  writable: ["name", "login"],
+  nested: ["login"],
+  writeOnly: ["login.secret"],
+  secrets: ["login.secret"],
+  companions: [{ input: "notes", suffix: "notes", message: "x.Notes", field: "content" }],
+};
+const SECRET = "write-only-secret-0123456789";
+const secretInputs = { parentUid: "acme", name: "t", login: { url: "https://u", secret: SECRET } };
+
+test("write-only members: kept from the inputs by create and update, from the state by read; the mask names them", async () => {
+  const answered = record({ login: { url: "https://u" } });
+  const client = scripted([() => answered, () => answered, () => record({ login: { url: "https://u" } })]);
+  const provider = defineProvider(secretive, () => client);
+  const created = await provider.create(secretInputs);
+  expect(client.sent[0].body).toEqual({ name: "t", login: { url: "https://u", secret: SECRET } });
+  expect(created.outs.login).toEqual({ url: "https://u", secret: SECRET });
+  const read = await provider.read("acme/t1", created.outs);
+  expect(read.props?.login).toEqual({ url: "https://u", secret: SECRET });
+  expect(read.inputs).toEqual(secretInputs);
+  expect(await provider.diff("acme/t1", read.props, secretInputs)).toMatchObject({ changes: false });
+  const rotated = { ...secretInputs, login: { url: "https://u", secret: `${SECRET}-2` } };
+  const updated = await provider.update("acme/t1", read.props, rotated);
+  expect(client.sent[2].query).toEqual({ updateMask: "login.secret" });
+  expect(updated.outs?.login).toEqual({ url: "https://u", secret: `${SECRET}-2` });
+});
+
+test("write-only members: after a lost create answer, the record made is found without comparing them", async () => {
+  const client = scripted([lost, () => ({ groups: [record({ login: { url: "https://u" } })] })]);
+  const created = await defineProvider(secretive, () => client).create(secretInputs);
+  expect(created.id).toBe("acme/t1");
+  expect(created.outs.login).toEqual({ url: "https://u", secret: SECRET });
+  expect(client.sent.map((r) => r.method)).toEqual(["POST", "GET"]);
+});
+
+test("a secret member echoed by the service is redacted from the error", async () => {
+  const client = scripted([apiError(Code.INVALID_ARGUMENT, `login.secret "${SECRET}" is not accepted`)]);
+  const error = await defineProvider(secretive, () => client)
+    .create(secretInputs)
+    .then(
+      () => undefined,
+      (e: Error) => e,
+    );
+  expect(error?.message).toMatch(/^creating thing "t" failed: .*\[redacted\]/);
+  expect(error?.message).not.toContain(SECRET);
+});
+
+test("companions: none requested unless set; written after the create, read with the record, written when changed", async () => {
+  const plain = scripted([() => record(), () => record()]);
+  const withoutNotes = defineProvider(secretive, () => plain);
+  const created = await withoutNotes.create(inputs);
+  await withoutNotes.read("acme/t1", created.outs);
+  expect(plain.sent.map((r) => `${r.method} ${r.path}`)).toEqual(["POST groups/acme", "GET groups/acme/t1"]);
+
+  const client = scripted([
+    () => record(),
+    (req) => ({ uid: "acme/t1", content: (req.body as { content: string }).content }),
+    () => record(),
+    () => ({ uid: "acme/t1", content: "edited elsewhere" }),
+    (req) => ({ uid: "acme/t1", content: (req.body as { content: string }).content }),
+  ]);
+  const provider = defineProvider(secretive, () => client);
+  const withNotes = await provider.create({ ...inputs, notes: "# hello" });
+  expect(withNotes.outs.notes).toBe("# hello");
+  const read = await provider.read("acme/t1", withNotes.outs);
+  expect(read.props?.notes).toBe("edited elsewhere");
+  expect(read.inputs).toMatchObject({ notes: "edited elsewhere" });
+  expect(await provider.diff("acme/t1", read.props, { ...inputs, notes: "# hello" })).toMatchObject({ changes: true });
+  const updated = await provider.update("acme/t1", read.props, { ...inputs, notes: "# hello" });
+  expect(updated.outs?.notes).toBe("# hello");
+  expect(client.sent.map((r) => `${r.method} ${r.path}`)).toEqual([
+    "POST groups/acme",
+    "PATCH groups/acme/t1/notes",
+    "GET groups/acme/t1",
+    "GET groups/acme/t1/notes",
+    "PATCH groups/acme/t1/notes",
+  ]);
+  expect(client.sent[1].body).toEqual({ content: "# hello" });
+  // Left out of the program: no longer managed, no request.
+  const dropped = await provider.update("acme/t1", updated.outs, inputs);
+  expect(dropped.outs).not.toHaveProperty("notes");
+  expect(client.sent).toHaveLength(5);
+});
+
+test("companions: a document that fails after the create keeps the record in the state, without the document", async () => {
+  const client = scripted([() => record(), apiError(Code.UNAVAILABLE, "try later")]);
+  const error = await defineProvider(secretive, () => client)
+    .create({ ...inputs, notes: "# hello", __provider: "p" })
+    .then(
+      () => undefined,
+      (e: Error & { id?: string; properties?: Record<string, unknown>; reasons?: string[] }) => e,
+    );
+  expect(error?.message).toMatch(/^writing the notes of thing "t" \(acme\/t1\) failed: .*run `pulumi up` again/);
+  expect(error?.id).toBe("acme/t1");
+  expect(error?.properties).toMatchObject({ uid: "acme/t1", name: "t", __provider: "p" });
+  expect(error?.properties).not.toHaveProperty("notes");
+  expect(error?.reasons).toEqual([error?.message]);
+});
+
+test("a secret member not known yet (preview) is not registered: its sentinel stays readable in messages", async () => {
+  const provider = defineProvider(secretive, () => scripted([]));
+  await provider.check({}, { ...secretInputs, login: { url: "https://u", secret: UNKNOWN } });
+  expect(redact(`value ${UNKNOWN}`)).toBe(`value ${UNKNOWN}`);
+  await provider.check({}, { ...secretInputs, login: { url: "https://u", secret: "preview-known-secret" } });
+  expect(redact("value preview-known-secret")).toBe("value [redacted]");
 });

@@ -1,7 +1,8 @@
 /**
  * The lifecycle every kind shares: defineProvider turns a kind's description into the object
  * the dynamic-provider host calls (configure, check, diff, create, read, update, delete), with
- * one request per create, read, update and delete, and none for check and diff.
+ * one request per create, read, update and delete (plus one per companion document the program
+ * sets, where it is written or read), and none for check and diff.
  *
  * Each operation that calls the API runs as one call with one overall deadline across its
  * retries (provider/deadline.ts); every error is a ResourceError (provider/resourceError.ts).
@@ -23,12 +24,24 @@ import {
   wireBody,
   wirePaths,
 } from "./changes";
-import { ApiRecord, Kind, ResourceKind, completeKind } from "./kind";
+import { ApiRecord, Companion, Kind, ResourceKind, completeKind } from "./kind";
+import { registerSecret } from "./messages";
 import { ResourceError, failed, messageOf } from "./resourceError";
 import { mayResendCreate } from "./retryPolicy";
 import { configureFromPulumi, raw as settingOf } from "./settings";
 import { quoteUid, uidIssue } from "./uid";
-import { Props, pick, sameValue, stripUndefined } from "./values";
+import {
+  Props,
+  UNKNOWN,
+  containsUnknown,
+  isObject,
+  pick,
+  sameValue,
+  stripUndefined,
+  valueAt,
+  withValuesAt,
+  withoutValuesAt,
+} from "./values";
 
 /** The operations of dynamic.ResourceProvider a kind's provider implements: all of them. */
 export type Lifecycle = Required<
@@ -41,6 +54,24 @@ export type Provider = Lifecycle & { readonly kind: Kind };
 /** The validation library loads on the first check, not when a kind is described. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred on purpose, see above
 const loadCheck = () => require("./check") as typeof CheckModule;
+
+/**
+ * A record written but not all of it (its companion document failed): the dynamic-provider host
+ * hands `id` and `properties` to the engine as an initialization failure, so the record stays in
+ * the state (never lost, never created twice) and the next update writes what is missing.
+ */
+class PartlyWrittenError extends ResourceError {
+  readonly reasons: string[];
+  constructor(
+    message: string,
+    readonly id: string,
+    readonly properties: Props,
+    cause: unknown,
+  ) {
+    super(message, { cause });
+    this.reasons = [this.message];
+  }
+}
 
 /** What a create's POST came to: the record made, or the existing one to take over. */
 interface Created {
@@ -78,14 +109,101 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
   });
   // A parent the record does not tell (a role's uid is one segment) comes from the inputs or the state.
   const parentOf = (props: Props = {}) => pick(props, [kind.parentField]);
+  // What the service never answers back (a client secret) comes from the inputs or the state.
+  const keepWriteOnly = (outs: Props, from: Props = {}) => withValuesAt(outs, from, kind.writeOnly);
+
+  /** Every secret value a call carries is one no message may show (provider/messages.ts). */
+  const registerSecrets = (...all: Array<Props | undefined>) => {
+    for (const props of all)
+      for (const path of kind.secrets ?? []) {
+        const value = props && valueAt(props, path);
+        // The sentinel of a value not known yet (preview) is no secret: redacting it would mangle messages.
+        if (typeof value === "string" && value !== UNKNOWN) registerSecret(value);
+      }
+  };
+
+  const companionPath = (id: string, companion: Companion) => `${itemPath(id)}/${companion.suffix}`;
+  const companionValue = (answer: unknown, companion: Companion) =>
+    isObject(answer) && answer[companion.field] !== undefined ? answer[companion.field] : "";
+
+  /** The companion documents the state holds, read with the record: one GET each (none when it holds none). */
+  async function readCompanions(id: string, props: Props, outs: Props): Promise<Props> {
+    const out = { ...outs };
+    for (const companion of kind.companions) {
+      if (props[companion.input] === undefined) continue;
+      try {
+        const answer = await client().request({
+          method: "GET",
+          domain: kind.domain,
+          path: companionPath(id, companion),
+        });
+        out[companion.input] = companionValue(answer, companion);
+      } catch (error) {
+        throw failed(`reading the ${companion.input} of`, kind.label({ ...props, uid: id }), error);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Writes each companion document the program sets whose value the state does not hold (all of
+   * them after a create or an adoption: nothing is known of them yet); one the program leaves
+   * out is no longer managed (the service keeps it). `outs` with what the service answered.
+   */
+  async function writeCompanions(id: string, olds: Props, news: Props, outs: Props, what: string): Promise<Props> {
+    const out = { ...outs };
+    for (const companion of kind.companions) {
+      const wanted = news[companion.input];
+      if (wanted === undefined) {
+        delete out[companion.input];
+        continue;
+      }
+      if (olds[companion.input] !== undefined && sameValue(olds[companion.input], wanted)) {
+        out[companion.input] = olds[companion.input];
+        continue;
+      }
+      try {
+        const answer = await client().request({
+          method: "PATCH",
+          domain: kind.domain,
+          path: companionPath(id, companion),
+          body: { [companion.field]: wanted },
+        });
+        out[companion.input] = companionValue(answer, companion);
+      } catch (error) {
+        // The record itself is written: the state keeps it with the document's old value, so the
+        // next `pulumi up` writes the document again.
+        const properties = stripUndefined({
+          ...out,
+          [companion.input]: olds[companion.input],
+          __provider: news.__provider,
+        });
+        throw new PartlyWrittenError(
+          `writing the ${companion.input} of ${what} (${id}) failed: ${messageOf(error)}. The ${kind.noun} itself ` +
+            `is written and kept in the state; run \`pulumi up\` again to write its ${companion.input}`,
+          id,
+          properties,
+          error,
+        );
+      }
+    }
+    return out;
+  }
+
+  /** A record as a message may show it: its secret fields (and members) left out. */
+  const withoutSecrets = (record: unknown): unknown =>
+    isObject(record) && kind.secrets?.length ? withoutValuesAt(record, kind.secrets) : record;
 
   // Runs for every record read or written (a refresh of N resources, N times): a plain uid check
   // instead of a schema.
   const outputsOf = (record: unknown, inputs: Props = {}): Props => {
-    const uid = record !== null && typeof record === "object" ? (record as Props).uid : undefined;
+    const answered: Props = record !== null && typeof record === "object" ? (record as Props) : {};
+    const uid = answered.uid;
+    // A secret output (an invite's code) is redacted from every message from here on.
+    registerSecrets(answered);
     if (typeof uid !== "string" || uid === "")
       throw new ResourceError(
-        `the API answered a ${kind.noun} without a uid: ${JSON.stringify(record)?.slice(0, 200)}`,
+        `the API answered a ${kind.noun} without a uid: ${JSON.stringify(withoutSecrets(record))?.slice(0, 200)}`,
       );
     // An answered uid becomes the resource id and, later, part of request paths: same grammar as inputs.
     const issue = uidIssue(uid, "path");
@@ -97,6 +215,11 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
     // The server's values win; inputs fill in only what it leaves out.
     return stripUndefined({ ...pick(inputs, kind.declared), ...kind.toOutputs(record as ApiRecord) });
   };
+
+  /** The same List filters and the same key fields: the two would be one record to the service. */
+  const sameNaturalKey = (olds: Props, news: Props) =>
+    sameValue(kind.naturalKey(olds), kind.naturalKey(news)) &&
+    kind.keyFields.every((field) => !containsUnknown(news[field]) && sameValue(olds[field], news[field]));
 
   const said = (error: unknown) =>
     error instanceof ApiError ? error.serviceMessage || error.message : messageOf(error);
@@ -229,11 +352,13 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
     },
 
     async check(_olds, news: Props) {
+      registerSecrets(news);
       refuseUnservedVersion(kind);
       return loadCheck().checkInputs(kind, news);
     },
 
     async diff(id, olds: Props, news: Props) {
+      registerSecrets(olds, news);
       const changed = changedFields(olds ?? {}, news ?? {}, kind.declared, kind.unordered);
       const replaces = replacedFields(kind, olds ?? {}, news ?? {}, changed);
       // A replacement deletes the old record: a kind that refuses that delete refuses it here,
@@ -247,19 +372,24 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
         changes: changed.length > 0,
         replaces,
         // A replacement under the same natural key (a tag's new digest under its old name) would
-        // collide with the record it replaces, so that one goes first.
-        deleteBeforeReplace: replaces.length > 0 && sameValue(kind.naturalKey(olds ?? {}), kind.naturalKey(news ?? {})),
+        // collide with the record it replaces, so that one goes first; under another key (a new
+        // subscription sink) the new record is created first.
+        deleteBeforeReplace: replaces.length > 0 && sameNaturalKey(olds ?? {}, news ?? {}),
       };
     },
 
     async create(inputs: Props) {
+      registerSecrets(inputs);
       const what = kind.label(inputs);
       const created = await post(inputs, what);
       if (!created.adopted) {
-        const outs = outputsOf(created.record, inputs);
-        return { id: String(outs.uid), outs };
+        const outs = keepWriteOnly(outputsOf(created.record, inputs), inputs);
+        const id = String(outs.uid);
+        return { id, outs: await writeCompanions(id, {}, inputs, outs, what) };
       }
-      // Taken over: brought to the declared values with one PATCH of the fields that differ.
+      // Taken over: brought to the declared values with one PATCH of the fields that differ. What
+      // the service never answers (write-only members) cannot be compared, so it differs and is
+      // written; companion documents are written too.
       const current = outputsOf(created.record, parentOf(inputs));
       const changed = changedFields(current, inputs, kind.writable, kind.unordered);
       const fixed = changed.filter((field) => kind.replaceOn.includes(field));
@@ -269,11 +399,13 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
             `in place; declare its current values, or delete it and let the program create it`,
         );
       const record = changed.length ? await patch(String(current.uid), current, inputs, changed, what) : created.record;
-      const outs: Props = { ...outputsOf(record, inputs), ...ADOPTED };
-      return { id: String(outs.uid), outs };
+      const outs: Props = { ...keepWriteOnly(outputsOf(record, inputs), inputs), ...ADOPTED };
+      const id = String(outs.uid);
+      return { id, outs: await writeCompanions(id, {}, inputs, outs, what) };
     },
 
     async read(id, props: Props = {}) {
+      registerSecrets(props);
       let record: unknown;
       try {
         record = await client().request({ method: "GET", domain: kind.domain, path: itemPath(id) });
@@ -282,28 +414,34 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
         if (isNotFound(error)) return { id: "", props: {} };
         throw failed("reading", kind.label({ ...props, uid: id }), error);
       }
-      // A parent the record does not tell (a role's uid is one segment) and the local inputs carry over from the state.
-      const outs: Props = {
-        ...outputsOf(record, pick(props, [kind.parentField, ...kind.localInputs])),
+      // A parent the record does not tell (a role's uid is one segment), the local inputs and the
+      // write-only members carry over from the state.
+      const answered: Props = {
+        ...keepWriteOnly(outputsOf(record, pick(props, [kind.parentField, ...kind.localInputs])), props),
         ...kept(props),
       };
+      const outs = await readCompanions(id, props, answered);
       return { id: String(outs.uid), props: outs, inputs: inputsOf(kind, outs) };
     },
 
     async update(id, olds: Props, news: Props) {
+      registerSecrets(olds, news);
       const changed = changedFields(olds, news, kind.writable, kind.unordered);
       if (changed.length === 0) {
         // Local inputs are the program's alone: one it no longer sets is gone from the state too.
         const state = { ...olds };
         for (const field of kind.localInputs) delete state[field];
         const { __provider: _p, ...outs } = { ...state, ...pick(news, kind.declared) };
-        return { outs: stripUndefined(outs) };
+        return { outs: await writeCompanions(id, olds, news, stripUndefined(outs), kind.label({ ...news, uid: id })) };
       }
-      const record = await patch(id, olds, news, changed, kind.label({ ...news, uid: id }));
-      return { outs: { ...outputsOf(record, news), ...kept(olds) } };
+      const what = kind.label({ ...news, uid: id });
+      const record = await patch(id, olds, news, changed, what);
+      const outs = { ...keepWriteOnly(outputsOf(record, news), news), ...kept(olds) };
+      return { outs: await writeCompanions(id, olds, news, outs, what) };
     },
 
     async delete(id, props: Props) {
+      registerSecrets(props);
       const refusal = kind.refuseDelete?.(props ?? {});
       if (refusal) throw new ResourceError(`deleting ${kind.label({ ...props, uid: id })} refused: ${refusal}`);
       try {

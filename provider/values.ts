@@ -85,3 +85,51 @@ export function parseJsonOrUndefined(text: string): unknown {
     return undefined;
   }
 }
+
+/** The value at a dotted path of members (`oidc.clientSecret`), or undefined when any step is missing. */
+export function valueAt(props: Props, path: string): unknown {
+  let current: unknown = props;
+  for (const key of path.split(".")) {
+    if (!isObject(current)) return undefined;
+    current = current[key];
+  }
+  return current;
+}
+
+/**
+ * `target` with the value at each of `paths` copied from `source`, where `source` has one and
+ * `target` holds the message it belongs in (a message the target lacks is not made up).
+ */
+export function withValuesAt(target: Props, source: Props, paths: readonly string[]): Props {
+  let out = target;
+  for (const path of paths) {
+    const value = valueAt(source, path);
+    if (value === undefined) continue;
+    const keys = path.split(".");
+    const set = (into: Props, at: number): Props | undefined => {
+      if (at === keys.length - 1) return { ...into, [keys[at]]: value };
+      const inner = into[keys[at]];
+      if (!isObject(inner)) return undefined;
+      const copied = set(inner, at + 1);
+      return copied && { ...into, [keys[at]]: copied };
+    };
+    out = set(out, 0) ?? out;
+  }
+  return out;
+}
+
+/** `props` without the values at `paths` (copies along each path; `props` is left alone). */
+export function withoutValuesAt(props: Props, paths: readonly string[]): Props {
+  let out = props;
+  for (const path of paths) {
+    const keys = path.split(".");
+    const drop = (from: Props, at: number): Props => {
+      if (!(keys[at] in from)) return from;
+      const { [keys[at]]: inner, ...rest } = from;
+      if (at === keys.length - 1) return rest;
+      return isObject(inner) ? { ...rest, [keys[at]]: drop(inner, at + 1) } : from;
+    };
+    out = drop(out, 0);
+  }
+  return out;
+}

@@ -40,7 +40,18 @@ test("every managed kind the package ships: check 0, diff 0, create 1, read 1, u
     ...(inPlace.has(type) ? [[type, "update", 1]] : []),
     [type, "delete", 1],
   ];
-  expect(ops.map((op) => [op.subject, op.operation, op.measured])).toEqual(kinds.flatMap(expected));
+  // A repo with a readme: the readme's PATCH after the create, its GET with the read, its PATCH alone.
+  const readme = [
+    ["Repo (readme)", "check", 0],
+    ["Repo (readme)", "create", 2],
+    ["Repo (readme)", "read", 2],
+    ["Repo (readme)", "diff (unchanged)", 0],
+    ["Repo (readme)", "check (changed)", 0],
+    ["Repo (readme)", "diff (changed)", 0],
+    ["Repo (readme)", "update", 1],
+    ["Repo (readme)", "delete", 1],
+  ];
+  expect(ops.map((op) => [op.subject, op.operation, op.measured])).toEqual([...kinds.flatMap(expected), ...readme]);
   for (const op of ops) expect(op.floor).toBe(op.measured);
 });
 

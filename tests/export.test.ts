@@ -136,9 +136,16 @@ describe("platform-pulumi export: round trip through the local engine", () => {
   let work: string;
   const api = () => ({ url: emu.url, token: emu.token });
   const env = () => ({ ...withoutPlatformEnv(), PLATFORM_API_URL: emu.url, PLATFORM_TOKEN: emu.token });
-  const engine = (operation: string[], project: string, state: string): Promise<EngineRun> =>
+  const engine = (operation: string[], project: string, state: string, config: string[] = []): Promise<EngineRun> =>
     runEngine(
-      [...operation, "--config", `platform:apiUrl=${emu.url}`, "--secret-config", `platform:token=${emu.token}`],
+      [
+        ...operation,
+        "--config",
+        `platform:apiUrl=${emu.url}`,
+        "--secret-config",
+        `platform:token=${emu.token}`,
+        ...config.flatMap((pair) => ["--secret-config", pair]),
+      ],
       { cwd: project, state, env: withoutPlatformEnv() },
     );
   const writes = () => emu.requests().filter((r) => r.method !== "GET");
@@ -165,8 +172,13 @@ describe("platform-pulumi export: round trip through the local engine", () => {
     const exported = await runExport(["--under", emu.rootUid, "--out", project], env());
     expect(exported.stderr).toMatch(/read 200 groups/);
     expect(exported.code).toBe(0);
-    const counts = `${before.groups.length} iam.Group, ${before.identities.length} iam.Identity, ${before.roleBindings.length} iam.RoleBinding`;
-    expect(exported.stdout).toContain(counts);
+    for (const count of [
+      `${before.groups.length} iam.Group,`,
+      `${before.identities.length} iam.Identity,`,
+      `${before.roleBindings.length} iam.RoleBinding,`,
+      "1 iam.IdentityProvider,",
+    ])
+      expect(exported.stdout).toContain(count);
     expect(fs.readdirSync(project).sort()).toEqual(["Pulumi.yaml", "index.ts", "package.json", "tsconfig.json"]);
     const program = fs.readFileSync(project + "/index.ts", "utf8");
     expect(program).not.toContain(emu.token);
@@ -184,6 +196,12 @@ describe("platform-pulumi export: round trip through the local engine", () => {
     expect((program.match(/^const \w+ = new platform/gm) ?? []).length).toBe(
       new Set(program.match(/^const (\w+) = new platform/gm)).size,
     );
+    // The seeded identity provider's client secret is never answered: the program reads it from
+    // a secret config key its Pulumi.yaml declares, and adoption writes it.
+    expect(program).toContain(`clientSecret: config.requireSecret("corpSsoOidcClientSecret"),`);
+    const projectName = /^name: (.+)$/m.exec(fs.readFileSync(project + "/Pulumi.yaml", "utf8"))![1];
+    expect(fs.readFileSync(project + "/Pulumi.yaml", "utf8")).toContain(`${projectName}:corpSsoOidcClientSecret:`);
+    const secrets = [`${projectName}:corpSsoOidcClientSecret=emulator-secret`];
     expect(typeErrors(project)).toEqual([]);
     // The same tree exports to the same text: a stable order and stable names.
     const again = path.join(work, "whole-again");
@@ -191,17 +209,25 @@ describe("platform-pulumi export: round trip through the local engine", () => {
     expect(fs.readFileSync(again + "/index.ts", "utf8")).toBe(program);
 
     emu.clearRequests();
-    const up = await engine(["up"], project, state);
+    const up = await engine(["up"], project, state, secrets);
     expect(up.stdout).not.toContain("error:");
     expect(up.code).toBe(0);
     const custom = up.state!.resources.filter((r) => r.custom);
     expect(custom).toHaveLength(declaredCount);
     expect(custom.filter((r) => r.outputs.adopted !== true)).toEqual([]);
-    // Nothing was created, changed or deleted: only refused creates (then adoption) reached the service.
-    expect(writes().filter((r) => r.status < 400)).toEqual([]);
+    // Nothing was created or deleted: only refused creates (then adoption) reached the service,
+    // and the one write adoption cannot avoid: the identity provider's client secret.
+    const sso = custom.find((r) => r.outputs.name === "corp-sso")!;
+    expect(writes().filter((r) => r.status < 400)).toEqual([
+      expect.objectContaining({
+        method: "PATCH",
+        path: `/iam/v2beta1/identityProviders/${sso.id}`,
+        query: { updateMask: "oidc.clientSecret" },
+      }),
+    ]);
     expect(await snapshot(api(), emu.rootUid)).toEqual(before);
 
-    const clean = await engine(["preview", "--refresh", "--expect-no-changes"], project, state);
+    const clean = await engine(["preview", "--refresh", "--expect-no-changes"], project, state, secrets);
     expect(clean.code).toBe(0);
 
     const edited = before.groups.find((g) => g.name === "web")!;
@@ -209,13 +235,13 @@ describe("platform-pulumi export: round trip through the local engine", () => {
       name: edited.name,
       description: "by hand",
     });
-    const drift = await engine(["preview", "--refresh", "--expect-no-changes"], project, state);
+    const drift = await engine(["preview", "--refresh", "--expect-no-changes"], project, state, secrets);
     expect(drift.code).toBe(255);
     expect(drift.stdout).toContain(`description: (absent) => "by hand"`);
 
     const beforeDestroy = await snapshot(api(), emu.rootUid);
     emu.clearRequests();
-    const destroy = await engine(["destroy"], project, state);
+    const destroy = await engine(["destroy"], project, state, secrets);
     expect(destroy.code).toBe(0);
     expect(destroy.state!.resources).toEqual([]);
     expect(writes()).toEqual([]);

@@ -4,3 +4,8 @@ export * from "./roleBinding";
 export * from "./role";
 export * from "./customRole";
 export * from "./lookups";
+export * from "./identityProviderResource";
+export * from "./identityProviderLookups";
+export * from "./groupInvite";
+export * from "./accountAssociation";
+export * from "./externalGroupRoleMapping";

@@ -27,6 +27,9 @@ function splitSync(sync: unknown): Props {
   return { syncConfig, ...(Object.keys(syncState).length ? { syncState } : {}) };
 }
 
+/** The longest readme accepted before any request (markdown text). */
+const README_MAX_CHARS = 65_536;
+
 /** A program leaves the tier out for none; the service answers the documents' zero value for it. */
 const UNSPECIFIED_TIER = "CATALOG_TIER_UNSPECIFIED";
 const SETTABLE_TIERS = CATALOG_TIERS.filter((tier) => tier !== UNSPECIFIED_TIER);
@@ -59,6 +62,7 @@ const repo: ResourceKind = {
         )
         .optional(),
       customOverlay: customOverlay(f).optional(),
+      readme: f.optionalText(README_MAX_CHARS).optional(),
       allowDelete: f.z.boolean(f.expecting("true or false")).optional(),
     }),
   parentField: "parentUid",
@@ -67,6 +71,9 @@ const repo: ResourceKind = {
   replaceOn: ["parentUid"],
   wireNames: { syncConfig: "sync_config" },
   localInputs: ["allowDelete"],
+  // The readme is a document of its own (GET/PATCH repos/{uid}/readme): a repo without one in
+  // the program sends no readme request at all.
+  companions: [{ input: "readme", suffix: "readme", message: "registry.RepoReadme", field: "content" }],
   toOutputs: ({ sync_config: sync, catalogTier, ...record }) => ({
     ...record,
     ...(catalogTier === UNSPECIFIED_TIER ? {} : { catalogTier }),

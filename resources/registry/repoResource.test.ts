@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { Harness, startHarness } from "../../tests/support/resourceHarness";
 import { failureOf, registerResource } from "../../tests/support/registeredResource";
+import { startHost } from "../../tools/host/host";
 import { repoRoot } from "../../tools/host/stage";
 import { CATALOG_TIERS } from "./catalogTier";
 
@@ -283,4 +284,116 @@ test("check names the failing property and sends nothing", async () => {
     { property: "name", reason: "is required" },
   ]);
   expect(h.calls()).toEqual([]);
+});
+
+test("readme: written after the create, read with the repo, updated alone, drift shown and repaired, dropped unmanaged", async () => {
+  const root = h.emu.rootUid;
+  const declared = { parentUid: root, name: "documented", description: "d", readme: "# documented\n\nHello.\n" };
+  const created = await h.host.create(urn, props(declared));
+  const readmePath = `${REPOS}/${created.id}/readme`;
+  expect(h.calls()).toEqual([`POST ${REPOS}/${root}`, `PATCH ${readmePath}`]);
+  expect(created.props).toMatchObject({ ...declared, uid: created.id });
+  expect((await h.api("GET", readmePath)).body).toEqual({ uid: created.id, content: declared.readme });
+  h.emu.clearRequests();
+
+  const read = await h.host.read(created.id, urn, created.props);
+  expect(h.calls()).toEqual([`GET ${REPOS}/${created.id}`, `GET ${readmePath}`]);
+  // Writing the readme moves the repo's updateTime, which the create's answer predates.
+  expect(read.props).toEqual({ ...created.props, updateTime: read.props.updateTime });
+  expect(read.inputs).toEqual(props(declared));
+  expect(await h.host.diff(created.id, urn, read.props, props(declared))).toMatchObject({ changes: "none" });
+  h.emu.clearRequests();
+
+  // The readme alone: its own PATCH, no PATCH of the repo.
+  let program: Record<string, unknown> = { ...declared, readme: "# documented\n\nChanged.\n" };
+  expect(await h.host.diff(created.id, urn, read.props, props(program))).toEqual({
+    changes: "some",
+    replaces: [],
+    deleteBeforeReplace: false,
+  });
+  let state = await h.host.update(created.id, urn, read.props, props(program));
+  expect(h.calls()).toEqual([`PATCH ${readmePath}`]);
+  expect(state.readme).toBe(program.readme);
+  h.emu.clearRequests();
+
+  // With a field of the repo: the repo's PATCH (its mask without the readme), then the readme's.
+  program = { ...program, description: "d2", readme: "# v3\n" };
+  state = await h.host.update(created.id, urn, state, props(program));
+  expect(h.calls()).toEqual([`PATCH ${REPOS}/${created.id}`, `PATCH ${readmePath}`]);
+  expect(patches()).toEqual(["description", undefined]);
+  expect((await h.api("GET", readmePath)).body.content).toBe("# v3\n");
+  h.emu.clearRequests();
+
+  // Drift: a readme edited in the console shows, and the update writes it back.
+  await h.api("PATCH", readmePath, { content: "edited in the console" });
+  h.emu.clearRequests();
+  const drifted = await h.host.read(created.id, urn, state);
+  expect(drifted.inputs).toEqual(props({ ...program, readme: "edited in the console" }));
+  expect(await h.host.diff(created.id, urn, drifted.props, props(program))).toMatchObject({ changes: "some" });
+  h.emu.clearRequests();
+  state = await h.host.update(created.id, urn, drifted.props, props(program));
+  expect(h.calls()).toEqual([`PATCH ${readmePath}`]);
+  expect((await h.api("GET", readmePath)).body.content).toBe("# v3\n");
+  h.emu.clearRequests();
+
+  // Removed from the program: no request, no longer in the state nor read; the service keeps it.
+  const { readme: _readme, ...unmanaged } = program;
+  expect(await h.host.diff(created.id, urn, state, props(unmanaged))).toMatchObject({ changes: "some" });
+  state = await h.host.update(created.id, urn, state, props(unmanaged));
+  expect(h.calls()).toEqual([]);
+  expect(state).not.toHaveProperty("readme");
+  expect((await h.host.read(created.id, urn, state)).inputs).toEqual(props(unmanaged));
+  expect(h.calls()).toEqual([`GET ${REPOS}/${created.id}`]);
+  expect((await h.api("GET", readmePath)).body.content).toBe("# v3\n");
+  h.emu.clearRequests();
+
+  await h.host.delete(created.id, urn, { ...state, allowDelete: true });
+  expect(h.calls()).toEqual([`DELETE ${REPOS}/${created.id}`]);
+});
+
+test("readme: adoption writes the declared readme; check refuses a bad one before any request", async () => {
+  const root = h.emu.rootUid;
+  const existing = (await h.api("POST", `${REPOS}/${root}`, { name: "adopted-docs" })).body;
+  h.emu.clearRequests();
+  const adopted = await h.host.create(
+    urn,
+    props({ parentUid: root, name: "adopted-docs", readme: "# mine\n", adopt: true }),
+  );
+  expect(h.calls()).toEqual([`POST ${REPOS}/${root}`, `GET ${REPOS}`, `PATCH ${REPOS}/${existing.uid}/readme`]);
+  expect(adopted.props).toMatchObject({ uid: existing.uid, readme: "# mine\n", adopted: true });
+  await h.api("DELETE", `${REPOS}/${existing.uid}`);
+  h.emu.clearRequests();
+
+  const failures = async (readme: unknown) =>
+    (await h.host.check(urn, {}, props({ parentUid: root, name: "app", readme }))).failures;
+  expect(await failures(42)).toEqual([{ property: "readme", reason: "must be a string" }]);
+  expect(await failures("x".repeat(65_537))).toEqual([
+    { property: "readme", reason: "must be at most 65536 characters" },
+  ]);
+  expect(await failures("")).toEqual([]);
+  expect(h.calls()).toEqual([]);
+});
+
+test("readme: a write refused after the create fails the create naming it, and the repo is not lost", async () => {
+  const root = h.emu.rootUid;
+  // The service sheds the readme's PATCH with a Retry-After past the call's deadline: no repeat, no wait.
+  // (A host of its own: a host applies its configuration when it first loads a provider.)
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("PLATFORM_")));
+  const host = await startHost({ cwd: h.staged.dir, env });
+  await host.configure({ "platform:apiUrl": h.emu.url, "platform:token": h.emu.token, "platform:timeout": "20" });
+  h.emu.setFaults([{ path: "/readme$", methods: ["PATCH"], exhaustedRate: 1, retryAfterSeconds: 25 }]);
+  try {
+    const error = await failureOf(
+      host.create(urn, props({ parentUid: root, name: "readme-refused", readme: "# later\n", allowDelete: true })),
+    );
+    expect(error.message).toMatch(
+      /^writing the readme of repo "readme-refused" under .* \(.*\) failed: .*The repo itself is written and kept in the state; run `pulumi up` again to write its readme/,
+    );
+  } finally {
+    h.emu.setFaults([]);
+    await host.close();
+  }
+  const made = (await h.api("GET", `${REPOS}?name=readme-refused`)).body.repos;
+  expect(made).toHaveLength(1);
+  await h.api("DELETE", `${REPOS}/${made[0].uid}`);
 });

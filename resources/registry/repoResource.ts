@@ -67,6 +67,12 @@ export interface RepoArgs {
   syncConfig?: pulumi.Input<SyncConfigArgs>;
   customOverlay?: pulumi.Input<CustomOverlay>;
   /**
+   * The repo's readme (markdown, at most 65,536 characters): written after the create and when it
+   * changes, read with the repo, so an edit made elsewhere shows as drift. Left out, no readme
+   * request is sent; removed from the program, the readme stays as it is and is no longer managed.
+   */
+  readme?: pulumi.Input<string>;
+  /**
    * Allows Pulumi to delete the repo (and so its tags and images): on `pulumi destroy`, when it
    * is removed from the program, or when a change replaces it. Kept in the state, never sent
    * to the API; it takes effect once a `pulumi up` has stored it.
@@ -97,6 +103,8 @@ export class Repo extends pulumi.dynamic.Resource {
   declare readonly syncConfig: pulumi.Output<SyncConfig | undefined>;
   declare readonly syncState: pulumi.Output<SyncState | undefined>;
   declare readonly customOverlay: pulumi.Output<CustomOverlay | undefined>;
+  /** Absent when the program sets none (then it is not read either). */
+  declare readonly readme: pulumi.Output<string | undefined>;
   /** The tags the service counts as active (set by the service). */
   declare readonly activeTags: pulumi.Output<string[]>;
   declare readonly allowDelete: pulumi.Output<boolean | undefined>;
@@ -125,6 +133,7 @@ export class Repo extends pulumi.dynamic.Resource {
       syncConfig: undefined,
       syncState: undefined,
       customOverlay: undefined,
+      readme: undefined,
       activeTags: undefined,
       allowDelete: undefined,
       createTime: undefined,

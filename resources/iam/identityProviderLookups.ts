@@ -1,0 +1,79 @@
+/**
+ * Look-ups of identity providers that already exist: `getIdentityProvider({ uid })` or by name,
+ * `getIdentityProviders({ childrenOf })`. Where they live in the API comes from the kind's
+ * description. The service never answers a client secret, so no record holds one.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+import { kindLookups } from "../../provider/kindLookups";
+import { lazily } from "../../provider/lazyZod";
+import { InputArgs, ListArgs, LookupOptions, OneByUidOrNameArgs } from "../../provider/lookup";
+import idpProvider = require("./idpProvider");
+
+// IdentityProvider is the name of the managed resource class; what a look-up returns is a plain
+// record of the service's fields, hence IdentityProviderRecord.
+export const identityProviderRecordSchema = lazily((z) =>
+  z.looseObject({
+    uid: z.string(),
+    name: z.string(),
+    description: z.string().optional(),
+    defaultRole: z.string(),
+    oidc: z
+      .looseObject({
+        issuer: z.string().optional(),
+        clientId: z.string().optional(),
+        additionalScopes: z.array(z.string()).optional(),
+        groupsClaim: z.string().optional(),
+        correlationRule: z.string().optional(),
+        pkceEnabled: z.boolean().optional(),
+      })
+      .optional(),
+    scim: z.record(z.string(), z.unknown()).optional(),
+    createTime: z.string().optional(),
+    updateTime: z.string().optional(),
+  }),
+);
+export type IdentityProviderRecord = z.infer<ReturnType<typeof identityProviderRecordSchema>>;
+
+export type GetIdentityProvidersArgs = ListArgs;
+export type GetIdentityProvidersOutputArgs = InputArgs<GetIdentityProvidersArgs>;
+export interface GetIdentityProvidersResult {
+  identityProviders: IdentityProviderRecord[];
+}
+
+const identityProviders = kindLookups<IdentityProviderRecord, GetIdentityProvidersResult>(
+  idpProvider.kind,
+  identityProviderRecordSchema,
+);
+
+export function getIdentityProviders(
+  args: GetIdentityProvidersArgs = {},
+  options?: LookupOptions,
+): Promise<GetIdentityProvidersResult> {
+  return identityProviders.many.get(args, options);
+}
+
+export function getIdentityProvidersOutput(
+  args: GetIdentityProvidersOutputArgs = {},
+  options?: LookupOptions,
+): pulumi.Output<GetIdentityProvidersResult> {
+  return identityProviders.many.output(args, options);
+}
+
+export type GetIdentityProviderArgs = OneByUidOrNameArgs;
+export type GetIdentityProviderOutputArgs = InputArgs<GetIdentityProviderArgs>;
+
+/** One identity provider by uid, or by exact name within an optional scope; an error on none or several. */
+export function getIdentityProvider(
+  args: GetIdentityProviderArgs,
+  options?: LookupOptions,
+): Promise<IdentityProviderRecord> {
+  return identityProviders.one.get(args, options);
+}
+
+export function getIdentityProviderOutput(
+  args: GetIdentityProviderOutputArgs,
+  options?: LookupOptions,
+): pulumi.Output<IdentityProviderRecord> {
+  return identityProviders.one.output(args, options);
+}

@@ -1,0 +1,17 @@
+import * as pulumi from "@pulumi/pulumi";
+import * as platform from "platform-pulumi";
+
+const config = new pulumi.Config();
+const viewer = platform.iam.getRoleOutput({ name: "viewer" });
+const sso = new platform.iam.IdentityProvider("sso", {
+  parentUid: config.require("rootUid"),
+  name: "engine-sso",
+  defaultRole: viewer.uid,
+  oidc: {
+    issuer: "https://login.example.com",
+    clientId: "platform",
+    clientSecret: config.requireSecret("ssoClientSecret"),
+  },
+});
+export const ssoUid = sso.uid;
+export const ssoOidc = sso.oidc;
