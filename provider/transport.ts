@@ -121,6 +121,148 @@ function answerHeaders(raw: Buffer[] | string[] | null): {
   return found;
 }
 
+/**
+ * One send, and undici's handler for it: undici's `dispatch` with a handler of our own, not
+ * `request`: no AbortController, no async resource, no body stream, and one timer per send for
+ * the header timeout, the body's idle timeout and the deadline together. Those were a measurable
+ * part of a refresh (bench/README.md, figure 3), where every answer is one small chunk. Our own
+ * timer, not undici's headersTimeout/bodyTimeout: those tick about once a second, so a 20 ms
+ * limit would take a second, and tests could not state exact limits. A class, not closures: the
+ * SDK's closure serializer walks this module when a provider is serialized from outside
+ * node_modules, and it could not follow closures that call each other.
+ */
+class OneSend implements Dispatcher.DispatchHandler {
+  private readonly started = performance.now();
+  private readonly deadlineAt: number;
+  private abortRequest: ((reason: Error) => void) | undefined;
+  private why: string | undefined;
+  private settled = false;
+  private reading = false;
+  private lastActivity = this.started;
+  private status = 0;
+  private contentType = "";
+  private retryAfter: string | undefined;
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  private timer: NodeJS.Timeout | undefined;
+  /** The limit the timer was armed for, and the activity it was armed from (body phase). */
+  private armedCode = "";
+  private armedFrom = 0;
+  private readonly onSignal = () => this.stop("ABORTED");
+
+  constructor(
+    private readonly url: string,
+    private readonly limits: SendLimits,
+    private readonly resolve: (answer: HttpAnswer) => void,
+    private readonly reject: (error: Error) => void,
+  ) {
+    this.deadlineAt = limits.deadlineMs === undefined ? Infinity : this.started + Math.max(1, limits.deadlineMs);
+  }
+
+  begin(): boolean {
+    if (this.limits.signal?.aborted) {
+      this.stop("ABORTED");
+      return false;
+    }
+    this.limits.signal?.addEventListener("abort", this.onSignal, { once: true });
+    this.arm();
+    return true;
+  }
+
+  failure(error: unknown): SendFailure {
+    const code = this.why ?? causeOf(error);
+    const text = TIMEOUT_TEXT[code] ?? code;
+    return new SendFailure(
+      code,
+      this.reading || !NOTHING_SENT.has(code),
+      this.reading ? `${text} while reading the answer` : text,
+    );
+  }
+
+  private finish(error: Error | undefined, value?: HttpAnswer): void {
+    if (this.settled) return;
+    this.settled = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.limits.signal?.removeEventListener("abort", this.onSignal);
+    if (error) this.reject(error);
+    else this.resolve(value!);
+  }
+
+  /** Ends the send: the request is aborted now, or as soon as undici hands it a socket. */
+  private stop(code: string, error?: Error): void {
+    if (this.settled) return;
+    this.why ??= code;
+    const reason = error ?? this.failure(undefined);
+    this.finish(reason);
+    this.abortRequest?.(reason);
+  }
+
+  private arm(): void {
+    const { limits } = this;
+    const limitAt = this.reading
+      ? this.lastActivity + limits.bodyIdleTimeoutMs
+      : this.started + limits.headersTimeoutMs;
+    this.armedCode =
+      limitAt < this.deadlineAt ? (this.reading ? "UND_ERR_BODY_TIMEOUT" : "UND_ERR_HEADERS_TIMEOUT") : "ABORTED";
+    this.armedFrom = this.lastActivity;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.onTimer(), Math.max(1, Math.min(limitAt, this.deadlineAt) - performance.now()));
+    this.timer.unref();
+  }
+
+  private onTimer(): void {
+    // A chunk came since the timer was armed: the idle limit moves with it.
+    if (this.armedCode === "UND_ERR_BODY_TIMEOUT" && this.armedFrom !== this.lastActivity) this.arm();
+    else this.stop(this.armedCode);
+  }
+
+  private tooLarge(): boolean {
+    this.stop("TOO_LARGE", new AnswerTooLargeError(new URL(this.url).origin, this.limits.maxBodyBytes));
+    return false;
+  }
+
+  onConnect(abort: (reason?: Error) => void): void {
+    this.abortRequest = abort;
+    if (this.settled) abort(new Error(this.why ?? "aborted"));
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[] | string[] | null): boolean {
+    if (this.settled) return false;
+    if (statusCode < 200) return true; // 1xx: the answer is still to come
+    const headers = answerHeaders(rawHeaders);
+    const declared = Number(headers.contentLength);
+    if (Number.isFinite(declared) && declared > this.limits.maxBodyBytes) return this.tooLarge();
+    this.status = statusCode;
+    this.contentType = headers.contentType;
+    this.retryAfter = headers.retryAfter;
+    this.reading = true;
+    this.lastActivity = performance.now();
+    // The body phase has its own limit: re-armed only if it is sooner than the one set.
+    if (this.lastActivity + this.limits.bodyIdleTimeoutMs < this.started + this.limits.headersTimeoutMs) this.arm();
+    else if (this.armedCode === "UND_ERR_HEADERS_TIMEOUT") this.armedCode = "UND_ERR_BODY_TIMEOUT";
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.settled) return false;
+    this.size += chunk.length;
+    if (this.size > this.limits.maxBodyBytes) return this.tooLarge();
+    this.lastActivity = performance.now();
+    this.chunks.push(chunk);
+    return true;
+  }
+
+  onComplete(): void {
+    const { chunks } = this;
+    const text = chunks.length === 1 ? chunks[0].toString("utf8") : Buffer.concat(chunks).toString("utf8");
+    this.finish(undefined, { status: this.status, contentType: this.contentType, text, retryAfter: this.retryAfter });
+  }
+
+  onError(error: Error): void {
+    this.finish(this.failure(error));
+  }
+}
+
 export function createTransport(options: { connections?: number } = {}): Transport {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
   const { Agent } = require("undici") as typeof import("undici");
@@ -128,72 +270,11 @@ export function createTransport(options: { connections?: number } = {}): Transpo
   return {
     send: (req, limits) =>
       new Promise<HttpAnswer>((resolve, reject) => {
-        // undici's dispatch with a handler of our own, not `request`: no AbortController, no
-        // async resource, no body stream and one timer per send. Those were a measurable part of a
-        // refresh (bench/README.md, figure 3), where every answer is one small chunk.
-        // Our own timer, not undici's headersTimeout/bodyTimeout: those tick about once a second,
-        // so a 20 ms limit would take a second, and tests could not state exact limits.
-        const started = performance.now();
-        const deadlineAt = limits.deadlineMs === undefined ? Infinity : started + Math.max(1, limits.deadlineMs);
-        let abortRequest: ((reason: Error) => void) | undefined;
-        let why: string | undefined;
-        let settled = false;
-        let reading = false;
-        let lastActivity = started;
-        let answer: { status: number; contentType: string; retryAfter?: string } | undefined;
-        const chunks: Buffer[] = [];
-        let size = 0;
-        let timer: NodeJS.Timeout | undefined;
-        // The limit the timer was armed for and the activity it was armed from (body phase).
-        let armedCode = "";
-        let armedFrom = 0;
-
-        const failure = (error: unknown) => {
-          const code = why ?? causeOf(error);
-          const text = TIMEOUT_TEXT[code] ?? code;
-          return new SendFailure(
-            code,
-            reading || !NOTHING_SENT.has(code),
-            reading ? `${text} while reading the answer` : text,
-          );
-        };
-        const finish = (error: Error | undefined, value?: HttpAnswer) => {
-          if (settled) return;
-          settled = true;
-          if (timer) clearTimeout(timer);
-          limits.signal?.removeEventListener("abort", onSignal);
-          if (error) reject(error);
-          else resolve(value!);
-        };
-        // Ends the send: the request is aborted (now, or as soon as undici hands it the socket).
-        const stop = (code: string, error?: Error) => {
-          if (settled) return;
-          why ??= code;
-          const reason = error ?? failure(undefined);
-          finish(reason);
-          abortRequest?.(reason);
-        };
-        const onSignal = () => stop("ABORTED");
-        const arm = () => {
-          const limitAt = reading ? lastActivity + limits.bodyIdleTimeoutMs : started + limits.headersTimeoutMs;
-          armedCode = limitAt < deadlineAt ? (reading ? "UND_ERR_BODY_TIMEOUT" : "UND_ERR_HEADERS_TIMEOUT") : "ABORTED";
-          armedFrom = lastActivity;
-          if (timer) clearTimeout(timer);
-          timer = setTimeout(onTimer, Math.max(1, Math.min(limitAt, deadlineAt) - performance.now()));
-          timer.unref();
-        };
-        function onTimer() {
-          // A chunk came since the timer was armed: the idle limit moves with it.
-          if (armedCode === "UND_ERR_BODY_TIMEOUT" && armedFrom !== lastActivity) arm();
-          else stop(armedCode);
-        }
-
-        if (limits.signal?.aborted) return stop("ABORTED");
-        limits.signal?.addEventListener("abort", onSignal, { once: true });
-        arm();
+        const send = new OneSend(req.url, limits, resolve, reject);
+        if (!send.begin()) return;
+        // The origin ends at the first slash after the scheme: no URL parse per send.
+        const slash = req.url.indexOf("/", req.url.indexOf("//") + 2);
         try {
-          // The origin ends at the first slash after the scheme: no URL parse per send.
-          const slash = req.url.indexOf("/", req.url.indexOf("//") + 2);
           agent.dispatch(
             {
               origin: slash < 0 ? req.url : req.url.slice(0, slash),
@@ -202,55 +283,10 @@ export function createTransport(options: { connections?: number } = {}): Transpo
               headers: req.headers,
               body: req.body,
             },
-            {
-              onConnect(abort) {
-                abortRequest = abort;
-                if (settled) abort(new Error(why ?? "aborted"));
-              },
-              onHeaders(statusCode, rawHeaders) {
-                if (settled) return false;
-                if (statusCode < 200) return true; // 1xx: the answer is still to come
-                const headers = answerHeaders(rawHeaders);
-                const declared = Number(headers.contentLength);
-                if (Number.isFinite(declared) && declared > limits.maxBodyBytes) {
-                  stop("TOO_LARGE", new AnswerTooLargeError(new URL(req.url).origin, limits.maxBodyBytes));
-                  return false;
-                }
-                answer = { status: statusCode, contentType: headers.contentType, retryAfter: headers.retryAfter };
-                reading = true;
-                lastActivity = performance.now();
-                // The body phase has its own limit: re-armed only if it is sooner than the one set.
-                if (lastActivity + limits.bodyIdleTimeoutMs < started + limits.headersTimeoutMs) arm();
-                else if (armedCode === "UND_ERR_HEADERS_TIMEOUT") armedCode = "UND_ERR_BODY_TIMEOUT";
-                return true;
-              },
-              onData(chunk) {
-                if (settled) return false;
-                size += chunk.length;
-                if (size > limits.maxBodyBytes) {
-                  stop("TOO_LARGE", new AnswerTooLargeError(new URL(req.url).origin, limits.maxBodyBytes));
-                  return false;
-                }
-                lastActivity = performance.now();
-                chunks.push(chunk);
-                return true;
-              },
-              onComplete() {
-                const text = chunks.length === 1 ? chunks[0].toString("utf8") : Buffer.concat(chunks).toString("utf8");
-                finish(undefined, {
-                  status: answer!.status,
-                  contentType: answer!.contentType,
-                  text,
-                  retryAfter: answer!.retryAfter,
-                });
-              },
-              onError(error) {
-                finish(failure(error));
-              },
-            },
+            send,
           );
         } catch (error) {
-          finish(failure(error));
+          send.onError(error as Error);
         }
       }),
     close: () => agent.close(),
