@@ -4,7 +4,7 @@
  * written to bench/results.json (medians of several runs with their spread). What each figure
  * means and its target: bench/README.md.
  *
- *   node dist/bench/run.js [--quick] [--only requests,size,refresh,preview,emulator,require]
+ *   node dist/bench/run.js [--quick] [--only requests,size,refresh,read,preview,emulator,require,scale,engine,lookup]
  *                          [--runs N] [--resources N] [--concurrency N] [--scale-sizes N,M]
  *                          [--engine-sizes N,M] [--cpu-prof]
  */
@@ -28,11 +28,23 @@ import { benchRequireTime } from "./requireTime";
 import { benchEmulatorKinds } from "./emulatorKinds";
 import { benchEngineScale } from "./engineScale";
 import { benchLookupMemory } from "./lookupMemory";
+import { benchReadInProcess } from "./readInProcess";
 import { benchScale } from "./scale";
 import { describe, fmt, spread } from "./stats";
 import { startWorld, World } from "./world";
 
-const FIGURES = ["requests", "size", "refresh", "preview", "emulator", "require", "scale", "engine", "lookup"] as const;
+const FIGURES = [
+  "requests",
+  "size",
+  "refresh",
+  "read",
+  "preview",
+  "emulator",
+  "require",
+  "scale",
+  "engine",
+  "lookup",
+] as const;
 type Figure = (typeof FIGURES)[number];
 
 const repoRoot = path.resolve(__dirname, "..", "..");
@@ -118,6 +130,7 @@ function command(o: Options, figure: Figure): string {
     flags.push(`--runs ${o.runs}`, `--resources ${o.resources}`, `--concurrency ${o.concurrency}`);
   if (figure === "scale") flags.push(`--scale-sizes ${o.scaleSizes.join(",")}`, `--concurrency ${o.concurrency}`);
   if (figure === "engine") flags.push(`--engine-sizes ${o.engineSizes.join(",")}`);
+  if (figure === "read") flags.push(`--runs ${o.runs}`, `--resources ${o.resources}`, `--concurrency ${o.concurrency}`);
   if (figure === "requests") flags.push(`--resources ${o.resources}`, `--concurrency ${o.concurrency}`);
   return `npm run build && node dist/bench/run.js ${flags.join(" ")}`;
 }
@@ -319,6 +332,19 @@ async function figureScale(o: Options): Promise<void> {
   record(o, "scale", { ...r, target: { perResourceRatio: TARGETS.scalePerResourceRatio } });
 }
 
+async function figureRead(o: Options): Promise<void> {
+  heading(
+    o,
+    "read",
+    `[3b] Our read in this process, without the host: ${o.resources} groups read 5 times, concurrency ${o.concurrency}`,
+  );
+  const r = await benchReadInProcess({ resources: o.resources, runs: o.runs + 2, concurrency: o.concurrency });
+  console.log(`  ours (the Group provider's read):        ${describe(r.oursCpuUs, "µs CPU per read", 1)}`);
+  console.log(`  bare undici request + body.json():       ${describe(r.bareGetCpuUs, "µs CPU per read", 1)}`);
+  console.log(`  ours / bare GET: ${describe(r.oursOverBareGet)}  (the emulator runs in a process of its own)`);
+  record(o, "read", { ...r });
+}
+
 async function figureLookup(o: Options): Promise<void> {
   const groups = o.quick ? 20_000 : 100_000;
   heading(
@@ -404,6 +430,7 @@ async function main(): Promise<void> {
   }
   // Each size starts its own emulator and host, after the shared world is gone.
   if (o.figures.has("scale")) await figureScale(o);
+  if (o.figures.has("read")) await figureRead(o);
   if (o.figures.has("lookup")) await figureLookup(o);
   if (o.figures.has("engine")) await figureEngine(o);
   writeResults();
