@@ -19,7 +19,7 @@ import { isDeepStrictEqual } from "node:util";
 import { startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
 import { call, renderTree, snapshot } from "../tools/engine/orgApi";
-import { exampleDir, withoutPlatformEnv } from "../tools/engine/orgProject";
+import { EXAMPLE_SSO_CLIENT_SECRET, exampleDir, withoutPlatformEnv } from "../tools/engine/orgProject";
 import { runEngine } from "../tools/engine/run";
 import { repoRoot } from "../tools/host/stage";
 import type { StackState } from "../tools/engine/state";
@@ -183,7 +183,7 @@ function outputSummary(outputs: any): string[] {
   const label = (text: string) => text.padEnd(22);
   return [
     `${label("tree")}uids of the ${groups} groups, ${count(tree.identities)} identities, ${count(tree.roles)} custom role, ` +
-      `${count(tree.repos)} repo and ${count(tree.subscriptions)} event subscription`,
+      `${count(tree.repos)} repo, ${count(tree.subscriptions)} event subscription and ${count(tree.identityProviders)} identity provider`,
     `${label("roleBindings")}${bindings.join(" · ")}`,
     ...images.map((line, n) => `${label(n === 0 ? "images (look-ups)" : "")}${line}`),
     `${label("advisoriesPerRepo")}${advisories.join(" · ")}`,
@@ -208,6 +208,8 @@ function engineRunner(emu: RunningEmulator): Runner {
     `platform:token=${emu.token}`,
     "--config",
     `rootUid=${emu.rootUid}`,
+    "--secret-config",
+    `ssoClientSecret=${EXAMPLE_SSO_CLIENT_SECRET}`,
   ];
   return {
     describe:
@@ -251,6 +253,7 @@ async function cliRunner(emu: RunningEmulator): Promise<Runner> {
   sync("pulumi", ["stack", "init", "dev"]);
   sync("pulumi", ["config", "set", "platform:apiUrl", emu.url]);
   sync("pulumi", ["config", "set", "--secret", "platform:token", emu.token]);
+  sync("pulumi", ["config", "set", "--secret", "ssoClientSecret", EXAMPLE_SSO_CLIENT_SECRET]);
   sync("pulumi", ["config", "set", "rootUid", emu.rootUid]);
   return {
     describe: `Using the pulumi CLI with a local file backend in ${dir}.`,

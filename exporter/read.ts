@@ -46,7 +46,41 @@ export async function readSubtree(
     progress(`read ${records.length} ${kind.collection} (${total} records so far)`);
     result.push({ exported, records: records.sort((a, b) => compareText(a.uid, b.uid)) });
   }
+  for (const placed of result) await placeRecords(client, under, placed, result);
   return { under, kinds: result };
+}
+
+/**
+ * Records whose uid does not tell where they were created (a custom role's) get their parent
+ * field from the List of the kind's children of each candidate parent: the group exported
+ * below, and every record read of the kind's parent collection.
+ */
+async function placeRecords(client: ApiClient, under: string, placed: KindRecords, all: KindRecords[]): Promise<void> {
+  const { kind } = placed.exported;
+  const unplaced = placed.records.filter((record) => kind.toOutputs(record)[kind.parentField] === undefined);
+  if (unplaced.length === 0 || !kind.parentCollection) return;
+  const candidates = [
+    under,
+    ...all
+      .filter((k) => k.exported.kind.collection === kind.parentCollection)
+      .flatMap((k) => k.records.map((r) => r.uid)),
+  ];
+  const parentOf = new Map<string, string>();
+  for (const candidate of candidates) {
+    const children = await listAll(client, {
+      domain: kind.domain,
+      collection: kind.collection,
+      query: { "uidp.children_of": candidate },
+      schema: anyRecord,
+    });
+    for (const child of children) parentOf.set(child.uid, candidate);
+  }
+  for (const record of unplaced) {
+    const parent = parentOf.get(record.uid);
+    if (parent === undefined)
+      throw new Error(`${kind.noun} ${record.uid}: no group below ${under} lists it as its own`);
+    record[kind.parentField] = parent;
+  }
 }
 
 /** The group an export starts from: it must exist (a List below a missing group would read as empty). */

@@ -33,6 +33,11 @@ export interface ApiRequest {
    * each segment encoded, so no value can make the request reach another collection.
    */
   path: string;
+  /**
+   * A custom method on the record the path names (`identityProviders/{uid}:generateScimToken`):
+   * appended after the uid as `:verb`. A plain word, so it can never change which record is meant.
+   */
+  verb?: string;
   query?: Query;
   body?: unknown;
 }
@@ -73,6 +78,7 @@ export function encodeQuery(query: Query | undefined): string {
 
 const DOMAIN = /^[a-z][a-z0-9-]{0,62}$/;
 const COLLECTION = /^[A-Za-z][A-Za-z0-9]{0,62}$/;
+const VERB = /^[a-z][A-Za-z0-9]{0,62}$/;
 
 /** Where a request goes, from its domain and path: the encoded path and the uid it names, if any. */
 export interface RequestTarget {
@@ -87,7 +93,10 @@ export interface RequestTarget {
  * The one place a request path is built. Refuses (InvalidUidError, before any request) a
  * domain or collection that is not a plain word and a uid that is not well formed.
  */
-export function requestTarget(req: Pick<ApiRequest, "method" | "domain" | "path">, apiVersion: string): RequestTarget {
+export function requestTarget(
+  req: Pick<ApiRequest, "method" | "domain" | "path" | "verb">,
+  apiVersion: string,
+): RequestTarget {
   const slash = req.path.indexOf("/");
   const collection = slash < 0 ? req.path : req.path.slice(0, slash);
   const uid = slash < 0 ? undefined : req.path.slice(slash + 1);
@@ -101,6 +110,11 @@ export function requestTarget(req: Pick<ApiRequest, "method" | "domain" | "path"
     if (issue) throw new InvalidUidError(uid, issue, where);
     // Well-formed segments need no escaping; encoding anyway keeps this safe if the grammar ever widens.
     path += `/${uid.split("/").map(encodeURIComponent).join("/")}`;
+  }
+  if (req.verb !== undefined) {
+    if (uid === undefined || !VERB.test(req.verb))
+      throw new Error(`${where}: ${JSON.stringify(req.verb.slice(0, 80))} is not a custom method of a record`);
+    path += `:${req.verb}`;
   }
   return { path, collection, uid };
 }

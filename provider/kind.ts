@@ -58,6 +58,12 @@ export interface ResourceKind {
   rules?: (inputs: Props) => CheckFailure[];
   /** The input naming where the record is created: it goes in the create path, never in a body. */
   parentField: string;
+  /**
+   * The collection of the records this kind is created in, when a record's uid does not tell
+   * (a role's uid is one segment): an export finds each record's place by listing the kind
+   * with `uidp.children_of` each record of that collection.
+   */
+  parentCollection?: string;
   /** Inputs sent in the create body and in every PATCH body (the mask's vocabulary). */
   writable: readonly string[];
   /**

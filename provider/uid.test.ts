@@ -109,6 +109,17 @@ describe("path building", () => {
     });
   });
 
+  test("a custom method follows the record's uid; one of a bad form, or without a record, is refused", () => {
+    const verb = (path: string, name: string) =>
+      requestTarget({ method: "POST", domain: "iam", path, verb: name }, "v2").path;
+    expect(verb("identityProviders/acme/sso", "generateScimToken")).toBe(
+      "/iam/v2/identityProviders/acme/sso:generateScimToken",
+    );
+    for (const name of ["", "Generate", "a/b", "x:y", "a?b", "a b"])
+      expect(() => verb("identityProviders/acme/sso", name)).toThrow(/is not a custom method of a record/);
+    expect(() => verb("identityProviders", "generateScimToken")).toThrow(/is not a custom method of a record/);
+  });
+
   test.each(["IAM", "../iam", "iam/x", "", "i am"])("domain %j is refused", (domain) => {
     expect(() => requestTarget({ method: "GET", domain, path: "groups" }, "v2beta1")).toThrow(/not an API domain/);
   });

@@ -1,11 +1,12 @@
 /**
  * Every kind's description agrees with the API documents: its message is documented, every
  * field it sends is a writable property of that message (under its wire name), every field the
- * message requires is among them, and its `__provider` module path is where the class loads it.
+ * message requires is among them. Every kind the package has is checked: the provider modules
+ * are found on disk, as the exporter finds them.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { Provider } from "../provider/lifecycle";
+import { exportedKinds } from "../exporter/kinds";
 import { repoRoot } from "../tools/host/stage";
 
 interface Property {
@@ -19,19 +20,26 @@ interface Message {
 
 const documents = JSON.parse(
   fs.readFileSync(path.join(repoRoot, "..", "shared", "reference", "api-v2-schema.json"), "utf8"),
-) as { schemas: Record<string, Message>; operations: Array<{ method: string; path: string; body?: { ref?: string } }> };
+) as {
+  schemas: Record<string, Message>;
+  operations: Operation[];
+  v2beta1Only: Operation[];
+};
+interface Operation {
+  method: string;
+  path: string;
+  body?: { ref?: string };
+}
+/** Every documented operation, GA and v2beta1-only, with the version segment written `v2`. */
+const operations = [...documents.operations, ...documents.v2beta1Only].map((o) => ({
+  ...o,
+  path: o.path.replace(/^(\/[^/]+)\/v2beta1\//, "$1/v2/"),
+}));
 
-const MODULES = [
-  "iam/groupProvider",
-  "iam/identityProvider",
-  "iam/idpProvider",
-  "iam/roleBindingProvider",
-  "iam/roleProvider",
-  "iam/groupInviteProvider",
-  "iam/accountAssociationProvider",
-  "iam/externalGroupRoleMappingProvider",
-  "registry/repoProvider",
-];
+/** Every kind the package has: each provider module under resources/ (as the exporter finds them). */
+const MODULES = exportedKinds().map(({ domain, kind }) => `${domain}/${kind.typeName}`);
+const kindOf = (module: string) =>
+  exportedKinds().find(({ domain, kind }) => `${domain}/${kind.typeName}` === module)!.kind;
 
 /** The documented property at a dotted path of the message (`oidc.clientSecret`), following refs. */
 function propertyAt(message: string, path: string): Property | undefined {
@@ -45,18 +53,19 @@ function propertyAt(message: string, path: string): Property | undefined {
 }
 
 describe.each(MODULES)("%s", (module) => {
-  const { kind } = require(`./${module}`) as Provider;
+  const kind = kindOf(module);
 
-  test("its message is documented and is what the create operation takes", () => {
+  /** What the create operation takes: the record's message, or a documented body of its own (an overlay binding's). */
+  const createBody = () =>
+    operations.find((o) => o.method === "POST" && o.path === `/${kind.domain}/v2/${kind.collection}/{uid}`)?.body?.ref;
+
+  test("its message is documented and the create operation takes it or a create body of its own", () => {
     expect(documents.schemas[kind.message]).toBeDefined();
-    const create = documents.operations.find(
-      (o) => o.method === "POST" && o.path === `/${kind.domain}/v2/${kind.collection}/{uid}`,
-    );
-    expect(create?.body?.ref).toBe(kind.message);
+    expect([kind.message, `${kind.message}sService.Create${kind.typeName}Body`]).toContain(createBody());
   });
 
-  test("it sends only writable properties of the message, and every required one", () => {
-    const message = documents.schemas[kind.message];
+  test("it sends only writable properties of what the create takes, and every required one", () => {
+    const message = documents.schemas[createBody()!];
     const wire = (field: string) => kind.wireNames?.[field] ?? field;
     for (const field of kind.writable) {
       const property = message.properties?.[wire(field)];
@@ -84,11 +93,18 @@ describe.each(MODULES)("%s", (module) => {
     }
   });
 
+  test("a parent collection, where the uid does not tell the parent, is a documented collection", () => {
+    if (kind.parentCollection === undefined) return;
+    expect(operations.map((o) => `${o.method} ${o.path}`)).toContain(
+      `GET /${kind.domain}/v2/${kind.parentCollection}/{uid}`,
+    );
+  });
+
   test("each companion document is a documented message with its field, read and written at its path", () => {
     for (const companion of kind.companions) {
       expect(propertyAt(companion.message, companion.field)).toBeDefined();
       const path = `/${kind.domain}/v2/${kind.collection}/{${companion.message.split(".")[1].replace(/^./, (c) => c.toLowerCase())}.uid}/${companion.suffix}`;
-      const methods = documents.operations.filter((o) => o.path === path).map((o) => o.method);
+      const methods = operations.filter((o) => o.path === path).map((o) => o.method);
       expect([path, methods.sort()]).toEqual([path, ["GET", "PATCH"]]);
     }
   });

@@ -76,8 +76,8 @@ describe("the example organization, the engine killed between a create and its s
     expect(entry.id).toBe(platform.uid);
     expect(again.state!.pendingOperations).toBeUndefined();
     // Complete, as an uninterrupted up leaves it: 7 groups, 2 identities, a custom role, 4 bindings,
-    // a repo and a subscription.
-    expect(again.state!.resources.filter((r) => r.custom && !r.external)).toHaveLength(7 + 2 + 1 + 4 + 1 + 1);
+    // a repo, a subscription and an identity provider.
+    expect(again.state!.resources.filter((r) => r.custom && !r.external)).toHaveLength(7 + 2 + 1 + 4 + 1 + 1 + 1);
     expect((await stack.run(["preview", "--expect-no-changes"])).code).toBe(0);
     expect((await stack.run(["destroy"])).code).toBe(0);
     expect(await snapshot(api, emu.rootUid)).toEqual(before);

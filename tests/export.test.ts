@@ -1,6 +1,6 @@
 /**
  * `platform-pulumi export`, round trip, end to end: an emulator organization of 200 groups,
- * 50 identities of mixed claim shapes and 100 role bindings is exported as a Pulumi project;
+ * 50 identities of mixed claim shapes, 2 custom roles and 102 role bindings is exported as a Pulumi project;
  * the project type-checks against the package's declarations; the local engine (real provider
  * host) runs `up` on it and adopts every record without creating, changing or deleting any;
  * `preview --refresh --expect-no-changes` passes; a console edit shows as drift; `destroy`
@@ -74,6 +74,7 @@ async function buildOrganization(api: { url: string; token: string }, rootUid: s
     }),
   ];
   let bindings = 0;
+  const lastIdentityOfTeam = new Map<string, string>();
   for (let i = 0; i < 50; i++) {
     const group = groups[(i * 7) % groups.length];
     const team = teams.find((t) => group === t || group.startsWith(`${t}/`))!;
@@ -95,6 +96,19 @@ async function buildOrganization(api: { url: string; token: string }, rootUid: s
     await post(`roleBindings/${group}`, { identityUid: identity.uid, roleUid: role("viewer") });
     await post(`roleBindings/${team}`, { identityUid: identity.uid, roleUid: role("editor") });
     bindings += 2;
+    lastIdentityOfTeam.set(team, identity.uid);
+  }
+  // Custom roles defined on nested groups (a role's uid does not tell where it is defined), each
+  // held by one of its team's identities.
+  for (const t of [0, 3]) {
+    const ci = groups[t * 10 + 2];
+    const custom = await post(`roles/${ci}`, {
+      name: `publisher-${t}`,
+      description: "Publishes images",
+      capabilities: ["CAP_REPO_LIST", "CAP_TAG_CREATE"],
+    });
+    await post(`roleBindings/${ci}`, { identityUid: lastIdentityOfTeam.get(teams[t])!, roleUid: custom.uid });
+    bindings += 1;
   }
   return { teams, groups: groups.length, identities: 50, bindings };
 }
@@ -177,6 +191,7 @@ describe("platform-pulumi export: round trip through the local engine", () => {
       `${before.identities.length} iam.Identity,`,
       `${before.roleBindings.length} iam.RoleBinding,`,
       "1 iam.IdentityProvider,",
+      "2 iam.Role,",
     ])
       expect(exported.stdout).toContain(count);
     expect(fs.readdirSync(project).sort()).toEqual(["Pulumi.yaml", "index.ts", "package.json", "tsconfig.json"]);
@@ -184,8 +199,11 @@ describe("platform-pulumi export: round trip through the local engine", () => {
     expect(program).not.toContain(emu.token);
     // Roles outside the tree are looked up, never declared; references are Outputs.
     expect(program).toContain(`platform.iam.getRoleOutput({ name: "viewer" }).apply((role) => role.uid)`);
-    expect(program).not.toMatch(/new platform\.iam\.Role\(/);
     expect(program).toMatch(/parentUid: team0\.uid/);
+    // Custom roles are declared where they are defined, read from the groups' children.
+    expect(program.match(/new platform\.iam\.Role\(/g)).toHaveLength(2);
+    expect(program).toMatch(/"publisher0",\s+\{\s+parentUid: ci\w*\.uid,\s+name: "publisher-0",/);
+    expect(program).toMatch(/roleUid: publisher0\.uid,/);
     // Every declared resource is adopted: the tree's groups, identities and bindings, and the
     // seeded registry and events records below the root.
     const declaredCount = (program.match(/^const \w+ = new platform/gm) ?? []).length;
@@ -267,7 +285,9 @@ describe("platform-pulumi export: round trip through the local engine", () => {
     expect(up.code).toBe(0);
     const declared = up.state!.resources.filter((r) => r.custom).map((r) => r.id);
     const expected = [...before.groups, ...before.identities, ...before.roleBindings].filter((r) => inTeam(r.uid));
-    expect(declared.sort()).toEqual(expected.map((r) => r.uid).sort());
+    const customRoles = before.roles.filter((r) => inTeam(String(r.definedOn)));
+    expect(customRoles.map((r) => r.name)).toEqual(["publisher-3"]);
+    expect(declared.sort()).toEqual([...expected, ...customRoles].map((r) => r.uid).sort());
     expect(writes().filter((r) => r.status < 400)).toEqual([]);
     expect((await engine(["preview", "--refresh", "--expect-no-changes"], project, state)).code).toBe(0);
     expect((await engine(["destroy"], project, state)).code).toBe(0);

@@ -12,14 +12,16 @@
  *
  * Each CI identity is bound, on its team's group, to a role looked up by name. The department
  * also has a custom role, image-publisher, which the GitHub pipeline holds on the platform team
- * to push its base images to the team's repo, platform-base; and an event subscription that
- * posts the department's events to a webhook. The stack outputs show the tree of uids, the
+ * to push its base images to the team's repo, platform-base; an event subscription that
+ * posts the department's events to a webhook; and an identity provider through which its
+ * people sign in with the company's OIDC single sign-on. The stack outputs show the tree of uids, the
  * bindings, and for each team the container images it uses with their tags and the number of
  * security advisories per image.
  *
  * Settings (all but rootUid have defaults): pulumi config set rootUid <uid>, and optionally
  * departmentName, paymentsName, ledgerParent, githubRepository, gitlabProject, gitlabIssuer, ciRole,
- * eventsSink.
+ * eventsSink, ssoIssuer, ssoClientId, and the secret ssoClientSecret
+ * (pulumi config set --secret ssoClientSecret <the OIDC client's secret>).
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as platform from "platform-pulumi";
@@ -34,6 +36,9 @@ const gitlabProject = config.get("gitlabProject") ?? "acme/payments";
 const gitlabIssuer = config.get("gitlabIssuer") ?? "https://gitlab.com";
 const ciRole = config.get("ciRole") ?? "viewer";
 const eventsSink = config.get("eventsSink") ?? "https://hooks.example.com/engineering-events";
+const ssoIssuer = config.get("ssoIssuer") ?? "https://login.example.com";
+const ssoClientId = config.get("ssoClientId") ?? "platform-engineering";
+const ssoClientSecret = config.getSecret("ssoClientSecret");
 
 interface TeamSpec {
   name: string;
@@ -149,6 +154,22 @@ function teamOf(key: string): platform.iam.Group {
   return team;
 }
 
+// Single sign-on for the department's people: they get the CI role by default. The client
+// secret is written to the service and never read back; Pulumi keeps it (and so the whole oidc
+// block) as a secret.
+const sso = new platform.iam.IdentityProvider("corporate-sso", {
+  parentUid: department.uid,
+  name: "corporate-sso",
+  description: "Company single sign-on (OIDC)",
+  defaultRole: role.then((r) => r.uid),
+  oidc: {
+    issuer: ssoIssuer,
+    clientId: ssoClientId,
+    ...(ssoClientSecret ? { clientSecret: ssoClientSecret } : {}),
+    groupsClaim: "groups",
+  },
+});
+
 // Look-ups: the images each team ships on, their tags, and open advisories per image.
 const repos = platform.registry.getReposOutput({ descendantsOf: rootUid });
 const images = repos.apply(async (found) => {
@@ -183,6 +204,7 @@ export const tree = {
   roles: { "image-publisher": imagePublisher.uid },
   repos: { "platform-base": platformBase.uid },
   subscriptions: { "engineering-events": departmentEvents.uid },
+  identityProviders: { "corporate-sso": sso.uid },
 };
 export const roleBindings = bindings.map(({ key, binding, group, identity, role: granted }) => ({
   key,

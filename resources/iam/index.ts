@@ -9,3 +9,4 @@ export * from "./identityProviderLookups";
 export * from "./groupInvite";
 export * from "./accountAssociation";
 export * from "./externalGroupRoleMapping";
+export * from "./scimToken";

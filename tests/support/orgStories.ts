@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import { startEmulator } from "../../emulator";
 import type { RunningEmulator } from "../../emulator";
 import { call, listAll, OrgRecord, OrgSnapshot, snapshot } from "../../tools/engine/orgApi";
-import { orgStack, OrgStack } from "../../tools/engine/orgProject";
+import { EXAMPLE_SSO_CLIENT_SECRET, orgStack, OrgStack } from "../../tools/engine/orgProject";
 import type { StackState } from "../../tools/engine/state";
 import { readJsonOrUndefined } from "../../tools/files";
 
@@ -64,7 +64,7 @@ export function describeOrgStories(variant: StoryVariant): void {
       if (up.code !== 0) throw new Error(`deploying the example failed:\n${up.stdout}`);
     }
 
-    test("up creates the hierarchy: groups, CI identities, a custom role, role bindings, a repo, a subscription and the outputs", async () => {
+    test("up creates the hierarchy: groups, CI identities, a custom role, role bindings, a repo, a subscription, an identity provider and the outputs", async () => {
       expect(stackState()?.resources ?? []).toEqual([]);
       emu.clearRequests();
       const up = await stack.run(["up"], settings);
@@ -102,9 +102,22 @@ export function describeOrgStories(variant: StoryVariant): void {
       expect(platformBase).toMatchObject({ catalogTier: "CATALOG_TIER_BASE" });
       const subscriptions = org.subscriptions.filter((s) => parentOf(s.uid) === engineering.uid);
       expect(subscriptions.map((s) => s.sink)).toEqual(["https://hooks.example.com/engineering-events"]);
-      // Every resource is exactly one POST: 7 groups, 2 identities, a role and 4 bindings; a repo; a subscription.
+      const [sso] = named(org.identityProviders, "corporate-sso");
+      expect(parentOf(sso.uid)).toBe(engineering.uid);
+      expect(sso.oidc).toEqual({
+        issuer: "https://login.example.com",
+        clientId: "platform-engineering",
+        groupsClaim: "groups",
+      });
+      // The client secret (never answered by the service) is a secret in the state; no run shows it.
+      const ssoEntry = up.state!.resources.find((r) => r.urn.endsWith("::corporate-sso"))!;
+      expect(ssoEntry.secretProperties).toContain("oidc");
+      expect(ssoEntry.outputs.oidc.clientSecret).toBe(EXAMPLE_SSO_CLIENT_SECRET);
+      expect(up.stdout + up.stderr).not.toContain(EXAMPLE_SSO_CLIENT_SECRET);
+      // Every resource is exactly one POST: 7 groups, 2 identities, a role, 4 bindings and an
+      // identity provider; a repo; a subscription.
       const posts = writes(emu).filter((r) => r.method === "POST");
-      expect(posts.filter((r) => r.path.startsWith("/iam/"))).toHaveLength(7 + 2 + 1 + 4);
+      expect(posts.filter((r) => r.path.startsWith("/iam/"))).toHaveLength(7 + 2 + 1 + 4 + 1);
       expect(posts.filter((r) => r.path.startsWith("/registry/"))).toHaveLength(1);
       expect(posts.filter((r) => r.path.startsWith("/events/"))).toHaveLength(1);
       expect(writes(emu)).toHaveLength(posts.length);
@@ -115,6 +128,7 @@ export function describeOrgStories(variant: StoryVariant): void {
       expect(outputs.tree.roles["image-publisher"]).toBe(publisher.uid);
       expect(outputs.tree.repos["platform-base"]).toBe(platformBase.uid);
       expect(outputs.tree.subscriptions["engineering-events"]).toBe(subscriptions[0].uid);
+      expect(outputs.tree.identityProviders["corporate-sso"]).toBe(sso.uid);
       expect(outputs.roleBindings.map((b: { uid: string }) => b.uid).sort()).toEqual(created.map((b) => b.uid).sort());
       // The look-ups' results, against the same records read directly from the service.
       const catalog = await registryCatalog();

@@ -23,6 +23,7 @@ export interface OrgSnapshot {
   roles: OrgRecord[];
   repos: OrgRecord[];
   subscriptions: OrgRecord[];
+  identityProviders: OrgRecord[];
 }
 
 /** What a snapshot lists, and where: every collection the example organization declares. */
@@ -33,6 +34,7 @@ const SNAPSHOT_COLLECTIONS: ReadonlyArray<[keyof OrgSnapshot, string]> = [
   ["roles", "iam"],
   ["repos", "registry"],
   ["subscriptions", "events"],
+  ["identityProviders", "iam"],
 ];
 
 export async function call<T = any>(api: Api, method: string, path: string, body?: unknown): Promise<T> {
@@ -136,6 +138,10 @@ export function renderTree(org: OrgSnapshot, rootUid: string, rootLabel = "organ
     }
     for (const r of org.repos.filter((r) => parentOf(r.uid) === groupUid).sort(byName)) {
       children.push({ label: `repo     ${r.name}${r.description ? ` — ${r.description}` : ""}` });
+    }
+    for (const p of org.identityProviders.filter((p) => parentOf(p.uid) === groupUid).sort(byName)) {
+      const issuer = (p.oidc as { issuer?: string } | undefined)?.issuer ?? "?";
+      children.push({ label: `sign-in  ${p.name}  (OIDC ${issuer})` });
     }
     for (const s of org.subscriptions.filter((s) => parentOf(s.uid) === groupUid)) {
       children.push({ label: `events   → ${String(s.sink)}` });

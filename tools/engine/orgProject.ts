@@ -6,6 +6,12 @@ import { EngineRun, runEngine } from "./run";
 /** The example program as the end-to-end tests and the demo run it. */
 export const exampleDir = path.join(repoRoot, "examples", "org-hierarchy");
 
+/**
+ * The single sign-on client secret the tests and the demo give the example, as secret config:
+ * no output, display or message of a run may show it.
+ */
+export const EXAMPLE_SSO_CLIENT_SECRET = "sso-client-secret-7f3a9c2e5b";
+
 export interface OrgStack {
   stateFile: string;
   /** Runs one operation with the API settings plus `settings` (the program's own config keys). */
@@ -45,6 +51,8 @@ export function orgStack(options: {
           `platform:token=${options.token}`,
           "--config",
           `rootUid=${options.rootUid}`,
+          "--secret-config",
+          `ssoClientSecret=${EXAMPLE_SSO_CLIENT_SECRET}`,
           ...Object.entries(settings).flatMap(([key, value]) => ["--config", `${key}=${value}`]),
         ],
         { cwd: options.cwd, state: stateFile, env: withoutPlatformEnv(), killAfter: runOptions.killAfter },

@@ -1,0 +1,291 @@
+/**
+ * ScimToken through the REAL dynamic-provider host against the emulator: the token is answered
+ * only by generate and regenerate, kept from the state by read, registered as a secret output
+ * and never shown; provisioning switched in the console shows as drift and is repaired.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import * as settings from "@pulumi/pulumi/runtime/settings";
+import { BUILTIN_ROLES } from "../../emulator";
+import { Harness, startHarness } from "../../tests/support/resourceHarness";
+import { failureOf, registerResource } from "../../tests/support/registeredResource";
+
+let h: Harness;
+let provider: string;
+let urn: string;
+let mockToken: unknown;
+/** The additionalSecretOutputs each registration asked for, by resource name. */
+const secretOutputs: Record<string, string[]> = {};
+const IDPS = "/iam/v2beta1/identityProviders";
+const viewer = BUILTIN_ROLES.find((r) => r.name === "viewer")!.uid;
+const LIVE = "CREDENTIAL_STATE_LIVE";
+
+interface RegisterRequest {
+  getName(): string;
+  getAdditionalsecretoutputsList(): string[];
+}
+
+beforeAll(async () => {
+  h = await startHarness();
+  // What the SDK sends the engine for each registration (the mocks' newResource does not see options).
+  type Send = (req: RegisterRequest, cb: unknown) => void;
+  const monitor = settings.getMonitor() as unknown as { registerResource: Send };
+  const send = monitor.registerResource.bind(monitor);
+  monitor.registerResource = (req, cb) => {
+    secretOutputs[req.getName()] = req.getAdditionalsecretoutputsList();
+    send(req, cb);
+  };
+  const registered = await registerResource(
+    h,
+    "mock-scim",
+    (platform) =>
+      new platform.iam.ScimToken(
+        "mock-scim",
+        { identityProviderUid: "acme/idp1" },
+        { additionalSecretOutputs: ["endpointUrl"] },
+      ) as pulumi.CustomResource,
+  );
+  await registerResource(
+    h,
+    "mock-scim-plain",
+    (platform) => new platform.iam.ScimToken("mock-scim-plain", { identityProviderUid: "acme/idp1", enabled: false }),
+  );
+  provider = registered.provider;
+  urn = registered.urn;
+  mockToken = registered.instance;
+});
+afterAll(() => h?.close());
+beforeEach(() => h.emu.clearRequests());
+
+const props = (values: Record<string, unknown>) => ({ ...values, __provider: provider });
+
+let made = 0;
+/** An identity provider made directly through the API (not counted: the requests are cleared). */
+async function identityProvider(): Promise<string> {
+  const answer = await h.api("POST", `${IDPS}/${h.emu.rootUid}`, { name: `scim-${++made}`, defaultRole: viewer });
+  expect(answer.status).toBe(200);
+  h.emu.clearRequests();
+  return answer.body.uid;
+}
+const scimOf = async (uid: string) => (await h.api("GET", `${IDPS}/${uid}`)).body.scim;
+
+test("the serialized provider is a bare require of the installed package, at most 330 bytes; token is a secret output", () => {
+  expect(provider).toMatch(/require\("platform-pulumi\/dist\/resources\/iam\/scimTokenProvider\.js"\)/);
+  expect(provider.match(/require\(/g)).toHaveLength(1);
+  expect(Buffer.byteLength(provider)).toBeLessThanOrEqual(330);
+  for (const secret of [h.emu.token, h.emu.url, h.staged.dir]) expect(provider).not.toContain(secret);
+  expect(h.mocked["mock-scim"].type).toBe("pulumi-nodejs:dynamic/iam:ScimToken");
+  // The engine is asked to keep the token secret, the user's own secret outputs kept too.
+  expect(secretOutputs["mock-scim"]).toEqual(["endpointUrl", "token"]);
+  expect(secretOutputs["mock-scim-plain"]).toEqual(["token"]);
+  expect(h.platform.iam.ScimToken.isInstance(mockToken)).toBe(true);
+  expect(h.platform.iam.ScimToken.isInstance(h.instances["mock-group"])).toBe(false);
+});
+
+test("lifecycle: create (generate, enable), read keeps the token, console drift repaired, expiry change regenerates, delete revokes", async () => {
+  const idp = await identityProvider();
+  const declared = { identityProviderUid: idp, expireTime: "2099-01-01T00:00:00Z" };
+  expect(await h.host.check(urn, {}, props(declared))).toEqual({ inputs: props(declared), failures: [] });
+  const created = await h.host.create(urn, props(declared));
+  expect(h.calls()).toEqual([`POST ${IDPS}/${idp}:generateScimToken`, `POST ${IDPS}/${idp}:setScimEnabled`]);
+  expect(created.id).toBe(idp);
+  const token = String(created.props.token);
+  expect(token).toMatch(/^scim_[A-Za-z0-9_-]{20,}$/);
+  expect(created.props).toEqual(
+    props({
+      ...declared,
+      token,
+      enabled: true,
+      endpointUrl: `${h.emu.url}/scim/v2/${idp}`,
+      tokenExpireTime: "2099-01-01T00:00:00.000Z",
+      credentialState: LIVE,
+    }),
+  );
+  // The expiry reached the service (every body is checked against its documented message by the emulator).
+  expect(await scimOf(idp)).toMatchObject({
+    enabled: true,
+    credentialState: LIVE,
+    tokenExpireTime: "2099-01-01T00:00:00.000Z",
+  });
+  h.emu.clearRequests();
+
+  // The service never answers the token again: read keeps it; nothing drifted.
+  const read = await h.host.read(created.id, urn, created.props);
+  expect(h.calls()).toEqual([`GET ${IDPS}/${idp}`]);
+  expect(read.props).toEqual(created.props);
+  expect(read.inputs).toEqual(props({ ...declared, enabled: true }));
+  expect(await h.host.diff(idp, urn, read.props, props(declared))).toEqual({
+    changes: "none",
+    replaces: [],
+    deleteBeforeReplace: false,
+  });
+
+  // Provisioning switched off in the console: drift, repaired with one setScimEnabled (its etag from a GET).
+  await h.api("POST", `${IDPS}/${idp}:setScimEnabled`, { enabled: false, etag: (await scimOf(idp)).etag });
+  h.emu.clearRequests();
+  const drifted = await h.host.read(idp, urn, read.props);
+  expect(drifted.props.enabled).toBe(false);
+  expect(drifted.props.token).toBe(token);
+  expect(await h.host.diff(idp, urn, drifted.props, props(declared))).toEqual({
+    changes: "some",
+    replaces: [],
+    deleteBeforeReplace: false,
+  });
+  h.emu.clearRequests();
+  const repaired = await h.host.update(idp, urn, drifted.props, props(declared));
+  expect(h.calls()).toEqual([`GET ${IDPS}/${idp}`, `POST ${IDPS}/${idp}:setScimEnabled`]);
+  expect(repaired).toEqual(created.props);
+  expect(await scimOf(idp)).toMatchObject({ enabled: true, credentialState: LIVE });
+
+  // A new expiry regenerates the token: a new secret output, the old token no longer live.
+  const later = { ...declared, expireTime: "2100-06-01T12:00:00+02:00" };
+  expect(await h.host.diff(idp, urn, repaired, props(later))).toEqual({
+    changes: "some",
+    replaces: [],
+    deleteBeforeReplace: false,
+  });
+  h.emu.clearRequests();
+  const regenerated = await h.host.update(idp, urn, repaired, props(later));
+  expect(h.calls()).toEqual([`GET ${IDPS}/${idp}`, `POST ${IDPS}/${idp}:regenerateScimToken`]);
+  expect(await scimOf(idp)).toMatchObject({ tokenExpireTime: "2100-06-01T10:00:00.000Z", enabled: true });
+  expect(regenerated.token).toMatch(/^scim_/);
+  expect(regenerated.token).not.toBe(token);
+  expect(regenerated).toMatchObject({ enabled: true, tokenExpireTime: "2100-06-01T10:00:00.000Z", ...later });
+  // Never expiring: the expiry output goes.
+  const forever = { identityProviderUid: idp, neverExpires: true };
+  const unending = await h.host.update(idp, urn, regenerated, props(forever));
+  expect(unending).not.toHaveProperty("tokenExpireTime");
+  expect(unending).not.toHaveProperty("expireTime");
+  expect(unending).toMatchObject({ neverExpires: true, enabled: true });
+  expect(unending.token).not.toBe(regenerated.token);
+  // Switched off by the program: one setScimEnabled, the token kept.
+  h.emu.clearRequests();
+  const off = await h.host.update(idp, urn, unending, props({ ...forever, enabled: false }));
+  expect(h.calls()).toEqual([`GET ${IDPS}/${idp}`, `POST ${IDPS}/${idp}:setScimEnabled`]);
+  expect(off).toMatchObject({ enabled: false, token: unending.token });
+
+  // Another identity provider replaces the token, the old one revoked first.
+  expect(await h.host.diff(idp, urn, off, props({ identityProviderUid: `${idp}x`, enabled: false }))).toEqual({
+    changes: "some",
+    replaces: ["identityProviderUid"],
+    deleteBeforeReplace: true,
+  });
+
+  h.emu.clearRequests();
+  await h.host.delete(idp, urn, off);
+  expect(h.calls()).toEqual([`POST ${IDPS}/${idp}:revokeScimToken`]);
+  expect(await scimOf(idp)).toMatchObject({ enabled: false, credentialState: "CREDENTIAL_STATE_REVOKED" });
+  // Revoked: the resource is gone.
+  expect((await h.host.read(idp, urn, off)).id).toBe("");
+});
+
+test("without enabled: provisioning on; enabled false still says so; a gone identity provider is gone and deleting is success", async () => {
+  const idp = await identityProvider();
+  const created = await h.host.create(urn, props({ identityProviderUid: idp, enabled: false }));
+  expect(h.calls()).toEqual([`POST ${IDPS}/${idp}:generateScimToken`, `POST ${IDPS}/${idp}:setScimEnabled`]);
+  expect(await scimOf(idp)).toMatchObject({ enabled: false, credentialState: LIVE });
+  expect(created.props).toMatchObject({ enabled: false, credentialState: LIVE });
+  // The service's default expiry: a year.
+  expect(created.props.tokenExpireTime).toEqual(expect.any(String));
+  await h.host.delete(idp, urn, created.props);
+
+  const again = await h.host.create(urn, props({ identityProviderUid: idp, neverExpires: true }));
+  expect(again.props).toMatchObject({ enabled: true, neverExpires: true });
+  expect(again.props).not.toHaveProperty("tokenExpireTime");
+  await h.api("DELETE", `${IDPS}/${idp}`);
+  h.emu.clearRequests();
+  expect((await h.host.read(idp, urn, again.props)).id).toBe("");
+  await h.host.delete(idp, urn, again.props);
+  expect(h.calls()).toEqual([`GET ${IDPS}/${idp}`, `POST ${IDPS}/${idp}:revokeScimToken`]);
+});
+
+test("a second ScimToken on the same identity provider fails clearly; the first token still works", async () => {
+  const idp = await identityProvider();
+  const first = await h.host.create(urn, props({ identityProviderUid: idp }));
+  h.emu.clearRequests();
+  const error = await failureOf(h.host.create(urn, props({ identityProviderUid: idp })));
+  expect(h.calls()).toEqual([`POST ${IDPS}/${idp}:generateScimToken`]);
+  expect(error.message).toMatch(
+    new RegExp(
+      `^creating SCIM token of identity provider "${idp}" failed: the identity provider already has a live SCIM token`,
+    ),
+  );
+  expect(error.message).toMatch(/cannot be taken over \(there is no adoption for SCIM tokens\): revoke it/);
+  expect(await scimOf(idp)).toMatchObject({ credentialState: LIVE, enabled: true });
+  await h.host.delete(idp, urn, first.props);
+});
+
+test("check names the failing property and sends nothing", async () => {
+  const idp = "acme/idp1";
+  const failures = async (values: Record<string, unknown>) =>
+    (await h.host.check(urn, {}, props({ identityProviderUid: idp, ...values }))).failures;
+  expect((await h.host.check(urn, {}, props({}))).failures).toEqual([
+    { property: "identityProviderUid", reason: "is required" },
+  ]);
+  expect(await failures({ identityProviderUid: "acme/../x" })).toMatchObject([{ property: "identityProviderUid" }]);
+  expect(await failures({ identityProviderUid: 7 })).toEqual([
+    { property: "identityProviderUid", reason: "must be an identity provider's uid (a string)" },
+  ]);
+  for (const expireTime of ["2027-01-01", "tomorrow", "2027-13-45T00:00:00Z", "2027-01-01T00:00:00"])
+    expect(await failures({ expireTime })).toEqual([
+      { property: "expireTime", reason: "must be an RFC 3339 timestamp such as 2027-01-01T00:00:00Z" },
+    ]);
+  expect(await failures({ expireTime: "2027-01-01T00:00:00.5-05:00" })).toEqual([]);
+  expect(await failures({ neverExpires: "yes" })).toEqual([
+    { property: "neverExpires", reason: "must be true or false" },
+  ]);
+  expect(await failures({ enabled: 1 })).toEqual([{ property: "enabled", reason: "must be true or false" }]);
+  expect(await failures({ neverExpires: true, expireTime: "2027-01-01T00:00:00Z" })).toEqual([
+    {
+      property: "neverExpires",
+      reason: "must not be true when expireTime is set: a token either expires at expireTime or never",
+    },
+  ]);
+  expect(await failures({ neverExpires: false, expireTime: "2027-01-01T00:00:00Z" })).toEqual([]);
+  expect(await failures({ token: "mine" })).toEqual([
+    {
+      property: "token",
+      reason: "unknown property; ScimToken takes identityProviderUid, expireTime, neverExpires, enabled",
+    },
+  ]);
+  expect(h.calls()).toEqual([]);
+});
+
+test("the token never appears in a message or the host's log", async () => {
+  const idp = await identityProvider();
+  const created = await h.host.create(urn, props({ identityProviderUid: idp }));
+  const token = String(created.props.token);
+  const messages: string[] = [];
+  // A second generate: refused by the service.
+  messages.push((await failureOf(h.host.create(urn, props({ identityProviderUid: idp })))).message);
+  // A regenerate the service refuses (an expiry in the past).
+  messages.push(
+    (
+      await failureOf(
+        h.host.update(idp, urn, created.props, props({ identityProviderUid: idp, expireTime: "2001-01-01T00:00:00Z" })),
+      )
+    ).message,
+  );
+  // Read and delete of a uid that is not well formed fail before any request.
+  messages.push((await failureOf(h.host.read(`${idp}/..`, urn, created.props))).message);
+  messages.push((await failureOf(h.host.delete(`${idp}/..`, urn, created.props))).message);
+  // A generate whose answer is lost: said plainly (a token nobody holds may exist), never sent again.
+  const other = await identityProvider();
+  h.emu.setFaults([{ path: "identityProviders", methods: ["POST"], dropAfterCommitRate: 1 }]);
+  try {
+    messages.push((await failureOf(h.host.create(urn, props({ identityProviderUid: other })))).message);
+  } finally {
+    h.emu.setFaults([]);
+  }
+  expect(messages).toEqual([
+    expect.stringMatching(/already has a live SCIM token/),
+    expect.stringMatching(new RegExp(`^regenerating SCIM token of identity provider "${idp}" failed: .*expireTime`)),
+    expect.stringMatching(/not a well-formed uid/),
+    expect.stringMatching(/not a well-formed uid/),
+    expect.stringMatching(/the answer was lost .*a token may have been issued that nobody holds.*revoke it/),
+  ]);
+  for (const message of messages) expect(message).not.toContain(token);
+  expect(h.host.stderr()).not.toContain(token);
+  // The refused regenerate changed nothing: the token in the state still works.
+  expect(await scimOf(idp)).toMatchObject({ credentialState: LIVE });
+  await h.host.delete(idp, urn, created.props);
+});

@@ -1,0 +1,72 @@
+/**
+ * SCIM provisioning of an identity provider, managed by Pulumi: a SCIM token for the provider's
+ * directory to push users and groups with, and provisioning switched on (or off). One token per
+ * identity provider; the resource id is the identity provider's uid.
+ *
+ *     const scim = new platform.iam.ScimToken("okta-scim", {
+ *       identityProviderUid: sso.uid, expireTime: "2027-01-01T00:00:00Z" });
+ *     export const scimToken = scim.token; // a Pulumi secret
+ *     export const scimEndpoint = scim.endpointUrl;
+ *
+ * `token` is answered only when the token is generated or regenerated: a Pulumi secret in the
+ * state and the outputs, and no message shows it. Changing `expireTime` or `neverExpires`
+ * regenerates it (a new token, the old one stops working); changing `enabled` switches
+ * provisioning; destroying the resource revokes the token. A token the identity provider already
+ * has cannot be read back, so it cannot be taken over: revoke it first.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import provider = require("./scimTokenProvider");
+
+export interface ScimTokenArgs {
+  /** The identity provider whose directory provisions through SCIM. Changing it replaces the token. */
+  identityProviderUid: pulumi.Input<string>;
+  /** When the token stops working, RFC 3339 ("2027-01-01T00:00:00Z"); the service's default (a year) when absent. */
+  expireTime?: pulumi.Input<string>;
+  /** The token never expires (not with `expireTime`). */
+  neverExpires?: pulumi.Input<boolean>;
+  /** SCIM provisioning on; default true. */
+  enabled?: pulumi.Input<boolean>;
+}
+
+const TYPE = "pulumi-nodejs:dynamic/iam:ScimToken";
+/** The engine keeps these encrypted in the state and masked in every display. */
+const SECRET_OUTPUTS = ["token"];
+
+export class ScimToken extends pulumi.dynamic.Resource {
+  declare readonly identityProviderUid: pulumi.Output<string>;
+  declare readonly expireTime: pulumi.Output<string | undefined>;
+  declare readonly neverExpires: pulumi.Output<boolean | undefined>;
+  /** Whether SCIM provisioning is on, as the service says (a change in the console shows as drift). */
+  declare readonly enabled: pulumi.Output<boolean>;
+  /** The bearer token the identity provider's directory sends to `endpointUrl`: a Pulumi secret. */
+  declare readonly token: pulumi.Output<string>;
+  /** Where the directory sends its SCIM requests. */
+  declare readonly endpointUrl: pulumi.Output<string>;
+  /** When the token stops working, RFC 3339; absent for a token that never expires. */
+  declare readonly tokenExpireTime: pulumi.Output<string | undefined>;
+  /** CREDENTIAL_STATE_LIVE, or CREDENTIAL_STATE_ROTATING while a previous token still works. */
+  declare readonly credentialState: pulumi.Output<string>;
+
+  static isInstance(obj: unknown): obj is ScimToken {
+    return pulumi.CustomResource.isInstance(obj) && (obj as unknown as { __pulumiType?: string }).__pulumiType === TYPE;
+  }
+
+  constructor(name: string, args: ScimTokenArgs, opts?: pulumi.CustomResourceOptions) {
+    const outputs = {
+      enabled: undefined,
+      token: undefined,
+      endpointUrl: undefined,
+      tokenExpireTime: undefined,
+      credentialState: undefined,
+    };
+    const secret = [...(opts?.additionalSecretOutputs ?? []), ...SECRET_OUTPUTS];
+    super(
+      provider,
+      name,
+      { ...outputs, ...args },
+      { ...opts, additionalSecretOutputs: [...new Set(secret)] },
+      "iam",
+      "ScimToken",
+    );
+  }
+}
