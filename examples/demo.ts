@@ -22,8 +22,7 @@ import { call, renderTree, snapshot } from "../tools/engine/orgApi";
 import { EXAMPLE_SSO_CLIENT_SECRET, exampleDir, withoutPlatformEnv } from "../tools/engine/orgProject";
 import { runEngine } from "../tools/engine/run";
 import { repoRoot } from "../tools/host/stage";
-import type { StackState } from "../tools/engine/state";
-import { readJsonOrUndefined } from "../tools/files";
+import { readState } from "../tools/engine/state";
 
 interface Runner {
   describe: string;
@@ -222,7 +221,7 @@ function engineRunner(emu: RunningEmulator): Runner {
       });
       return { code: result.code, output: result.stdout + result.stderr };
     },
-    outputs: async () => readJsonOrUndefined<StackState>(state)?.outputs ?? {},
+    outputs: async () => readState(state)?.outputs ?? {},
     close: () => fs.rmSync(dir, { recursive: true, force: true }),
   };
 }

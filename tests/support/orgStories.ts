@@ -8,8 +8,7 @@ import { startEmulator } from "../../emulator";
 import type { RunningEmulator } from "../../emulator";
 import { call, listAll, OrgRecord, OrgSnapshot, snapshot } from "../../tools/engine/orgApi";
 import { EXAMPLE_SSO_CLIENT_SECRET, orgStack, OrgStack } from "../../tools/engine/orgProject";
-import type { StackState } from "../../tools/engine/state";
-import { readJsonOrUndefined } from "../../tools/files";
+import { journalFile, readState, StackState } from "../../tools/engine/state";
 
 const writes = (emu: RunningEmulator) => emu.requests().filter((r) => r.method !== "GET");
 const named = (records: OrgRecord[], name: string) => records.filter((r) => r.name === name);
@@ -204,9 +203,14 @@ export function describeOrgStories(variant: StoryVariant): void {
         catalogTier: "CATALOG_TIER_APPLICATION",
       });
 
-      const stateBefore = fs.readFileSync(stack.stateFile, "utf8");
+      // The state's files, snapshot and journal, untouched by a preview.
+      const stateFiles = () =>
+        [stack.stateFile, journalFile(stack.stateFile)].map((f) =>
+          fs.existsSync(f) ? fs.readFileSync(f, "utf8") : "",
+        );
+      const stateBefore = stateFiles();
       const check = await stack.run(["preview", "--refresh", "--expect-no-changes"], settings);
-      expect(fs.readFileSync(stack.stateFile, "utf8")).toBe(stateBefore);
+      expect(stateFiles()).toEqual(stateBefore);
       expect(check.code).not.toBe(0);
       expect(check.stdout).toContain("no changes were expected");
       expect(check.stdout).toMatch(/~ pulumi-nodejs:dynamic\/iam:Group "platform": description/);
@@ -254,7 +258,7 @@ export function describeOrgStories(variant: StoryVariant): void {
     }
 
     function stackState(): StackState | undefined {
-      return readJsonOrUndefined<StackState>(stack.stateFile);
+      return readState(stack.stateFile);
     }
 
     /** A group's uid from the state, by its resource name. */
