@@ -6,7 +6,17 @@
  * are compared, with "" and absent meaning the same.
  */
 import { Kind, renameKeys } from "./kind";
-import { Props, containsUnknown, isObject, pick, sameValue, stripUndefined, canonical } from "./values";
+import {
+  Props,
+  canonical,
+  containsUnknown,
+  isObject,
+  isUnset,
+  pick,
+  sameValue,
+  stripUndefined,
+  withoutUndefined,
+} from "./values";
 
 /**
  * The fields among `fields` whose new value differs from the old one (or is not known yet);
@@ -76,8 +86,8 @@ export function wirePaths(kind: Kind, paths: readonly string[]): string[] {
 /** The values of a record a program declares, as it would write them (empty optional fields left out). */
 export function inputsOf(kind: Kind, outputs: Props): Props {
   const out: Props = {};
-  for (const field of kind.declared) if (canonical(outputs[field]) !== undefined) out[field] = outputs[field];
-  return stripUndefined(out);
+  for (const field of kind.declared) if (!isUnset(outputs[field])) out[field] = outputs[field];
+  return withoutUndefined(out);
 }
 
 /** Which of the `exclusive` inputs is set (the first, if several), or undefined. */

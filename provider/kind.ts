@@ -169,6 +169,7 @@ export function completeKind(kind: ResourceKind): Kind {
   const localInputs = kind.localInputs ?? [];
   const companions = kind.companions ?? [];
   const inputNames = Object.fromEntries(Object.entries(kind.wireNames ?? {}).map(([input, wire]) => [wire, input]));
+  const renaming = Object.keys(inputNames).length > 0;
   return {
     ...kind,
     compared,
@@ -181,7 +182,9 @@ export function completeKind(kind: ResourceKind): Kind {
       kind.toOutputs ??
       ((record) => {
         const parent = parentOfUid(record.uid);
-        const renamed = renameKeys(record, inputNames);
+        // Called for every record read: no copy where no key is renamed and no parent is added
+        // (the caller copies the outputs into an object of its own).
+        const renamed = renaming ? renameKeys(record, inputNames) : record;
         return parent === undefined ? renamed : { ...renamed, [parentField]: parent };
       }),
     label:

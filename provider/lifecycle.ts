@@ -40,6 +40,7 @@ import {
   stripUndefined,
   valueAt,
   withValuesAt,
+  withoutUndefined,
   withoutValuesAt,
 } from "./values";
 
@@ -103,10 +104,16 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
   const itemPath = (uid: string) => `${kind.collection}/${uid}`;
   // What the service never answers again, from the state: `adopted`, and the outputs it gives
   // only at create (an invite's code).
+  const onlyAtCreate = kind.onlyAtCreate ?? [];
   const kept = (props: Props = {}): Props => ({
-    ...stripUndefined(pick(props, kind.onlyAtCreate ?? [])),
+    ...stripUndefined(pick(props, onlyAtCreate)),
     ...adoptedIn(props),
   });
+  // Whether `kept` has anything to add: on most reads (a kind answering everything, a record
+  // created rather than adopted) it has not, and a refresh of N resources skips N copies.
+  const keepsAny = (props: Props) => onlyAtCreate.length > 0 || props.adopted === true;
+  // What read carries over from the state into the outputs (see read).
+  const carriedByRead = [kind.parentField, ...kind.localInputs];
   // A parent the record does not tell (a role's uid is one segment) comes from the inputs or the state.
   const parentOf = (props: Props = {}) => pick(props, [kind.parentField]);
   // What the service never answers back (a client secret) comes from the inputs or the state.
@@ -128,6 +135,7 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
 
   /** The companion documents the state holds, read with the record: one GET each (none when it holds none). */
   async function readCompanions(id: string, props: Props, outs: Props): Promise<Props> {
+    if (!kind.companions.some((companion) => props[companion.input] !== undefined)) return outs;
     const out = { ...outs };
     for (const companion of kind.companions) {
       if (props[companion.input] === undefined) continue;
@@ -213,7 +221,8 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
           "it was not recorded; check that platform:apiUrl points at the Platform API",
       );
     // The server's values win; inputs fill in only what it leaves out.
-    return stripUndefined({ ...pick(inputs, kind.declared), ...kind.toOutputs(record as ApiRecord) });
+    // A fresh object; the record's own members are shared, not copied (nothing changes them).
+    return withoutUndefined({ ...pick(inputs, kind.declared), ...kind.toOutputs(record as ApiRecord) });
   };
 
   /** The same List filters and the same key fields: the two would be one record to the service. */
@@ -416,10 +425,8 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
       }
       // A parent the record does not tell (a role's uid is one segment), the local inputs and the
       // write-only members carry over from the state.
-      const answered: Props = {
-        ...keepWriteOnly(outputsOf(record, pick(props, [kind.parentField, ...kind.localInputs])), props),
-        ...kept(props),
-      };
+      const outputs = keepWriteOnly(outputsOf(record, pick(props, carriedByRead)), props);
+      const answered: Props = keepsAny(props) ? { ...outputs, ...kept(props) } : outputs;
       const outs = await readCompanions(id, props, answered);
       return { id: String(outs.uid), props: outs, inputs: inputsOf(kind, outs) };
     },

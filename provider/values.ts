@@ -40,6 +40,40 @@ export function stripUndefined<T>(value: T): T {
   return value;
 }
 
+/** Whether `value` holds `undefined` (or an array hole) anywhere: what stripUndefined would remove. */
+export function holdsUndefined(value: unknown): boolean {
+  if (value === undefined) return true;
+  if (Array.isArray(value)) {
+    // An index loop, not some(): some() skips holes, which the host cannot carry either.
+    for (let i = 0; i < value.length; i++) if (holdsUndefined(value[i])) return true;
+    return false;
+  }
+  if (value !== null && typeof value === "object") {
+    for (const key in value) if (Object.hasOwn(value, key) && holdsUndefined((value as Props)[key])) return true;
+  }
+  return false;
+}
+
+/**
+ * `value` itself when it holds no `undefined`, else stripUndefined's copy. For values built
+ * fresh on every read (a record just parsed): a scan allocates nothing, a deep copy a whole
+ * record, and a refresh of N resources pays it N times.
+ */
+export function withoutUndefined<T>(value: T): T {
+  return holdsUndefined(value) ? stripUndefined(value) : value;
+}
+
+/** Whether canonical(value) is undefined ("not set"), without building the canonical form. */
+export function isUnset(value: unknown): boolean {
+  if (value === undefined || value === null || value === "" || value === false) return true;
+  if (Array.isArray(value)) return value.length === 0;
+  if (isObject(value)) {
+    for (const key of Object.keys(value)) if (!isUnset(value[key])) return false;
+    return true;
+  }
+  return false;
+}
+
 /**
  * The comparable form of a value: "", false, null, absent, {} and [] all mean "not set" (the
  * API's strings, booleans and repeated fields have no presence: the service answers "", false
