@@ -220,9 +220,13 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
         `the API answered a ${kind.noun} whose uid ${quoteUid(uid)} is not well formed (it ${issue}); ` +
           "it was not recorded; check that platform:apiUrl points at the Platform API",
       );
-    // The server's values win; inputs fill in only what it leaves out.
+    // The server's values win; inputs fill in only what it leaves out, after the record's own
+    // fields (every read answers the same key order, so the host converts objects of one shape).
     // A fresh object; the record's own members are shared, not copied (nothing changes them).
-    return withoutUndefined({ ...pick(inputs, kind.declared), ...kind.toOutputs(record as ApiRecord) });
+    const outputs: Props = { ...kind.toOutputs(record as ApiRecord) };
+    for (const field of kind.declared)
+      if (!Object.hasOwn(outputs, field) && inputs[field] !== undefined) outputs[field] = inputs[field];
+    return withoutUndefined(outputs);
   };
 
   /** The same List filters and the same key fields: the two would be one record to the service. */
@@ -490,6 +494,8 @@ function withCallDeadlines(kind: Kind, ops: Lifecycle): Lifecycle {
 
 /** A kind the configured API version does not serve fails before any request, naming the setting. */
 function refuseUnservedVersion(kind: Kind): void {
+  // Most kinds are served by every version: nothing to resolve or word on each call.
+  if (!kind.apiVersions) return;
   const refusal = versionRefusal(`${kind.domain}.${kind.typeName} resources`, kind.apiVersions);
   if (refusal) throw new ResourceError(refusal);
 }

@@ -148,8 +148,32 @@ export function timeoutSetting(): number | undefined {
   return seconds * 1000;
 }
 
-let resolved: { sources: string; settings: Settings } | undefined;
+/** What a resolution was made from: each key's source and value, then the Actions variables. */
+type Sources = Array<string | undefined>;
+
+let resolved: { sources: Sources; settings: Settings } | undefined;
 const GITHUB_ACTIONS_ENV_NAMES = Object.values(GITHUB_ACTIONS_ENV);
+
+function sourcesNow(program: Record<string, string>): Sources {
+  const sources: Sources = [];
+  for (const key of KEYS) {
+    const value = rawFrom(key, program);
+    sources.push(value?.from, value?.value);
+  }
+  for (const name of GITHUB_ACTIONS_ENV_NAMES) sources.push(process.env[name]);
+  return sources;
+}
+
+/** Whether every source is as it was; compares in place (no text built: every request asks). */
+function unchangedSince(sources: Sources, program: Record<string, string>): boolean {
+  let at = 0;
+  for (const key of KEYS) {
+    const value = rawFrom(key, program);
+    if (sources[at++] !== value?.from || sources[at++] !== value?.value) return false;
+  }
+  for (const name of GITHUB_ACTIONS_ENV_NAMES) if (sources[at++] !== process.env[name]) return false;
+  return true;
+}
 
 /**
  * Resolves every setting now; throws a SettingsError naming the config key and environment variable.
@@ -158,13 +182,8 @@ const GITHUB_ACTIONS_ENV_NAMES = Object.values(GITHUB_ACTIONS_ENV);
  */
 export function resolveSettings(): Settings {
   const program = programConfig();
-  let sources = "";
-  for (const key of KEYS) {
-    const value = rawFrom(key, program);
-    sources += value ? `${value.from}=${value.value}\n` : "\n";
-  }
-  for (const name of GITHUB_ACTIONS_ENV_NAMES) sources += `${process.env[name] ?? ""}\n`;
-  if (resolved?.sources === sources) return resolved.settings;
+  if (resolved && unchangedSince(resolved.sources, program)) return resolved.settings;
+  const sources = sourcesNow(program);
   const settings = resolveFresh();
   resolved = { sources, settings };
   return settings;
