@@ -3,14 +3,14 @@
  * 100,000 records of that kind (target: ratio < 2, a page costs the page, not the collection).
  * The records are clones of the one the emulator's seed holds for the kind (new uids and names,
  * the same data), written as the emulator's own state file and loaded at start, so seeding
- * 100,000 takes seconds instead of 100,000 creates. Kinds the seed holds no record of cannot be
- * cloned and are listed as not measured.
+ * 100,000 takes seconds instead of 100,000 creates. Kinds the seed holds no record of (invites,
+ * external group role mappings, library request groups) get one through the API first.
  */
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
-import { startEmulator } from "../emulator";
+import { BUILTIN_ROLES, startEmulator } from "../emulator";
 import type { EmulatorState } from "../emulator/persistence";
 import { repoRoot } from "../tools/host/stage";
 
@@ -49,6 +49,11 @@ const LISTABLE: Record<string, string> = {
   requestGroups: "libraries",
 };
 
+/** Query parameters a kind's List requires, given the root organization's uid. */
+const REQUIRED_QUERY: Record<string, (rootUid: string) => Record<string, string>> = {
+  requestGroups: (rootUid) => ({ parent: rootUid }),
+};
+
 type StoredRecord = NonNullable<EmulatorState["records"]["groups"]>[number];
 
 /** `count` copies of `template`: the last uid segment replaced by a hash of the same length, names numbered. */
@@ -65,13 +70,52 @@ function clones(kind: string, template: StoredRecord, count: number): StoredReco
   }));
 }
 
-async function pageMedian(url: string, token: string, listPath: string, samples: number): Promise<number> {
+/** POST through the API, so each record is what a client's create stores. */
+async function create(url: string, token: string, listPath: string, body: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(`${url}${listPath}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const answer = (await response.json()) as Record<string, unknown>;
+  if (response.status !== 200)
+    throw new Error(`POST ${listPath}: HTTP ${response.status} ${JSON.stringify(answer).slice(0, 300)}`);
+  return answer;
+}
+
+/** One record of each listable kind the seed holds none of, so that every kind has a template to clone. */
+async function addUnseededKinds(url: string, token: string, rootUid: string): Promise<void> {
+  const viewer = BUILTIN_ROLES.find((role) => role.name === "viewer")!.uid;
+  await create(url, token, `/iam/v2beta1/groupInvites/${rootUid}`, { roleUid: viewer, ttl: "86400s" });
+  const providers = await fetch(`${url}/iam/v2beta1/identityProviders`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const [provider] =
+    ((await providers.json()) as { identityProviders?: Array<{ uid: string }> }).identityProviders ?? [];
+  if (!provider) throw new Error("the emulator's seed holds no identity provider to map external groups on");
+  await create(url, token, `/iam/v2beta1/externalGroupRoleMappings/${provider.uid}`, {
+    externalGroupId: "engineering",
+    roleUid: viewer,
+  });
+  await create(url, token, `/libraries/v2beta1/requestGroups/${rootUid}`, {
+    name: "python-deps",
+    content: "requests==2.31.0\n",
+  });
+}
+
+async function pageMedian(
+  url: string,
+  token: string,
+  listPath: string,
+  required: Record<string, string>,
+  samples: number,
+): Promise<number> {
   const headers = { authorization: `Bearer ${token}` };
   const times: number[] = [];
   let pageToken: string | undefined;
   const key = listPath.split("/").pop()!;
   for (let i = 0; i < samples + 10; i++) {
-    const query = new URLSearchParams({ page_size: "200" });
+    const query = new URLSearchParams({ ...required, page_size: "200" });
     if (pageToken) query.set("page_token", pageToken);
     const started = performance.now();
     const response = await fetch(`${url}${listPath}?${query.toString()}`, { headers });
@@ -87,7 +131,12 @@ async function pageMedian(url: string, token: string, listPath: string, samples:
   return times[times.length >> 1];
 }
 
-export async function benchEmulatorKinds(options: { samples: number; large?: number }): Promise<EmulatorKindsResult> {
+export async function benchEmulatorKinds(options: {
+  samples: number;
+  large?: number;
+  /** Only these kinds (all listable kinds when absent). */
+  only?: string[];
+}): Promise<EmulatorKindsResult> {
   const large = options.large ?? 100_000;
   const dir = fs.mkdtempSync(path.join(repoRoot, ".work", "bench-emulator-kinds-"));
   try {
@@ -99,11 +148,16 @@ export async function benchEmulatorKinds(options: { samples: number; large?: num
       statePath: seedFile,
       bulk: { groups: 1, repos: 1, tagsPerRepo: 1, advisories: 1 },
     });
-    await seeded.close();
+    try {
+      await addUnseededKinds(seeded.url, seeded.token, seeded.rootUid);
+    } finally {
+      await seeded.close();
+    }
     const seed = JSON.parse(fs.readFileSync(seedFile, "utf8")) as EmulatorState;
     const kinds: KindListCost[] = [];
     const notMeasured: string[] = [];
     for (const [kind, domain] of Object.entries(LISTABLE)) {
+      if (options.only && !options.only.includes(kind)) continue;
       const records = seed.records[kind as keyof EmulatorState["records"]] ?? [];
       if (records.length === 0) {
         notMeasured.push(kind);
@@ -120,7 +174,13 @@ export async function benchEmulatorKinds(options: { samples: number; large?: num
         fs.writeFileSync(file, JSON.stringify(state));
         const emu = await startEmulator({ quiet: true, seed: false, statePath: file });
         try {
-          return await pageMedian(emu.url, emu.token, listPath, options.samples);
+          return await pageMedian(
+            emu.url,
+            emu.token,
+            listPath,
+            REQUIRED_QUERY[kind]?.(seed.rootUid) ?? {},
+            options.samples,
+          );
         } finally {
           await emu.close();
           fs.rmSync(file, { force: true });

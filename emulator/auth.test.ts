@@ -181,10 +181,28 @@ describe("access follows role bindings on subtrees", () => {
 
   test("deleting the binding takes the access away at once", async () => {
     const { identity, token } = await principal(teamA.uid, "viewer-a3", "viewer");
+    expect((await call(emu, "GET", `${G}/${teamA.uid}`, { token })).status).toBe(200);
     const bindings = await call(emu, "GET", "/iam/v2beta1/roleBindings", { query: { identity: identity.uid } });
     expect(bindings.body.roleBindings).toHaveLength(1);
     await ok("DELETE", `/iam/v2beta1/roleBindings/${bindings.body.roleBindings[0].uid}`);
     expect((await call(emu, "GET", `${G}/${teamA.uid}`, { token })).status).toBe(403);
+    expect((await call(emu, "GET", G, { token })).body.groups).toEqual([]);
+  });
+
+  test("a new binding and a custom role's changed capabilities apply to the caller's next request", async () => {
+    const { identity, token } = await principal(teamA.uid, "lister-a5", "viewer", subA.uid);
+    expect((await call(emu, "GET", `${G}/${teamB.uid}`, { token })).status).toBe(403);
+    const role = await ok("POST", `/iam/v2beta1/roles/${emu.rootUid}`, { name: "group-lister", capabilities: [] });
+    await ok("POST", `/iam/v2beta1/roleBindings/${teamB.uid}`, { identityUid: identity.uid, roleUid: role.uid });
+    expect((await call(emu, "GET", `${G}/${teamB.uid}`, { token })).status).toBe(403);
+    await ok("PATCH", `/iam/v2beta1/roles/${role.uid}`, {
+      name: "group-lister",
+      capabilities: ["CAP_IAM_GROUPS_LIST"],
+    });
+    expect((await call(emu, "GET", `${G}/${teamB.uid}`, { token })).status).toBe(200);
+    const listed: string[] = (await call(emu, "GET", G, { token })).body.groups.map((g: { uid: string }) => g.uid);
+    expect(listed).toEqual(expect.arrayContaining([subA.uid, teamB.uid]));
+    expect(listed).not.toContain(teamA.uid);
   });
 
   test("propagationDelayMs: creating under a young group is PERMISSION_DENIED until the delay passes", async () => {

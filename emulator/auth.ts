@@ -4,7 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { unauthenticated } from "./errors";
-import { inSubtree } from "./ids";
+import { parentOf } from "./ids";
 import { Store } from "./store";
 import { Clock } from "./clock";
 
@@ -19,25 +19,59 @@ export interface Grant {
   capabilities: Set<string>;
 }
 
+/**
+ * What one identity may do, answered per request: a group uid's ancestors are walked (a few
+ * steps) instead of the grants scanned, and each capability's groups are gathered once.
+ */
 export class Principal {
+  private groupsByCapability = new Map<string, Set<string>>();
+  private scopes = new Map<string, string[]>();
+
   constructor(
     readonly identityUid: string,
     readonly grants: Grant[],
   ) {}
 
+  /** Every group on which some grant gives the capability. */
+  private groupsWith(capability: string): Set<string> {
+    let groups = this.groupsByCapability.get(capability);
+    if (!groups) {
+      groups = new Set(this.grants.filter((g) => g.capabilities.has(capability)).map((g) => g.groupUid));
+      this.groupsByCapability.set(capability, groups);
+    }
+    return groups;
+  }
+
+  /** A grant on a group covers its subtree: the uid itself or one of its ancestors holds the capability. */
   can(capability: string, uid: string): boolean {
-    return this.grants.some((g) => g.capabilities.has(capability) && inSubtree(uid, g.groupUid));
+    const groups = this.groupsWith(capability);
+    if (groups.size === 0) return false;
+    for (let at: string | null = uid; at !== null; at = parentOf(at)) if (groups.has(at)) return true;
+    return false;
   }
 
   /** The fewest group uids whose subtrees hold everything the capability reaches. */
   scope(capability: string): string[] {
-    const groups = [...new Set(this.grants.filter((g) => g.capabilities.has(capability)).map((g) => g.groupUid))];
-    return groups.filter((g) => !groups.some((other) => other !== g && inSubtree(g, other))).sort();
+    let scope = this.scopes.get(capability);
+    if (!scope) {
+      const groups = this.groupsWith(capability);
+      const coveredAbove = (uid: string) => {
+        for (let at = parentOf(uid); at !== null; at = parentOf(at)) if (groups.has(at)) return true;
+        return false;
+      };
+      scope = [...groups].filter((g) => !coveredAbove(g)).sort();
+      this.scopes.set(capability, scope);
+    }
+    return scope;
   }
 }
 
+/** Identities whose principals are kept between requests; past it the cache starts again. */
+const PRINCIPAL_CACHE_LIMIT = 1024;
+
 export class Auth {
   private tokens = new Map<string, TokenRecord>();
+  private principals = new Map<string, { versions: string; principal: Principal }>();
 
   constructor(
     private store: Store,
@@ -81,20 +115,35 @@ export class Auth {
         `the bearer token expired at ${new Date(record.expiresAt).toISOString()}; exchange a fresh one`,
       );
     }
-    return new Principal(record.identityUid, this.grantsOf(record.identityUid));
+    return this.principalOf(record.identityUid);
   }
 
+  /**
+   * The identity's principal, rebuilt only when a binding or a role changed since: every request
+   * authenticates, and a caller may hold many bindings.
+   */
+  private principalOf(identityUid: string): Principal {
+    const versions = `${this.store.of("roleBindings").version}/${this.store.of("roles").version}`;
+    const known = this.principals.get(identityUid);
+    if (known?.versions === versions) return known.principal;
+    const principal = new Principal(identityUid, this.grantsOf(identityUid));
+    if (this.principals.size >= PRINCIPAL_CACHE_LIMIT) this.principals.clear();
+    this.principals.set(identityUid, { versions, principal });
+    return principal;
+  }
+
+  /** One grant per group and role, however many bindings repeat the pair. */
   grantsOf(identityUid: string): Grant[] {
     const roles = this.store.of("roles");
-    return this.store
-      .of("roleBindings")
-      .referencing("identityUid", identityUid)
-      .map((binding) => {
-        const role = roles.get(String(binding.data.roleUid));
-        return {
-          groupUid: binding.parentUid as string,
-          capabilities: new Set((role?.data.capabilities as string[] | undefined) ?? []),
-        };
-      });
+    const grants = new Map<string, Grant>();
+    for (const binding of this.store.of("roleBindings").referencing("identityUid", identityUid)) {
+      const groupUid = binding.parentUid as string;
+      const roleUid = String(binding.data.roleUid);
+      const key = `${groupUid} ${roleUid}`;
+      if (grants.has(key)) continue;
+      const role = roles.get(roleUid);
+      grants.set(key, { groupUid, capabilities: new Set((role?.data.capabilities as string[] | undefined) ?? []) });
+    }
+    return [...grants.values()];
   }
 }
