@@ -26,7 +26,7 @@ import {
 } from "./changes";
 import { ApiRecord, Companion, Kind, ResourceKind, completeKind } from "./kind";
 import { registerSecret } from "./messages";
-import { ResourceError, failed, messageOf } from "./resourceError";
+import { PartlyWrittenError, ResourceError, failed, messageOf } from "./resourceError";
 import { mayResendCreate } from "./retryPolicy";
 import { configureFromPulumi, raw as settingOf } from "./settings";
 import { quoteUid, uidIssue } from "./uid";
@@ -55,24 +55,6 @@ export type Provider = Lifecycle & { readonly kind: Kind };
 /** The validation library loads on the first check, not when a kind is described. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred on purpose, see above
 const loadCheck = () => require("./check") as typeof CheckModule;
-
-/**
- * A record written but not all of it (its companion document failed): the dynamic-provider host
- * hands `id` and `properties` to the engine as an initialization failure, so the record stays in
- * the state (never lost, never created twice) and the next update writes what is missing.
- */
-class PartlyWrittenError extends ResourceError {
-  readonly reasons: string[];
-  constructor(
-    message: string,
-    readonly id: string,
-    readonly properties: Props,
-    cause: unknown,
-  ) {
-    super(message, { cause });
-    this.reasons = [this.message];
-  }
-}
 
 /** What a create's POST came to: the record made, or the existing one to take over. */
 interface Created {

@@ -4,6 +4,7 @@
  * helps, what to do; every one goes through safeMessage (secrets redacted, length capped).
  */
 import { safeMessage } from "./messages";
+import type { Props } from "./values";
 
 /** A failure the engine will show as its message alone. */
 export class ResourceError extends Error {
@@ -19,4 +20,23 @@ export function failed(operation: string, what: string, error: unknown, hint?: s
   return new ResourceError(`${operation} ${what} failed: ${messageOf(error)}${hint ? `. ${hint}` : ""}`, {
     cause: error,
   });
+}
+
+/**
+ * A record written but not all of it (a companion document or a follow-up call failed): the
+ * dynamic-provider host hands `id` and `properties` to the engine as an initialization failure,
+ * so the record stays in the state (never lost, never created twice) and the next update writes
+ * what is missing.
+ */
+export class PartlyWrittenError extends ResourceError {
+  readonly reasons: string[];
+  constructor(
+    message: string,
+    readonly id: string,
+    readonly properties: Props,
+    cause: unknown,
+  ) {
+    super(message, { cause });
+    this.reasons = [this.message];
+  }
 }

@@ -14,6 +14,7 @@
  * Look-ups: `getGroupInvite({ uid })`, `getGroupInvites({ childrenOf, keyId })`.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { withSecretOutputs } from "../../provider/secretOutputs";
 import type { z } from "zod";
 import { collectionOf } from "../../provider/kindLookups";
 import { lazily } from "../../provider/lazyZod";
@@ -90,13 +91,11 @@ export class GroupInvite extends pulumi.dynamic.Resource {
       role: undefined,
       createTime: undefined,
     };
-    // The engine keeps the secret outputs encrypted in the state and masked in every display.
-    const secret = [...(opts?.additionalSecretOutputs ?? []), ...(provider.kind.secrets ?? [])];
     super(
       provider,
       name,
       { ...outputs, ...args },
-      { ...opts, additionalSecretOutputs: [...new Set(secret)] },
+      withSecretOutputs(opts, provider.kind.secrets ?? []),
       "iam",
       "GroupInvite",
     );

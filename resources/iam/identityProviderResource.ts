@@ -11,6 +11,7 @@
  * a preview too): that is the one way to keep the client secret out of the state in plain text.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { withSecretOutputs } from "../../provider/secretOutputs";
 import type { CorrelationRule } from "./correlationRule";
 
 export type { CorrelationRule };
@@ -115,10 +116,7 @@ export class IdentityProvider extends pulumi.dynamic.Resource {
       provider,
       name,
       { ...outputs, ...inputs },
-      {
-        ...opts,
-        additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...SECRET_PROPERTIES],
-      },
+      withSecretOutputs(opts, SECRET_PROPERTIES),
       "iam",
       "IdentityProvider",
     );

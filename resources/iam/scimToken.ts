@@ -15,6 +15,7 @@
  * has cannot be read back, so it cannot be taken over: revoke it first.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { withSecretOutputs } from "../../provider/secretOutputs";
 import provider = require("./scimTokenProvider");
 
 export interface ScimTokenArgs {
@@ -59,14 +60,6 @@ export class ScimToken extends pulumi.dynamic.Resource {
       tokenExpireTime: undefined,
       credentialState: undefined,
     };
-    const secret = [...(opts?.additionalSecretOutputs ?? []), ...SECRET_OUTPUTS];
-    super(
-      provider,
-      name,
-      { ...outputs, ...args },
-      { ...opts, additionalSecretOutputs: [...new Set(secret)] },
-      "iam",
-      "ScimToken",
-    );
+    super(provider, name, { ...outputs, ...args }, withSecretOutputs(opts, SECRET_OUTPUTS), "iam", "ScimToken");
   }
 }

@@ -20,7 +20,7 @@ import { callBudgetMs, withCallDeadline } from "../../provider/deadline";
 import { Code, UnknownOutcomeError, isApiError, isNotFound } from "../../provider/errors";
 import { lazily } from "../../provider/lazyZod";
 import { registerSecret } from "../../provider/messages";
-import { ResourceError, failed, messageOf } from "../../provider/resourceError";
+import { PartlyWrittenError, ResourceError, failed, messageOf } from "../../provider/resourceError";
 import { configureFromPulumi } from "../../provider/settings";
 import { uidIssue } from "../../provider/uid";
 import { Props, UNKNOWN, isObject, sameValue, shown, stripUndefined } from "../../provider/values";
@@ -86,20 +86,6 @@ function registerToken(...all: Array<Props | undefined>): void {
   for (const props of all) {
     const token = props?.token;
     if (typeof token === "string" && token !== UNKNOWN) registerSecret(token);
-  }
-}
-
-/** A record written but not all of it: the host hands `id` and `properties` to the engine, which keeps them. */
-class PartlyCreatedError extends ResourceError {
-  readonly reasons: string[];
-  constructor(
-    message: string,
-    readonly id: string,
-    readonly properties: Props,
-    cause: unknown,
-  ) {
-    super(message, { cause });
-    this.reasons = [this.message];
   }
 }
 
@@ -184,7 +170,7 @@ async function create(inputs: Props): Promise<dynamic.CreateResult> {
   } catch (error) {
     // The token exists and the state must hold it (it is never answered again): kept as an
     // initialization failure, provisioning off; the next `pulumi up` sets it.
-    throw new PartlyCreatedError(
+    throw new PartlyWrittenError(
       `creating ${what}: the token was issued but setting SCIM provisioning ${wantsEnabled(inputs) ? "on" : "off"} ` +
         `failed: ${messageOf(error)}. The token is kept in the state; run \`pulumi up\` again to set it`,
       uid,
@@ -254,7 +240,7 @@ async function update(id: string, olds: Props, news: Props): Promise<dynamic.Upd
     } catch (error) {
       if (!regenerate) throw failed("updating", what, error);
       // The new token exists and must be kept: an initialization failure keeps it in the state.
-      throw new PartlyCreatedError(
+      throw new PartlyWrittenError(
         `updating ${what}: the token was regenerated but setting SCIM provisioning ${enable ? "on" : "off"} failed: ` +
           `${messageOf(error)}. The new token is kept in the state; run \`pulumi up\` again to set it`,
         id,
