@@ -4,12 +4,9 @@
  * as a Pulumi secret (the class asks for it with additionalSecretOutputs), is stored wrapped as
  * a secret among the stack outputs and is never printed; a rerun changes nothing and keeps it.
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { BUILTIN_ROLES, RunningEmulator, startEmulator } from "../../emulator";
-import { withoutPlatformEnv } from "../../tools/engine/orgProject";
-import { runEngine } from "../../tools/engine/run";
-import { repoRoot } from "../../tools/host/stage";
+import { makeSecret } from "../../tools/engine/wire";
+import { ProgramProject, programProject } from "../../tests/support/programProject";
 
 jest.setTimeout(120_000);
 
@@ -27,39 +24,23 @@ export const code = invite.code;
 export const keyId = invite.keyId;
 `;
 
-/** The wire form of a secret (the engine's state keeps stack outputs in it). */
-const SECRET = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
-
 let emu: RunningEmulator;
-let dir: string;
+let project: ProgramProject;
 beforeAll(async () => {
   emu = await startEmulator({ quiet: true });
-  dir = path.join(repoRoot, ".work", `invite-engine-${process.pid}`);
-  fs.mkdirSync(path.join(dir, "program"), { recursive: true });
-  fs.writeFileSync(path.join(dir, "program", "Pulumi.yaml"), "name: invite\nruntime: nodejs\n");
-  fs.writeFileSync(path.join(dir, "program", "index.ts"), PROGRAM);
+  project = programProject({ name: "invite", source: PROGRAM, api: emu });
 });
 afterAll(async () => {
   await emu?.close();
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  project?.remove();
 });
 
 test("the invite's code is a secret stack output, never printed; a rerun keeps it without a request", async () => {
   const run = (operation: string) =>
-    runEngine(
-      [
-        operation,
-        "--config",
-        `platform:apiUrl=${emu.url}`,
-        "--secret-config",
-        `platform:token=${emu.token}`,
-        "--config",
-        `groupUid=${emu.rootUid}`,
-        "--config",
-        `roleUid=${BUILTIN_ROLES.find((r) => r.name === "viewer")!.uid}`,
-      ],
-      { cwd: path.join(dir, "program"), state: path.join(dir, "state.json"), env: withoutPlatformEnv() },
-    );
+    project.run(operation, {
+      groupUid: emu.rootUid,
+      roleUid: BUILTIN_ROLES.find((r) => r.name === "viewer")!.uid,
+    });
   emu.clearRequests();
   const up = await run("up");
   expect(up.stderr).toBe("");
@@ -68,7 +49,7 @@ test("the invite's code is a secret stack output, never printed; a rerun keeps i
   const invite = up.state!.resources.find((r) => r.urn.endsWith("::invite"))!;
   const code = String(invite.outputs.code);
   expect(code).toMatch(/^[A-Za-z0-9_-]{20,}$/);
-  expect(up.state!.outputs).toEqual({ code: { ...SECRET, value: code }, keyId: invite.outputs.keyId });
+  expect(up.state!.outputs).toEqual({ code: makeSecret(code), keyId: invite.outputs.keyId });
   expect(up.stdout).not.toContain(code);
   expect(up.stdout).toMatch(/^\s*code: \[secret\]$/m);
 

@@ -5,12 +5,9 @@
  * outputs and is never printed; a rerun and a refresh keep it; destroy revokes it before the
  * identity provider is deleted.
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { BUILTIN_ROLES, RunningEmulator, startEmulator } from "../../emulator";
-import { withoutPlatformEnv } from "../../tools/engine/orgProject";
-import { runEngine } from "../../tools/engine/run";
-import { repoRoot } from "../../tools/host/stage";
+import { makeSecret } from "../../tools/engine/wire";
+import { ProgramProject, programProject } from "../../tests/support/programProject";
 
 jest.setTimeout(120_000);
 
@@ -28,39 +25,23 @@ export const token = scim.token;
 export const endpointUrl = scim.endpointUrl;
 `;
 
-/** The wire form of a secret (the engine's state keeps stack outputs in it). */
-const SECRET = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
-
 let emu: RunningEmulator;
-let dir: string;
+let project: ProgramProject;
 beforeAll(async () => {
   emu = await startEmulator({ quiet: true });
-  dir = path.join(repoRoot, ".work", `scim-engine-${process.pid}`);
-  fs.mkdirSync(path.join(dir, "program"), { recursive: true });
-  fs.writeFileSync(path.join(dir, "program", "Pulumi.yaml"), "name: scim\nruntime: nodejs\n");
-  fs.writeFileSync(path.join(dir, "program", "index.ts"), PROGRAM);
+  project = programProject({ name: "scim", source: PROGRAM, api: emu });
 });
 afterAll(async () => {
   await emu?.close();
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  project?.remove();
 });
 
 test("the SCIM token is a secret stack output, never printed; rerun and refresh keep it; destroy revokes it first", async () => {
   const run = (operation: string) =>
-    runEngine(
-      [
-        operation,
-        "--config",
-        `platform:apiUrl=${emu.url}`,
-        "--secret-config",
-        `platform:token=${emu.token}`,
-        "--config",
-        `groupUid=${emu.rootUid}`,
-        "--config",
-        `roleUid=${BUILTIN_ROLES.find((r) => r.name === "viewer")!.uid}`,
-      ],
-      { cwd: path.join(dir, "program"), state: path.join(dir, "state.json"), env: withoutPlatformEnv() },
-    );
+    project.run(operation, {
+      groupUid: emu.rootUid,
+      roleUid: BUILTIN_ROLES.find((r) => r.name === "viewer")!.uid,
+    });
   const calls = () => emu.requests().map((r) => `${r.method} ${r.path}`);
   const IDPS = "/iam/v2beta1/identityProviders";
   emu.clearRequests();
@@ -76,7 +57,7 @@ test("the SCIM token is a secret stack output, never printed; rerun and refresh 
   ]);
   const token = String(resource.outputs.token);
   expect(token).toMatch(/^scim_/);
-  expect(up.state!.outputs).toEqual({ token: { ...SECRET, value: token }, endpointUrl: `${emu.url}/scim/v2/${idp}` });
+  expect(up.state!.outputs).toEqual({ token: makeSecret(token), endpointUrl: `${emu.url}/scim/v2/${idp}` });
   expect(up.stdout).not.toContain(token);
   expect(up.stdout).toMatch(/^\s*token: \[secret\]$/m);
 
