@@ -321,15 +321,19 @@ async function figureScale(o: Options): Promise<void> {
         `  RSS host ${fmt(s.hostRssMb, 0)} MB, program ${fmt(s.programRssMb, 0)} MB`,
     );
   }
-  const ratios = r.perResourceRatio;
-  const verdict = (v: number) => (v <= TARGETS.scalePerResourceRatio ? "ok" : "MISSED");
+  perResourceVerdicts("[7] scale", r.perResourceRatio);
+  record(o, "scale", { ...r, target: { perResourceRatio: TARGETS.scalePerResourceRatio } });
+}
+
+/** Prints the per-resource ratios of the largest size to the smallest against their target, and notes each miss. */
+function perResourceVerdicts(figure: string, ratios: Record<"up" | "preview" | "refresh", number>): void {
+  const target = TARGETS.scalePerResourceRatio;
+  const verdict = (v: number) => (v <= target ? "ok" : "MISSED");
   console.log(
-    `  per resource, largest / smallest: up ${fmt(ratios.up)} ${verdict(ratios.up)}, preview ${fmt(ratios.preview)} ${verdict(ratios.preview)}, refresh ${fmt(ratios.refresh)} ${verdict(ratios.refresh)}  (target ≤ ${TARGETS.scalePerResourceRatio})`,
+    `  per resource, largest / smallest: up ${fmt(ratios.up)} ${verdict(ratios.up)}, preview ${fmt(ratios.preview)} ${verdict(ratios.preview)}, refresh ${fmt(ratios.refresh)} ${verdict(ratios.refresh)}  (target ≤ ${target})`,
   );
   for (const [step, v] of Object.entries(ratios))
-    if (v > TARGETS.scalePerResourceRatio)
-      misses.push(`[7] scale ${step} per resource ratio ${fmt(v)} > ${TARGETS.scalePerResourceRatio}`);
-  record(o, "scale", { ...r, target: { perResourceRatio: TARGETS.scalePerResourceRatio } });
+    if (v > target) misses.push(`${figure} ${step} per resource ratio ${fmt(v)} > ${target}`);
 }
 
 async function figureRead(o: Options): Promise<void> {
@@ -383,14 +387,7 @@ async function figureEngine(o: Options): Promise<void> {
     console.log(`          preview ${per(s.steps.preview)}`);
     console.log(`          refresh ${per(s.steps.refresh)}`);
   }
-  const ratios = r.perResourceRatio;
-  const verdict = (v: number) => (v <= TARGETS.scalePerResourceRatio ? "ok" : "MISSED");
-  console.log(
-    `  per resource, largest / smallest: up ${fmt(ratios.up)} ${verdict(ratios.up)}, preview ${fmt(ratios.preview)} ${verdict(ratios.preview)}, refresh ${fmt(ratios.refresh)} ${verdict(ratios.refresh)}  (target ≤ ${TARGETS.scalePerResourceRatio})`,
-  );
-  for (const [step, v] of Object.entries(ratios))
-    if (v > TARGETS.scalePerResourceRatio)
-      misses.push(`[8] engine ${step} per resource ratio ${fmt(v)} > ${TARGETS.scalePerResourceRatio}`);
+  perResourceVerdicts("[8] engine", r.perResourceRatio);
   record(o, "engine", { ...r, target: { perResourceRatio: TARGETS.scalePerResourceRatio } });
 }
 

@@ -37,9 +37,7 @@ const operations = [...documents.operations, ...documents.v2beta1Only].map((o) =
 }));
 
 /** Every kind the package has: each provider module under resources/ (as the exporter finds them). */
-const MODULES = exportedKinds().map(({ domain, kind }) => `${domain}/${kind.typeName}`);
-const kindOf = (module: string) =>
-  exportedKinds().find(({ domain, kind }) => `${domain}/${kind.typeName}` === module)!.kind;
+const KINDS = new Map(exportedKinds().map(({ domain, kind }) => [`${domain}/${kind.typeName}`, kind]));
 
 /** The documented property at a dotted path of the message (`oidc.clientSecret`), following refs. */
 function propertyAt(message: string, path: string): Property | undefined {
@@ -52,8 +50,8 @@ function propertyAt(message: string, path: string): Property | undefined {
   return property;
 }
 
-describe.each(MODULES)("%s", (module) => {
-  const kind = kindOf(module);
+describe.each([...KINDS.keys()])("%s", (module) => {
+  const kind = KINDS.get(module)!;
 
   /** What the create operation takes: the record's message, or a documented body of its own (an overlay binding's). */
   const createBody = () =>

@@ -9,13 +9,13 @@
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import * as ts from "typescript";
 import { startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
 import { call, OrgSnapshot, snapshot } from "../tools/engine/orgApi";
 import { withoutPlatformEnv } from "../tools/engine/orgProject";
 import { EngineRun, runEngine } from "../tools/engine/run";
-import { repoRoot, stagePackage } from "../tools/host/stage";
+import { repoRoot } from "../tools/host/stage";
+import { typeErrors } from "./support/typeCheck";
 
 jest.setTimeout(600_000);
 
@@ -125,25 +125,6 @@ function runExport(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: numb
   });
 }
 
-/** Type errors of a generated TypeScript project, checked against the package's published declarations. */
-function typeErrors(projectDir: string): string[] {
-  const staged = stagePackage(`export-typecheck-${process.pid}`);
-  try {
-    for (const file of ["index.ts", "tsconfig.json"])
-      fs.copyFileSync(path.join(projectDir, file), path.join(staged.dir, file));
-    const configFile = ts.readConfigFile(path.join(staged.dir, "tsconfig.json"), ts.sys.readFile);
-    const parsed = ts.parseJsonConfigFileContent(configFile.config, ts.sys, staged.dir);
-    const program = ts.createProgram(parsed.fileNames, {
-      ...parsed.options,
-      types: ["node"],
-      typeRoots: [path.join(repoRoot, "node_modules", "@types")],
-    });
-    return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
-  } finally {
-    staged.remove();
-  }
-}
-
 describe("platform-pulumi export: round trip through the local engine", () => {
   let emu: RunningEmulator;
   let org: BigOrg;
@@ -220,7 +201,7 @@ describe("platform-pulumi export: round trip through the local engine", () => {
     const projectName = /^name: (.+)$/m.exec(fs.readFileSync(project + "/Pulumi.yaml", "utf8"))![1];
     expect(fs.readFileSync(project + "/Pulumi.yaml", "utf8")).toContain(`${projectName}:corpSsoOidcClientSecret:`);
     const secrets = [`${projectName}:corpSsoOidcClientSecret=emulator-secret`];
-    expect(typeErrors(project)).toEqual([]);
+    expect(typeErrors(project, "export-typecheck")).toEqual([]);
     // The same tree exports to the same text: a stable order and stable names.
     const again = path.join(work, "whole-again");
     expect((await runExport(["--under", emu.rootUid, "--out", again], env())).code).toBe(0);

@@ -7,11 +7,10 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import * as settings from "@pulumi/pulumi/runtime/settings";
 import { BUILTIN_ROLES } from "../../emulator";
 import { exportOrganization } from "../../exporter";
 import { Harness, startHarness } from "../../tests/support/resourceHarness";
-import { failureOf, registerResource } from "../../tests/support/registeredResource";
+import { failureOf, recordSecretOutputs, registerResource } from "../../tests/support/registeredResource";
 import { fetchClient } from "../../tests/support/lookupClient";
 import { getGroupInvite, getGroupInviteOutput, getGroupInvites, getGroupInvitesOutput } from "./groupInvite";
 
@@ -21,28 +20,14 @@ let urn: string;
 let team: string;
 let mockInvite: unknown;
 /** The additionalSecretOutputs each registration asked for, by resource name. */
-const secretOutputs: Record<string, string[]> = {};
+let secretOutputs: Record<string, string[]>;
 const INVITES = "/iam/v2beta1/groupInvites";
 const viewer = BUILTIN_ROLES.find((r) => r.name === "viewer")!.uid;
 const editor = BUILTIN_ROLES.find((r) => r.name === "editor")!.uid;
 
-interface RegisterRequest {
-  getName(): string;
-  getAdditionalsecretoutputsList(): string[];
-}
-
 beforeAll(async () => {
   h = await startHarness();
-  // What the SDK sends the engine for each registration (the mocks' newResource does not see options).
-  type Send = (req: RegisterRequest, cb: unknown) => void;
-  const monitor = settings.getMonitor() as unknown as { registerResource: Send; readResource: Send };
-  for (const operation of ["registerResource", "readResource"] as const) {
-    const send = monitor[operation].bind(monitor);
-    monitor[operation] = (req, cb) => {
-      secretOutputs[req.getName()] = req.getAdditionalsecretoutputsList();
-      send(req, cb);
-    };
-  }
+  secretOutputs = recordSecretOutputs();
   const registered = await registerResource(
     h,
     "mock-invite",

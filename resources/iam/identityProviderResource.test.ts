@@ -9,8 +9,6 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { Harness, startHarness } from "../../tests/support/resourceHarness";
 import { registerResource } from "../../tests/support/registeredResource";
-import { repoRoot } from "../../tools/host/stage";
-import { CORRELATION_RULES } from "./correlationRule";
 
 let h: Harness;
 let provider: string;
@@ -107,13 +105,6 @@ test("the serialized provider is a bare require of the installed package, at mos
     id: "acme/idp1",
   });
   expect(h.mocked["mock-idp-get"].inputs.__provider).toBe(provider);
-});
-
-test("the correlation rules are the documented enum", () => {
-  const schema = JSON.parse(
-    fs.readFileSync(path.join(repoRoot, "..", "shared", "reference", "api-v2-schema.json"), "utf8"),
-  );
-  expect([...CORRELATION_RULES]).toEqual(schema.schemas["iam.IdentityProvider.OIDC.CorrelationRule"].enum);
 });
 
 test("lifecycle: create, no-op rerun, each in-place update with its exact mask, replace, drift, delete", async () => {

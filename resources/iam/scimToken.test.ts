@@ -4,36 +4,23 @@
  * and never shown; provisioning switched in the console shows as drift and is repaired.
  */
 import * as pulumi from "@pulumi/pulumi";
-import * as settings from "@pulumi/pulumi/runtime/settings";
 import { BUILTIN_ROLES } from "../../emulator";
 import { Harness, startHarness } from "../../tests/support/resourceHarness";
-import { failureOf, registerResource } from "../../tests/support/registeredResource";
+import { failureOf, recordSecretOutputs, registerResource } from "../../tests/support/registeredResource";
 
 let h: Harness;
 let provider: string;
 let urn: string;
 let mockToken: unknown;
 /** The additionalSecretOutputs each registration asked for, by resource name. */
-const secretOutputs: Record<string, string[]> = {};
+let secretOutputs: Record<string, string[]>;
 const IDPS = "/iam/v2beta1/identityProviders";
 const viewer = BUILTIN_ROLES.find((r) => r.name === "viewer")!.uid;
 const LIVE = "CREDENTIAL_STATE_LIVE";
 
-interface RegisterRequest {
-  getName(): string;
-  getAdditionalsecretoutputsList(): string[];
-}
-
 beforeAll(async () => {
   h = await startHarness();
-  // What the SDK sends the engine for each registration (the mocks' newResource does not see options).
-  type Send = (req: RegisterRequest, cb: unknown) => void;
-  const monitor = settings.getMonitor() as unknown as { registerResource: Send };
-  const send = monitor.registerResource.bind(monitor);
-  monitor.registerResource = (req, cb) => {
-    secretOutputs[req.getName()] = req.getAdditionalsecretoutputsList();
-    send(req, cb);
-  };
+  secretOutputs = recordSecretOutputs();
   const registered = await registerResource(
     h,
     "mock-scim",

@@ -3,13 +3,9 @@
  * program constructs the resource from the installed package, against the emulator (which
  * refuses any body that is not the documented message).
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { Harness, startHarness } from "../../tests/support/resourceHarness";
 import { failureOf, registerResource } from "../../tests/support/registeredResource";
 import { startHost } from "../../tools/host/host";
-import { repoRoot } from "../../tools/host/stage";
-import { CATALOG_TIERS } from "./catalogTier";
 
 let h: Harness;
 let provider: string;
@@ -50,13 +46,6 @@ test("the serialized provider is a bare require of the installed package, at mos
   expect(Repo.isInstance(h.instances["mock-group"])).toBe(false);
   expect(h.mocked["mock-repo-get"]).toMatchObject({ type: "pulumi-nodejs:dynamic/registry:Repo", id: "acme/r1" });
   expect(h.mocked["mock-repo-get"].inputs.__provider).toBe(provider);
-});
-
-test("the catalog tiers are the documented registry.CatalogTier enum", () => {
-  const schema = JSON.parse(
-    fs.readFileSync(path.join(repoRoot, "..", "shared", "reference", "api-v2-schema.json"), "utf8"),
-  );
-  expect([...CATALOG_TIERS]).toEqual(schema.schemas["registry.CatalogTier"].enum);
 });
 
 test("lifecycle: create, no-op rerun, each in-place update with its exact mask, drift, guarded delete", async () => {

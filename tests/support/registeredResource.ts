@@ -4,6 +4,7 @@
  * text above all) and the URN the host calls it under.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import * as settings from "@pulumi/pulumi/runtime/settings";
 import { urnOf } from "../../tools/host/host";
 import type { Harness, MockedResource } from "./resourceHarness";
 
@@ -36,4 +37,28 @@ export async function failureOf(call: Promise<unknown>): Promise<Error> {
     },
     (error: Error) => error,
   );
+}
+
+interface RegisterRequest {
+  getName(): string;
+  getAdditionalsecretoutputsList(): string[];
+}
+
+/**
+ * The additionalSecretOutputs each later registration (new resource or `get`) asks the engine
+ * for, by resource name: read from what the SDK sends the current (mock) monitor, since the
+ * mocks' newResource does not see options.
+ */
+export function recordSecretOutputs(): Record<string, string[]> {
+  const asked: Record<string, string[]> = {};
+  type Send = (req: RegisterRequest, cb: unknown) => void;
+  const monitor = settings.getMonitor() as unknown as { registerResource: Send; readResource: Send };
+  for (const operation of ["registerResource", "readResource"] as const) {
+    const send = monitor[operation].bind(monitor);
+    monitor[operation] = (req, cb) => {
+      asked[req.getName()] = req.getAdditionalsecretoutputsList();
+      send(req, cb);
+    };
+  }
+  return asked;
 }
