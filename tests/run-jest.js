@@ -2,11 +2,37 @@
 // Runs jest and closes with one plain "N passed, M failed" line computed from jest's own
 // results, because CI counts tests only from that line. Arguments are jest's own (parsed by
 // jest): path patterns, `-t "<test name>"` to run one test alone, and so on.
+//
+// First it finds or builds the real Pulumi CLI once for the whole run (`npm run -s pulumi-cli`) and
+// hands its folder to the real-CLI stories (tests/support/realCli.ts) in PLATFORM_PULUMI_CLI_DIR.
+// When there is none, it says so loudly and how to get one, and the stories fail with that message.
+const { spawnSync } = require("node:child_process");
 const { buildArgv, runCLI } = require("jest");
 const path = require("node:path");
 
+function findPulumiCli(root) {
+  if (process.env.PLATFORM_PULUMI_CLI_DIR) return;
+  // The build's progress goes to stderr as it happens; only the folder comes back on stdout.
+  const answer = spawnSync("npm", ["run", "-s", "pulumi-cli"], {
+    cwd: root,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const dir = (answer.stdout ?? "").trim().split("\n").pop();
+  if (answer.status === 0 && dir) {
+    process.env.PLATFORM_PULUMI_CLI_DIR = dir;
+    return;
+  }
+  const message =
+    "No Pulumi CLI for the real-CLI stories: `npm run pulumi-cli` could neither find a pulumi v3 on PATH nor build one. " +
+    "Put a Pulumi CLI v3 on PATH, or install Go >= 1.26 so that it builds one from tools/pulumi-cli/go.mod.";
+  console.error(`\n*** ${message}\n`);
+  process.env.PLATFORM_PULUMI_CLI_UNAVAILABLE = message;
+}
+
 async function main() {
   const root = path.resolve(__dirname, "..");
+  findPulumiCli(root);
   const argv = await buildArgv(process.argv.slice(2));
   const { results } = await runCLI({ ...argv, ci: argv.ci ?? Boolean(process.env.CI) }, [root]);
   // A suite that cannot even load counts as a failure, so the line never reads green by omission.

@@ -1,0 +1,107 @@
+/**
+ * One operation of a stack under the real Pulumi CLI, driven by the Automation API
+ * (`@pulumi/pulumi/automation`, LocalWorkspace), in a process of its own that tests/support/realCli.ts
+ * starts for each operation, as one `pulumi` command per CI step would run.
+ *
+ * The program is an inline program: this process serves the CLI its language runtime (the CLI's
+ * `--client`), loads the staged program with plain `require`, and so registers its resources from
+ * a real Node process, where the closure serializer stores each provider as a bare require. (Jest's
+ * module registry hides `require.cache` from the serializer, so the program cannot run in a test.)
+ * The CLI runs the dynamic providers in the real host it launches, `pulumi-resource-pulumi-nodejs`.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type * as Automation from "@pulumi/pulumi/automation";
+
+export type RealCliOperation = "preview" | "up" | "refresh" | "destroy";
+
+export interface RealCliRequest {
+  operation: RealCliOperation;
+  /** `--refresh` (preview, up), `--expect-no-changes` (preview, refresh) and `--diff` (preview, up). */
+  refresh?: boolean;
+  expectNoChanges?: boolean;
+  diff?: boolean;
+  /** The staged program folder (its Pulumi.yaml names the project): the workspace's work dir. */
+  programDir: string;
+  /** The compiled program, loaded with require. */
+  entry: string;
+  project: string;
+  stack: string;
+  /** A folder holding bin/pulumi: PulumiCommand.get({ root }) uses it, so nothing is downloaded. */
+  cliRoot: string;
+  /** The workspace's environment for the CLI: backend, passphrase, PULUMI_HOME, PATH, offline switches. */
+  envVars: Record<string, string>;
+  /** Stack config, full keys (`project:key`, `platform:key`). */
+  config: Record<string, { value: string; secret: boolean }>;
+  /** Where the RealCliResult is written as JSON. */
+  resultFile: string;
+}
+
+export interface RealCliResult {
+  /** The CLI's exit code. */
+  code: number;
+  /** What the CLI printed. */
+  stdout: string;
+  stderr: string;
+  /** The stack outputs after the operation, as `pulumi stack output --json --show-secrets` has them. */
+  outputs: Record<string, { value: unknown; secret: boolean }>;
+}
+
+async function main(requestFile: string): Promise<void> {
+  const request = JSON.parse(fs.readFileSync(requestFile, "utf8")) as RealCliRequest;
+  const load = (id: string) => require(require.resolve(id, { paths: [request.programDir] }));
+  const automation = load("@pulumi/pulumi/automation") as typeof Automation;
+
+  const pulumiCommand = await automation.PulumiCommand.get({ root: request.cliRoot });
+  const stack = await automation.LocalWorkspace.createOrSelectStack(
+    { projectName: request.project, stackName: request.stack, program: async () => load(request.entry) },
+    { workDir: request.programDir, pulumiCommand, envVars: request.envVars, secretsProvider: "passphrase" },
+  );
+  await stack.setAllConfig(request.config);
+
+  const display = { color: "never" as const };
+  let code = 0;
+  let stdout = "";
+  let stderr = "";
+  try {
+    const result = await operate(stack, request, display);
+    ({ stdout, stderr } = result);
+  } catch (error) {
+    // A non-zero exit is a CommandError. Its own code reads -2 ("unknown") and its stdout is empty:
+    // the CLI's exit code and output are on the process error it keeps (execa's).
+    const answer = (error as { commandResult?: CommandResult }).commandResult;
+    if (!answer?.err || typeof answer.err.exitCode !== "number") throw error;
+    ({ exitCode: code, stdout, stderr } = answer.err);
+  }
+  const result: RealCliResult = { code, stdout, stderr, outputs: await stack.outputs() };
+  fs.writeFileSync(request.resultFile, JSON.stringify(result));
+}
+
+/** What the Automation API's CommandError holds (not part of its typed interface). */
+interface CommandResult {
+  err?: { exitCode?: number; stdout: string; stderr: string };
+}
+
+function operate(stack: Automation.Stack, request: RealCliRequest, display: { color: "never" }) {
+  const { refresh, expectNoChanges, diff } = request;
+  switch (request.operation) {
+    case "preview":
+      return stack.preview({ ...display, refresh, expectNoChanges, diff });
+    case "up":
+      return stack.up({ ...display, refresh, diff });
+    case "refresh":
+      return stack.refresh({ ...display, expectNoChanges });
+    case "destroy":
+      return stack.destroy({ ...display });
+  }
+}
+
+if (require.main === module) {
+  main(path.resolve(process.argv[2])).then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+      process.exit(1);
+    },
+  );
+}
