@@ -147,10 +147,13 @@ function build(root, version) {
     fs.copyFileSync(path.join(sdkDir, "nodejs", "dist", DYNAMIC_PROVIDER_LAUNCHER), launcher);
     fs.chmodSync(launcher, 0o755);
 
+    // A PULUMI_HOME of its own: every command logs there, and this machine may have no Pulumi home.
+    const home = path.join(scratch, "pulumi-home");
     const answered = spawnSync(path.join(bin, `pulumi${exe}`), ["version"], {
       encoding: "utf8",
-      env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
+      env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_HOME: home },
     });
+    fs.rmSync(home, { recursive: true, force: true });
     if ((answered.stdout ?? "").trim() !== version) {
       throw new Error(`the built CLI answers "pulumi version" with ${JSON.stringify(answered.stdout)}, not ${version}`);
     }
