@@ -41,7 +41,7 @@ export interface EmulatorOptions {
   /** Seed of the fault rolls: the same seed and requests give the same faults (default: random). */
   faultSeed?: number;
   quiet?: boolean;
-  /** The API's documents (default: shared/reference/api-v2-schema.json beside the repository). */
+  /** The API's documents (default: the copy beside the compiled emulator, from api/api-v2-schema.json). */
   apiDocumentPath?: string;
   /**
    * Check the documented required fields of update (PATCH) bodies too, as the documents mark

@@ -47,7 +47,7 @@ export interface ResourceKind {
   domain: Domain;
   /** The API collection: the path after the version segment and the List envelope's key. */
   collection: string;
-  /** The documented message of a record (../shared/reference/api-v2-schema.json): "iam.Group". */
+  /** The documented message of a record (api/api-v2-schema.json): "iam.Group". */
   message: string;
   /**
    * A strict object schema of the inputs (without `__provider`), built on first use from the
