@@ -42,7 +42,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const handler = createHandler({
     messages: messagesOf(doc),
     router: routerOf(doc),
-    requirePatchFields: options.requirePatchFields ?? true,
+    requirePatchFields: options.requirePatchFields ?? false,
     baseUrl: () => url,
     store,
     clock,

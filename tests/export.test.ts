@@ -9,7 +9,7 @@
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { startEmulator } from "../emulator";
+import { startProviderEmulator } from "./support/providerEmulator";
 import type { RunningEmulator } from "../emulator";
 import { call, OrgSnapshot, snapshot } from "../tools/engine/orgApi";
 import { withoutPlatformEnv } from "../tools/engine/orgProject";
@@ -146,7 +146,7 @@ describe("platform-pulumi export: round trip through the local engine", () => {
   const writes = () => emu.requests().filter((r) => r.method !== "GET");
 
   beforeAll(async () => {
-    emu = await startEmulator({ quiet: true });
+    emu = await startProviderEmulator();
     org = await buildOrganization(api(), emu.rootUid);
     work = path.join(repoRoot, ".work", `export-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
     fs.mkdirSync(work, { recursive: true });

@@ -1,4 +1,5 @@
-import { startEmulator, RunningEmulator } from "../../emulator";
+import { RunningEmulator } from "../../emulator";
+import { startProviderEmulator } from "../../tests/support/providerEmulator";
 import { fetchClient, listRequests } from "../../tests/support/lookupClient";
 import { getAdvisories } from "./advisory";
 
@@ -8,7 +9,7 @@ let emu: RunningEmulator;
 let client: ReturnType<typeof fetchClient>;
 
 beforeAll(async () => {
-  emu = await startEmulator({ seed: false, quiet: true, bulk: { repos: 3, advisories: ADVISORIES } });
+  emu = await startProviderEmulator({ seed: false, bulk: { repos: 3, advisories: ADVISORIES } });
   client = fetchClient(emu);
 });
 afterAll(() => emu.close());
