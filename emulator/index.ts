@@ -13,7 +13,8 @@ import { ListEngine } from "./listEngine";
 import { Jwks, OidcKeys } from "./oidc";
 import { messagesOf } from "./messages";
 import { routerOf } from "./routes";
-import { EmulatorState, Journal, readState } from "./persistence";
+import { keyedByParent } from "./kinds/registry";
+import { EmulatorState, Journal, readState, stateFileError } from "./persistence";
 import { bootstrap, seedBulk, seedSamples } from "./seed";
 import { createHandler } from "./server";
 import { Store } from "./store";
@@ -83,7 +84,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   let devIdentityUid: string;
   let devToken: string;
   if (saved) {
-    store.load(saved.records);
+    store.load(keyedByParent(saved.records, (why) => stateFileError(options.statePath!, why)));
     ({ rootUid, devIdentityUid, devToken } = saved);
     // The dev issuer's URL follows the port; keep the dev owner matching it after a restart elsewhere.
     const devIdentity = store.of("identities").get(devIdentityUid);

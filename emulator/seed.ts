@@ -182,9 +182,13 @@ export function seedSamples(store: Store, now: number, rootUid: string): void {
     }),
   );
   store.of("accountAssociations").add(
-    childRec(rootUid, "aws-production", now, {
-      description: "Production AWS account",
-      amazon: { account: "123456789012" },
+    makeRec({
+      uid: rootUid,
+      parentUid: rootUid,
+      name: "aws-production",
+      createTime: now,
+      updateTime: now,
+      data: { description: "Production AWS account", amazon: { account: "123456789012" } },
     }),
   );
   store.of("subscriptions").add(childRec(rootUid, "", now, { sink: "https://hooks.example.com/platform-events" }));
