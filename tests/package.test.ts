@@ -9,11 +9,11 @@ import { ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process
 import { once } from "node:events";
 import * as fs from "node:fs";
 import { builtinModules } from "node:module";
-import * as os from "node:os";
 import * as path from "node:path";
 import * as readline from "node:readline";
 import * as ts from "typescript";
 import { repoRoot } from "../tools/host/stage";
+import { emptyFolderOutsideRepository, userEnvironment } from "./support/outsideRepository";
 
 jest.setTimeout(120_000);
 
@@ -147,21 +147,6 @@ test("every module that shipped code imports is a dependency (a devDependency is
   expect(packagesRequiredBy(`require("node:fs"); require("fs"); require("./kind"); require("../x")`)).toEqual([]);
 });
 
-/**
- * The environment of a user's shell: nothing npm set for the test run (its prefix, its
- * node_modules/.bin on PATH) and no NODE_PATH, so only the folder's own node_modules count.
- */
-function userEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env))
-    if (!/^npm_/i.test(key) && key !== "NODE_PATH" && key !== "INIT_CWD") env[key] = value;
-  env.PATH = (process.env.PATH ?? "")
-    .split(path.delimiter)
-    .filter((dir) => !path.resolve(dir).startsWith(repoRoot))
-    .join(path.delimiter);
-  return { ...env, ...extra };
-}
-
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const npx = process.platform === "win32" ? "npx.cmd" : "npx";
 
@@ -220,11 +205,7 @@ describe("the published package, installed with `npm install <tarball>` into an 
 
   beforeAll(() => {
     files = packedFiles();
-    dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "platform-pulumi-installed-")));
-    // Node and TypeScript look for node_modules in every ancestor: none may hold one.
-    for (let up = path.dirname(dir); up !== path.dirname(up); up = path.dirname(up))
-      expect([up, fs.existsSync(path.join(up, "node_modules"))]).toEqual([up, false]);
-    expect(path.relative(repoRoot, dir).startsWith("..")).toBe(true);
+    dir = emptyFolderOutsideRepository("platform-pulumi-installed-");
     // The files `npm publish` would send, built already (scripts off: packing must not rebuild dist/ under the tests).
     const [packed] = JSON.parse(
       execFileSync(npm, ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], {
