@@ -76,6 +76,17 @@ test("aliases, latestEventType and free-text query", async () => {
   expect(queries.some((q) => q.latest_event_type === "fixed")).toBe(true);
 });
 
+test("legacyAdvisoryIds finds migrated advisories by the id they had before, sent as legacy_advisory_ids", async () => {
+  const { advisories: all } = await getAdvisories({}, { client });
+  const migrated = all.filter((a) => a.legacyAdvisoryId !== undefined);
+  expect(migrated.length).toBeGreaterThan(1);
+  const wanted = [String(migrated[0].legacyAdvisoryId), String(migrated[1].legacyAdvisoryId)];
+  emu.clearRequests();
+  const { advisories } = await getAdvisories({ legacyAdvisoryIds: wanted }, { client });
+  expect(advisories.map((a) => a.uid).sort()).toEqual([migrated[0].uid, migrated[1].uid].sort());
+  expect(listRequests(emu, PATH)[0].query.legacy_advisory_ids).toEqual(wanted);
+});
+
 test("limit stops early", async () => {
   const { advisories } = await getAdvisories({ limit: 201 }, { client });
   expect(advisories).toHaveLength(201);
