@@ -13,7 +13,7 @@ import { ListEngine } from "./listEngine";
 import { Jwks, OidcKeys } from "./oidc";
 import { messagesOf } from "./messages";
 import { routerOf } from "./routes";
-import { keyedByParent } from "./kinds/registry";
+import { rekeyByParent } from "./kinds/registry";
 import { EmulatorState, Journal, readState, stateFileError } from "./persistence";
 import { bootstrap, seedBulk, seedSamples } from "./seed";
 import { createHandler } from "./server";
@@ -84,7 +84,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   let devIdentityUid: string;
   let devToken: string;
   if (saved) {
-    store.load(keyedByParent(saved.records, (why) => stateFileError(options.statePath!, why)));
+    store.load(rekeyByParent(saved.records, (why) => stateFileError(options.statePath!, why)));
     ({ rootUid, devIdentityUid, devToken } = saved);
     // The dev issuer's URL follows the port; keep the dev owner matching it after a restart elsewhere.
     const devIdentity = store.of("identities").get(devIdentityUid);

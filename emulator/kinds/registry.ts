@@ -55,7 +55,7 @@ export function removeRecord(ctx: Context, kind: Kind, rec: Rec): void {
  * files written before the emulator keyed them so hold them under a child uid of their own.
  * Two under one parent cannot both move; that is refused, naming them (`why` words the refusal).
  */
-export function keyedByParent(
+export function rekeyByParent(
   records: Partial<Record<Kind, StoredRec[]>>,
   why: (problem: string) => Error,
 ): Partial<Record<Kind, StoredRec[]>> {

@@ -1,6 +1,6 @@
 /**
  * Finds the paths a file names that lead out of the repository: a fresh clone has nothing
- * beside it, so a build step, test or module that reads `../shared/…` (or any other
+ * beside it, so a build step, test or module that reads the team's shared reference (or any other
  * neighbour) works only on the machines that happen to have one.
  *
  * A path is taken where the file's own code would take it: a compiled module (`.ts`) runs from
