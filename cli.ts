@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `platform-pulumi emulator --port N [--state FILE] [--no-seed]`: runs the local Platform
+ * `platform-pulumi emulator --port N [--state FILE] [--no-seed] [--require-patch-fields]`: runs the local Platform
  * API v2 emulator until interrupted, printing the base URL and the dev owner token.
  * `platform-pulumi export --under <group uid> [--out DIR] [--js] [--manage-deletes]`: writes a
  * Pulumi project declaring everything below that group (exporter/).
@@ -8,7 +8,7 @@
 import { parseArgs } from "node:util";
 import { startEmulator } from "./emulator";
 
-const USAGE = `Usage: platform-pulumi emulator [--port N] [--state FILE] [--no-seed] [--token-ttl SECONDS] [--quiet]
+const USAGE = `Usage: platform-pulumi emulator [--port N] [--state FILE] [--no-seed] [--token-ttl SECONDS] [--require-patch-fields] [--quiet]
        platform-pulumi export --under GROUP_UID [--out DIR] [--js] [--manage-deletes] [--name PROJECT]
 
 emulator:
@@ -16,6 +16,10 @@ emulator:
   --state FILE         keep the emulator's data in FILE across restarts
   --no-seed            start without the sample repos, tags and advisories
   --token-ttl SECONDS  lifetime of tokens from /sts/exchange (default 3600)
+  --require-patch-fields
+                       the vendor documents' stricter reading of updates: every field they mark
+                       required in every PATCH body (default: the spec's rules, a PATCH carries
+                       only what it changes)
   --quiet              do not log internal errors
 
 export (settings from the environment: PLATFORM_API_URL, and PLATFORM_TOKEN or PLATFORM_IDENTITY
@@ -47,6 +51,7 @@ async function runEmulator(args: string[]): Promise<void> {
         state: { type: "string" },
         "no-seed": { type: "boolean" },
         "token-ttl": { type: "string" },
+        "require-patch-fields": { type: "boolean" },
         quiet: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -68,6 +73,7 @@ async function runEmulator(args: string[]): Promise<void> {
       statePath: values.state,
       seed: !values["no-seed"],
       tokenTtlSeconds: integerFlag("token-ttl", values["token-ttl"], 3600),
+      requirePatchFields: values["require-patch-fields"],
       quiet: values.quiet,
     });
   } catch (error) {

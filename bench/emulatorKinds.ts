@@ -11,7 +11,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { BUILTIN_ROLES, startEmulator } from "../emulator";
+import { RESOURCES } from "../emulator/kinds/registry";
 import type { EmulatorState } from "../emulator/persistence";
+import type { Kind } from "../emulator/store";
 import { repoRoot } from "../tools/host/stage";
 
 export interface KindListCost {
@@ -58,12 +60,28 @@ type StoredRecord = NonNullable<EmulatorState["records"]["groups"]>[number];
 
 /** `count` copies of `template`: the last uid segment replaced by a hash of the same length, names numbered. */
 function clones(kind: string, template: StoredRecord, count: number): StoredRecord[] {
+  const segment = (i: number, length: number) =>
+    createHash("sha1").update(`${kind}:${i}`).digest("hex").slice(0, length);
+  // A record keyed by its parent (an account association: its uid is its group's) is one per
+  // parent: each clone stands for its own group below the template's.
+  if (RESOURCES[kind as Kind]?.keyedByParent)
+    return Array.from({ length: count }, (_, i) => {
+      const uid = `${template.uid}/${segment(i, 16)}`;
+      return {
+        ...template,
+        uid,
+        parentUid: uid,
+        name: `${template.name}-${i}`,
+        createTime: template.createTime + i,
+        updateTime: template.updateTime + i,
+      };
+    });
   const slash = template.uid.lastIndexOf("/");
   const prefix = template.uid.slice(0, slash + 1);
   const length = template.uid.length - prefix.length;
   return Array.from({ length: count }, (_, i) => ({
     ...template,
-    uid: prefix + createHash("sha1").update(`${kind}:${i}`).digest("hex").slice(0, length),
+    uid: prefix + segment(i, length),
     name: template.name ? `${template.name}-${i}` : "",
     createTime: template.createTime + i,
     updateTime: template.updateTime + i,

@@ -213,10 +213,17 @@ export const SAMPLES: Record<string, Sample> = {
       },
     };
   },
-  AccountAssociation: async (h) => ({
-    inputs: { groupUid: h.emu.rootUid, name: "bench-association", amazon: { account: "123456789012" } },
-    changed: { amazon: { account: "210987654321" } },
-  }),
+  // One association per group (its uid is the group's): a group of its own, not the root, which may hold one.
+  AccountAssociation: async (h) => {
+    const group = await h.api<{ uid: string }>("POST", `/iam/v2beta1/groups/${h.emu.rootUid}`, {
+      name: "bench-association-group",
+    });
+    return {
+      inputs: { groupUid: group.body.uid, name: "bench-association", amazon: { account: "123456789012" } },
+      changed: { amazon: { account: "210987654321" } },
+      cleanup: async () => void (await h.api("DELETE", `/iam/v2beta1/groups/${group.body.uid}`)),
+    };
+  },
   ExternalGroupRoleMapping: async (h) => {
     const roles = await h.api<{ roles: { uid: string }[] }>("GET", "/iam/v2beta1/roles?name=viewer");
     const sso = await h.api<{ uid: string }>("POST", `/iam/v2beta1/identityProviders/${h.emu.rootUid}`, {

@@ -48,13 +48,10 @@ export interface ApiDocument {
 }
 
 /**
- * The documents: the copy the build puts beside the compiled emulator (what the published
- * package carries), else the shared reference beside the repository (`<repo>/../shared/reference`;
- * from the compiled `dist/emulator` that is three levels up).
+ * The documents: the copy the build puts beside the compiled emulator (from api/ in the
+ * repository; what the published package carries).
  */
-const BESIDE = path.join(__dirname, "api-v2-schema.json");
-const SHARED = path.resolve(__dirname, "../../../shared/reference/api-v2-schema.json");
-export const DEFAULT_DOCUMENT_PATH = fs.existsSync(BESIDE) ? BESIDE : SHARED;
+export const DEFAULT_DOCUMENT_PATH = path.join(__dirname, "api-v2-schema.json");
 
 const loaded = new Map<string, ApiDocument>();
 
@@ -67,7 +64,8 @@ export function loadApiDocument(file: string = DEFAULT_DOCUMENT_PATH): ApiDocume
   } catch (error) {
     throw new Error(
       `the emulator serves the API as its documents describe it, and cannot read them at ${file} ` +
-        `(${(error as Error).message}); check out the shared reference beside the repository`,
+        `(${(error as Error).message})` +
+        (file === DEFAULT_DOCUMENT_PATH ? "; `npm run build` copies them there from api/api-v2-schema.json" : ""),
     );
   }
   let doc: ApiDocument;

@@ -122,6 +122,14 @@ describe("access follows role bindings on subtrees", () => {
     expect((await call(emu, "GET", `${G}/${teamB.uid}`)).body.description).toBe("");
   });
 
+  test("an account association's DELETE succeeds when there is none, but only where the caller may delete", async () => {
+    const { token } = await principal(teamA.uid, "association-owner-a", "owner");
+    const AA = "/iam/v2beta1/accountAssociations";
+    expect((await call(emu, "DELETE", `${AA}/${subA.uid}`, { token })).status).toBe(200);
+    const outside = await call(emu, "DELETE", `${AA}/${teamB.uid}`, { token });
+    expect([outside.status, outside.body.code]).toEqual([403, 7]);
+  });
+
   test("inside the subtree an editor creates, changes and deletes; missing uids are NOT_FOUND", async () => {
     const { token } = await principal(teamA.uid, "editor-a2", "editor");
     const created = await call(emu, "POST", `${G}/${subA.uid}`, { token, body: { name: "made-by-editor" } });

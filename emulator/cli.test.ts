@@ -13,7 +13,7 @@ function startCli(args: string[]): Promise<{ child: ChildProcess; lines: string[
       const parts = buffer.split("\n");
       buffer = parts.pop() ?? "";
       lines.push(...parts);
-      if (lines.some((l) => l.startsWith("PLATFORM_TOKEN="))) resolve({ child, lines });
+      if (lines.some((l) => l.startsWith("OIDC issuer: "))) resolve({ child, lines });
     });
     child.on("exit", (code) =>
       reject(new Error(`cli exited with ${code} before printing the URL: ${lines.join("\n")}`)),
@@ -58,6 +58,26 @@ describe("platform-pulumi emulator", () => {
     } finally {
       await stop(child);
     }
+  });
+
+  test("updates follow the spec's rules; --require-patch-fields asks for the documents' required fields in every PATCH body", async () => {
+    const patchDescription = async (args: string[]) => {
+      const { child, lines } = await startCli(["emulator", "--port", "0", "--no-seed", ...args]);
+      try {
+        const printed = (key: string) => lines.find((l) => l.startsWith(`${key}=`))?.split("=")[1];
+        const root = lines.find((l) => l.startsWith("Root organization: "))?.slice("Root organization: ".length);
+        const reply = await fetch(`${printed("PLATFORM_API_URL")}/iam/v2beta1/groups/${root}?updateMask=description`, {
+          method: "PATCH",
+          headers: { authorization: `Bearer ${printed("PLATFORM_TOKEN")}`, "content-type": "application/json" },
+          body: JSON.stringify({ description: "edited in the console" }),
+        });
+        return [reply.status, ((await reply.json()) as { description?: string; message?: string }).description];
+      } finally {
+        await stop(child);
+      }
+    };
+    expect(await patchDescription([])).toEqual([200, "edited in the console"]);
+    expect(await patchDescription(["--require-patch-fields"])).toEqual([400, undefined]);
   });
 
   test("a bad flag exits 2 with the usage", async () => {

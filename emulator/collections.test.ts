@@ -183,35 +183,82 @@ describe("group invites", () => {
   });
 });
 
-describe("account associations", () => {
+describe("account associations: one per group, keyed by the group's uid", () => {
   const AA = "/iam/v2/accountAssociations";
-  test("create, update with a mask, check, delete", async () => {
-    const assoc = await ok("POST", `${AA}/${team.uid}`, {
+  test("create under a group answers the group's uid; GET, PATCH with a mask, the check and DELETE take that uid", async () => {
+    const group = await ok("POST", `${G}/${team.uid}`, { name: "aa-crud" });
+    const assoc = await ok("POST", `${AA}/${group.uid}`, {
       name: "aws-prod",
       amazon: { account: "123456789012" },
       google: { projectId: "p", projectNumber: "1" },
     });
-    expect(assoc).toMatchObject({ name: "aws-prod", amazon: { account: "123456789012" } });
+    expect(assoc).toMatchObject({ uid: group.uid, name: "aws-prod", amazon: { account: "123456789012" } });
+    expect(await ok("GET", `${AA}/${group.uid}`)).toMatchObject({ uid: group.uid, name: "aws-prod" });
     expect(fields(await bad("POST", `${AA}/${team.uid}`, { name: "bad", amazon: { account: "x" } }))).toEqual([
       "amazon.account",
     ]);
     expect(fields(await bad("POST", `${AA}/${team.uid}`, { name: "bad", azure: { tenantId: "t" } }))).toEqual([
       "azure.clientIds",
     ]);
-    const patched = await ok("PATCH", `${AA}/${assoc.uid}`, { name: "aws-prod" }, { updateMask: "google" });
+    const patched = await ok("PATCH", `${AA}/${group.uid}`, { name: "aws-prod" }, { updateMask: "google" });
     expect(patched.google).toBeUndefined();
     expect(patched.amazon).toEqual({ account: "123456789012" });
-    const check = await ok("POST", `${AA}/${assoc.uid}:checkAccountAssociation`, {
+    const described = await ok("PATCH", `${AA}/${group.uid}`, { description: "the production account" });
+    expect([described.uid, described.name, described.description]).toEqual([
+      group.uid,
+      "aws-prod",
+      "the production account",
+    ]);
+    const check = await ok("POST", `${AA}/${group.uid}:checkAccountAssociation`, {
       providerType: "ACCOUNT_PROVIDER_TYPE_AMAZON",
     });
     expect(check.status).toBe("CHECK_STATUS_READY");
     const missing = (
-      await call(emu, "POST", `${AA}/${assoc.uid}:checkAccountAssociation`, {
+      await call(emu, "POST", `${AA}/${group.uid}:checkAccountAssociation`, {
         body: { providerType: "ACCOUNT_PROVIDER_TYPE_AZURE" },
       })
     ).body;
     expect(missing.status).toBe("CHECK_STATUS_NOT_READY");
-    expect(await ok("DELETE", `${AA}/${assoc.uid}`)).toEqual({});
+    expect(await ok("DELETE", `${AA}/${group.uid}`)).toEqual({});
+    expect((await call(emu, "GET", `${AA}/${group.uid}`)).status).toBe(404);
+  });
+
+  test("a second association under a group is ALREADY_EXISTS naming the existing one; another name changes nothing", async () => {
+    const group = await ok("POST", `${G}/${team.uid}`, { name: "aa-once" });
+    await ok("POST", `${AA}/${group.uid}`, { name: "first", amazon: { account: "123456789012" } });
+    const second = await call(emu, "POST", `${AA}/${group.uid}`, { body: { name: "second" } });
+    expect([second.status, second.body.code]).toEqual([409, 6]);
+    expect(detail(second.body, "ResourceInfo")?.resourceName).toBe(group.uid);
+    expect(await ok("GET", `${AA}/${group.uid}`)).toMatchObject({ name: "first", amazon: { account: "123456789012" } });
+  });
+
+  test("DELETE is idempotent: deleting a missing association succeeds, and deleting it twice too", async () => {
+    const group = await ok("POST", `${G}/${team.uid}`, { name: "aa-delete" });
+    expect(await ok("DELETE", `${AA}/${group.uid}`)).toEqual({});
+    await ok("POST", `${AA}/${group.uid}`, { name: "gone-soon" });
+    expect(await ok("DELETE", `${AA}/${group.uid}`)).toEqual({});
+    expect(await ok("DELETE", `${AA}/${group.uid}`)).toEqual({});
+    expect((await call(emu, "GET", `${AA}/${group.uid}`)).status).toBe(404);
+  });
+
+  test("the uidp filters place an association where its group is: children_of a group lists its child groups' associations", async () => {
+    const parent = await ok("POST", `${G}/${team.uid}`, { name: "aa-tree" });
+    const child = await ok("POST", `${G}/${parent.uid}`, { name: "aa-child" });
+    const grandchild = await ok("POST", `${G}/${child.uid}`, { name: "aa-grandchild" });
+    for (const group of [parent, child, grandchild]) await ok("POST", `${AA}/${group.uid}`, { name: group.name });
+    const uids = async (query: Record<string, string>) =>
+      (await ok("GET", AA, undefined, query)).accountAssociations.map((a: any) => a.uid);
+    expect(await uids({ "uidp.childrenOf": parent.uid })).toEqual([child.uid]);
+    expect(await uids({ "uidp.descendantsOf": parent.uid })).toEqual([child.uid, grandchild.uid]);
+    expect(await uids({ "uidp.ids": parent.uid })).toEqual([parent.uid]);
+    expect(await uids({ "uidp.descendantsOf": parent.uid, name: "aa-grandchild" })).toEqual([grandchild.uid]);
+  });
+
+  test("deleting a group deletes its association", async () => {
+    const group = await ok("POST", `${G}/${team.uid}`, { name: "aa-cascade" });
+    await ok("POST", `${AA}/${group.uid}`, { name: "goes-with-it" });
+    expect(await ok("DELETE", `${G}/${group.uid}`)).toEqual({});
+    expect((await call(emu, "GET", `${AA}/${group.uid}`)).status).toBe(404);
   });
 });
 

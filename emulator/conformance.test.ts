@@ -37,6 +37,10 @@ async function newIdentity(): Promise<string> {
     })
   ).uid;
 }
+/** A group of its own under the team: an account association is one per group. */
+async function newGroup(): Promise<string> {
+  return (await must("POST", `/iam/v2/groups/${team}`, { body: { name: unique("group") } })).uid;
+}
 async function newRepo(): Promise<string> {
   return (await must("POST", `/registry/v2/repos/${team}`, { body: { name: unique("repo") } })).uid;
 }
@@ -86,7 +90,7 @@ const SAMPLES: Record<string, Sample> = {
     }),
   },
   accountAssociations: {
-    parent: async () => team,
+    parent: newGroup,
     body: async () => ({ name: unique("assoc"), amazon: { account: "123456789012" } }),
   },
   groupInvites: {

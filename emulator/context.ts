@@ -12,7 +12,7 @@ export interface Context {
   messages: Messages;
   principal: Principal;
   propagationDelayMs: number;
-  /** Check the documented required fields of update (PATCH) bodies. */
+  /** The stricter reading of update bodies (EmulatorOptions.requirePatchFields). */
   requirePatchFields: boolean;
   /** The emulator's base URL (SCIM endpoints are below it). */
   baseUrl: string;

@@ -101,7 +101,8 @@ function filtersOf(ctx: Context, def: ResourceDef, params: Params) {
   const childrenOf = getString(params, "uidp.children_of");
   if (childrenOf) {
     if (!def.placedByParent) intervals = intersectIntervals(intervals, [descendantsRange(childrenOf)]);
-    predicates.push((r) => r.parentUid === childrenOf);
+    // A record keyed by its parent stands where its parent does: the children are its parent's.
+    predicates.push(def.keyedByParent ? (r) => parentOf(r.uid) === childrenOf : (r) => r.parentUid === childrenOf);
   }
   const ids = getList(params, "uidp.ids");
   if (ids) intervals = intersectIntervals(intervals, ids.map(pointRange));
@@ -226,9 +227,15 @@ export function createResource(
   const name = typeof values.name === "string" ? values.name : "";
   def.beforeWrite?.(ctx, parentUid, values);
   checkUniqueName(coll, def, parentUid, name);
+  if (def.keyedByParent && coll.get(parentUid))
+    throw alreadyExists(
+      def.singular,
+      `${parentDef.singular} "${parentUid}" already has its ${def.singular} (one per ${parentDef.singular}); update or delete it`,
+      parentUid,
+    );
   const { name: _name, ...data } = values;
   Object.assign(data, def.initialData?.(ctx, values, now));
-  const uid = def.newUid ? def.newUid(parentUid) : childUid(parentUid);
+  const uid = def.keyedByParent ? parentUid : def.newUid ? def.newUid(parentUid) : childUid(parentUid);
   const rec = makeRec({ uid, parentUid, name, createTime: now, updateTime: now, data });
   coll.add(rec);
   ctx.store.changed();
@@ -282,6 +289,11 @@ export function updateResource(
 
 export function deleteResource(ctx: Context, def: ResourceDef, uid: string): void {
   if (!def.operations.includes("delete")) throw unimplemented(`${def.kind} cannot be deleted through this API`);
+  if (def.idempotentDelete && !def.placedByParent && !ctx.store.of(def.kind).get(uid)) {
+    const cap = capability(def.kind, "DELETE");
+    if (!ctx.principal.can(cap, uid)) throw permissionDenied(`the caller lacks ${cap} on "${uid}"`);
+    return;
+  }
   const rec = authorize(ctx, def, uid, "DELETE");
   removeRecord(ctx, def.kind, rec);
   ctx.store.changed();

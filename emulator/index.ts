@@ -13,7 +13,8 @@ import { ListEngine } from "./listEngine";
 import { Jwks, OidcKeys } from "./oidc";
 import { messagesOf } from "./messages";
 import { routerOf } from "./routes";
-import { EmulatorState, Journal, readState } from "./persistence";
+import { rekeyByParent } from "./kinds/registry";
+import { EmulatorState, Journal, readState, stateFileError } from "./persistence";
 import { bootstrap, seedBulk, seedSamples } from "./seed";
 import { createHandler } from "./server";
 import { Store } from "./store";
@@ -42,7 +43,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const handler = createHandler({
     messages: messagesOf(doc),
     router: routerOf(doc),
-    requirePatchFields: options.requirePatchFields ?? true,
+    requirePatchFields: options.requirePatchFields ?? false,
     baseUrl: () => url,
     store,
     clock,
@@ -83,7 +84,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   let devIdentityUid: string;
   let devToken: string;
   if (saved) {
-    store.load(saved.records);
+    store.load(rekeyByParent(saved.records, (why) => stateFileError(options.statePath!, why)));
     ({ rootUid, devIdentityUid, devToken } = saved);
     // The dev issuer's URL follows the port; keep the dev owner matching it after a restart elsewhere.
     const devIdentity = store.of("identities").get(devIdentityUid);

@@ -184,3 +184,134 @@ test("library request groups: items follow the catalog; remove, restore, submit 
   const libraries = await ok("GET", "/libraries/v2beta1/requestedLibraries", undefined, { parent: team.uid });
   expect(libraries.requestedLibraries.map((l: any) => l.name)).toEqual(["left-pad", "numpy", "requests"]);
 });
+
+describe("list parameters the documents give, each honoured", () => {
+  const names = (body: any, key: string, field = "name") => body[key].map((x: any) => x[field]);
+
+  test('libraries artifacts: by name ascending by default; orderBy "name desc", other fields, and a field it cannot order by', async () => {
+    const list = (query: Record<string, string | string[]>) =>
+      ok("GET", "/libraries/v2beta1/artifacts", undefined, { ecosystems: "ECOSYSTEM_PYTHON", ...query });
+    expect(names(await list({}), "artifacts")).toEqual(["numpy", "requests", "urllib3"]);
+    expect(names(await list({ orderBy: "name desc" }), "artifacts")).toEqual(["urllib3", "requests", "numpy"]);
+    expect(names(await list({ order_by: "name asc" }), "artifacts")).toEqual(["numpy", "requests", "urllib3"]);
+    // Ties keep the default order; versions compare by their numbers.
+    expect(names(await list({ orderBy: "versionCount desc" }), "artifacts")).toEqual(["numpy", "requests", "urllib3"]);
+    expect(names(await list({ orderBy: "latest_version desc" }), "artifacts")).toEqual([
+      "requests",
+      "urllib3",
+      "numpy",
+    ]);
+    const paged = await list({ orderBy: "name desc", pageSize: "2" });
+    expect(names(paged, "artifacts")).toEqual(["urllib3", "requests"]);
+    expect(
+      names(await list({ orderBy: "name desc", pageSize: "2", pageToken: paged.nextPageToken }), "artifacts"),
+    ).toEqual(["numpy"]);
+    const bad = await call(emu, "GET", "/libraries/v2beta1/artifacts", {
+      query: { ecosystems: "ECOSYSTEM_PYTHON", orderBy: "popularity desc" },
+    });
+    expect([bad.status, detail(bad.body, "BadRequest")?.fieldViolations[0].field]).toEqual([400, "order_by"]);
+    const versions = await ok("GET", "/libraries/v2beta1/artifacts/py-numpy/versions");
+    expect(names(versions, "artifactVersions", "version")).toEqual(["2.1.3", "1.26.4"]);
+    const oldest = await ok("GET", "/libraries/v2beta1/artifacts/py-numpy/versions", undefined, {
+      orderBy: "version asc",
+    });
+    expect(names(oldest, "artifactVersions", "version")).toEqual(["1.26.4", "2.1.3"]);
+  });
+
+  test('request-group items: in the group\'s order by default; orderBy "packageName desc" and "version desc"', async () => {
+    const rg = await ok("POST", `/libraries/v2beta1/requestGroups/${team.uid}`, {
+      name: "ordered-items",
+      content: "requests==2.31.0\nnumpy==1.26.4\nurllib3==2.2.3\nnumpy==2.1.3\n",
+    });
+    const items = (query: Record<string, string> = {}) =>
+      ok("GET", `/libraries/v2beta1/requestGroups/${rg.uid}/items`, undefined, query).then((body) =>
+        body.requestGroupItems.map((i: any) => i.requirement),
+      );
+    expect(await items()).toEqual(["requests==2.31.0", "numpy==1.26.4", "urllib3==2.2.3", "numpy==2.1.3"]);
+    expect(await items({ orderBy: "packageName desc" })).toEqual([
+      "urllib3==2.2.3",
+      "requests==2.31.0",
+      "numpy==1.26.4",
+      "numpy==2.1.3",
+    ]);
+    expect(await items({ orderBy: "version desc" })).toEqual([
+      "requests==2.31.0",
+      "urllib3==2.2.3",
+      "numpy==2.1.3",
+      "numpy==1.26.4",
+    ]);
+    expect(await items({ order_by: "package_name" })).toEqual([
+      "numpy==1.26.4",
+      "numpy==2.1.3",
+      "requests==2.31.0",
+      "urllib3==2.2.3",
+    ]);
+  });
+
+  test('requested libraries: the latest request first by default; orderBy "name desc" and "name"', async () => {
+    const parent = await ok("POST", `${G}/${team.uid}`, { name: "requested-order" });
+    for (const content of ["numpy==1.26.4\n", "requests==2.31.0\n", "urllib3==2.2.3\n"]) {
+      await ok("POST", `/libraries/v2beta1/requestGroups/${parent.uid}`, { name: content.split("=")[0], content });
+      emu.advanceClock(1000);
+    }
+    const libraries = (query: Record<string, string> = {}) =>
+      ok("GET", "/libraries/v2beta1/requestedLibraries", undefined, { parent: parent.uid, ...query }).then((body) =>
+        names(body, "requestedLibraries"),
+      );
+    expect(await libraries()).toEqual(["urllib3", "requests", "numpy"]);
+    expect(await libraries({ orderBy: "last_request_time asc" })).toEqual(["numpy", "requests", "urllib3"]);
+    expect(await libraries({ orderBy: "name desc" })).toEqual(["urllib3", "requests", "numpy"]);
+    expect(await libraries({ orderBy: "name" })).toEqual(["numpy", "requests", "urllib3"]);
+  });
+
+  test("tags: tags of a build date (*-20yymmdd) are listed only with includeDates=true (either spelling)", async () => {
+    const repo = await ok("POST", `/registry/v2/repos/${team.uid}`, { name: "dated" });
+    const digest = `sha256:${"d".repeat(64)}`;
+    for (const name of ["latest", "1.2", "1.2-20240115", "1.2-r1", "2024"])
+      await ok("POST", `/registry/v2/tags/${repo.uid}`, { name, digest });
+    const tags = (query: Record<string, string> = {}) =>
+      ok("GET", "/registry/v2/tags", undefined, { "uidp.childrenOf": repo.uid, ...query }).then((body) => ({
+        names: names(body, "tags").sort(),
+        total: body.totalCount,
+      }));
+    const withoutDates = { names: ["1.2", "1.2-r1", "2024", "latest"], total: "4" };
+    expect(await tags()).toEqual(withoutDates);
+    expect(await tags({ includeDates: "false" })).toEqual(withoutDates);
+    for (const key of ["includeDates", "include_dates"])
+      expect(await tags({ [key]: "true" })).toEqual({
+        names: ["1.2", "1.2-20240115", "1.2-r1", "2024", "latest"],
+        total: "5",
+      });
+    // A dated tag is still read by its uid.
+    const dated = (
+      await ok("GET", "/registry/v2/tags", undefined, {
+        "uidp.childrenOf": repo.uid,
+        includeDates: "true",
+        name: "1.2-20240115",
+      })
+    ).tags[0];
+    expect((await ok("GET", `/registry/v2/tags/${dated.uid}`)).name).toBe("1.2-20240115");
+  });
+
+  test("advisories: legacyAdvisoryIds selects the advisories migrated with those ids (repeated or comma-separated), and only those", async () => {
+    const all = (await ok("GET", "/vulnerabilities/v2/advisories", undefined, { pageSize: "200" })).advisories;
+    const migrated = all.filter((a: any) => a.legacyAdvisoryId !== undefined);
+    expect(migrated.length).toBeGreaterThanOrEqual(2);
+    expect(migrated.length).toBeLessThan(all.length);
+    const [first, second] = migrated;
+    expect(first.legacyAdvisoryId).toMatch(/^CGA-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}$/);
+    const uids = async (query: Record<string, string | string[]>) =>
+      (await ok("GET", "/vulnerabilities/v2/advisories", undefined, query)).advisories.map((a: any) => a.uid);
+    expect(await uids({ legacyAdvisoryIds: first.legacyAdvisoryId })).toEqual([first.uid]);
+    expect(await uids({ legacy_advisory_ids: [first.legacyAdvisoryId, second.legacyAdvisoryId] })).toEqual(
+      [first.uid, second.uid].sort(),
+    );
+    expect(await uids({ legacyAdvisoryIds: `${first.legacyAdvisoryId},${second.legacyAdvisoryId}` })).toEqual(
+      [first.uid, second.uid].sort(),
+    );
+    // The two kinds of id are not mixed up.
+    expect(await uids({ advisoryIds: first.legacyAdvisoryId })).toEqual([]);
+    expect(await uids({ legacyAdvisoryIds: first.advisoryId })).toEqual([]);
+    expect(await uids({ legacyAdvisoryIds: "CGA-none-none-none" })).toEqual([]);
+  });
+});

@@ -52,6 +52,56 @@ describe("state file", () => {
     }
   });
 
+  test("an account association a file holds under a child uid of its own (as earlier versions wrote it) moves to its group's uid", async () => {
+    const statePath = path.join(dir, "state.json");
+    const AA = "/iam/v2beta1/accountAssociations";
+    const first = await startEmulator({ quiet: true, statePath, seed: false });
+    const groups = [];
+    for (const name of ["one", "two"]) {
+      const group = (await call(first, "POST", `${G}/${first.rootUid}`, { body: { name } })).body;
+      await call(first, "POST", `${AA}/${group.uid}`, {
+        body: { name: `${name}-aws`, amazon: { account: "123456789012" } },
+      });
+      groups.push(group.uid as string);
+    }
+    await first.close();
+    // What an earlier version wrote: the association at `<group uid>/<segment>`.
+    const rewrite = (associations: (state: any) => void) => {
+      const state = readState(statePath)!;
+      associations(state);
+      writeStateAtomically(statePath, state);
+    };
+    rewrite((state) => {
+      for (const rec of state.records.accountAssociations) rec.uid = `${rec.parentUid}/0123456789abcdef`;
+    });
+
+    const second = await startEmulator({ quiet: true, statePath });
+    try {
+      for (const [i, uid] of groups.entries())
+        expect((await call(second, "GET", `${AA}/${uid}`)).body).toMatchObject({
+          uid,
+          name: `${["one", "two"][i]}-aws`,
+        });
+    } finally {
+      await second.close();
+    }
+    // Kept at the group's uid from then on.
+    expect(
+      readState(statePath)!
+        .records.accountAssociations!.map((rec) => rec.uid)
+        .sort(),
+    ).toEqual([...groups].sort());
+
+    rewrite((state) => {
+      const [a, b] = state.records.accountAssociations;
+      b.parentUid = a.parentUid;
+      b.uid = `${a.parentUid}/fedcba9876543210`;
+    });
+    await expect(startEmulator({ quiet: true, statePath })).rejects.toThrow(
+      /holds two accountAssociations of "[0-9a-f/]+" \(.*\), and there is one per group: delete one of them from the file/,
+    );
+  });
+
   test("deletes are persisted too, and close() flushes pending writes", async () => {
     const statePath = path.join(dir, "state.json");
     const first = await startEmulator({ quiet: true, statePath, seed: false });

@@ -25,8 +25,12 @@ export type JournalEntry = { kind: Kind; op: "put"; rec: StoredRec } | { kind: K
 const journalOf = (file: string) => `${file}.journal`;
 const TEMP = /\.\d+\.tmp$/;
 
+export function stateFileError(file: string, why: string): Error {
+  return new Error(`the emulator state file ${file} ${why}; move it away to start fresh`);
+}
+
 function fail(file: string, why: string): never {
-  throw new Error(`the emulator state file ${file} ${why}; move it away to start fresh`);
+  throw stateFileError(file, why);
 }
 
 /** Why a stored record is not one, or null. */

@@ -121,31 +121,6 @@ describe("bodies against their documented message", () => {
     ).toEqual(["roleUid", "ttl"]);
   });
 
-  test("PATCH bodies: documented required fields are checked (on by default; requirePatchFields: false lifts it)", async () => {
-    const strict = await startEmulator({ quiet: true, seed: false });
-    try {
-      const reply = await call(strict, "PATCH", `${G}/${strict.rootUid}`, { body: { description: "no name" } });
-      expect(reply.status).toBe(400);
-      expect(violations(reply.body)).toEqual([{ field: "name", description: "is required" }]);
-      const full = await call(strict, "PATCH", `${G}/${strict.rootUid}`, {
-        query: { updateMask: "description" },
-        body: { name: "demo-org", description: "with name" },
-      });
-      expect([full.status, full.body.description]).toEqual([200, "with name"]);
-    } finally {
-      await strict.close();
-    }
-    const lenientEmulator = await startEmulator({ quiet: true, seed: false, requirePatchFields: false });
-    try {
-      const lenient = await call(lenientEmulator, "PATCH", `${G}/${lenientEmulator.rootUid}`, {
-        body: { description: "no name" },
-      });
-      expect(lenient.status).toBe(200);
-    } finally {
-      await lenientEmulator.close();
-    }
-  });
-
   test("query parameters are checked against their documented type and enum, by either spelling", async () => {
     const bad = await call(emu, "GET", "/iam/v2/identities", { query: { relationshipType: "FRIEND" } });
     expect([bad.status, violations(bad.body)[0]?.field]).toEqual([400, "relationshipType"]);
@@ -155,5 +130,99 @@ describe("bodies against their documented message", () => {
     expect(snake.status).toBe(200);
     const missing = await call(emu, "GET", "/iam/v2/identities:lookupIdentity", { query: { issuer: "x" } });
     expect([missing.status, violations(missing.body)[0]?.field]).toEqual([400, "subject"]);
+  });
+});
+
+describe("update rules: the spec's by default, the documents' stricter reading as an option", () => {
+  let strict: RunningEmulator;
+  beforeAll(async () => {
+    strict = await startEmulator({ quiet: true, seed: false, requirePatchFields: true });
+  });
+  afterAll(() => strict.close());
+
+  /** A fresh group under the root of `on`, with a name and a description. */
+  async function group(on: RunningEmulator, name: string) {
+    const created = await call(on, "POST", `${G}/${on.rootUid}`, { body: { name, description: "before" } });
+    expect(created.status).toBe(200);
+    return created.body.uid as string;
+  }
+
+  test("by default a PATCH with updateMask=description and a body of the description alone changes the description (a console edit)", async () => {
+    const uid = await group(emu, "console-edit");
+    const reply = await call(emu, "PATCH", `${G}/${uid}`, {
+      query: { updateMask: "description" },
+      body: { description: "edited in the console" },
+    });
+    expect([reply.status, reply.body.name, reply.body.description]).toEqual([
+      200,
+      "console-edit",
+      "edited in the console",
+    ]);
+  });
+
+  test("by default a PATCH without updateMask changes the fields present only: a required field may be left out", async () => {
+    const uid = await group(emu, "fields-present");
+    const reply = await call(emu, "PATCH", `${G}/${uid}`, { body: { verified: true } });
+    expect([reply.status, reply.body.name, reply.body.description, reply.body.verified]).toEqual([
+      200,
+      "fields-present",
+      "before",
+      true,
+    ]);
+    const role = await call(emu, "POST", `/iam/v2/roles/${emu.rootUid}`, { body: { name: "auditor" } });
+    const renamed = await call(emu, "PATCH", `/iam/v2/roles/${role.body.uid}`, { body: { description: "audits" } });
+    expect([renamed.status, renamed.body.name, renamed.body.description]).toEqual([200, "auditor", "audits"]);
+  });
+
+  test("by default the fields of the body that updateMask does not list are ignored: neither applied nor checked", async () => {
+    const uid = await group(emu, "mask-ignores");
+    const reply = await call(emu, "PATCH", `${G}/${uid}`, {
+      query: { updateMask: "description" },
+      body: { description: "masked", name: "Not A Valid Name!", verified: "yes", notAField: 1 },
+    });
+    expect([reply.status, reply.body.name, reply.body.description, reply.body.verified]).toEqual([
+      200,
+      "mask-ignores",
+      "masked",
+      false,
+    ]);
+  });
+
+  test("by default what updateMask lists is still checked, and a required field cannot be cleared", async () => {
+    const uid = await group(emu, "mask-checked");
+    const wrongType = await call(emu, "PATCH", `${G}/${uid}`, {
+      query: { updateMask: "description" },
+      body: { description: 5 },
+    });
+    expect([wrongType.status, violations(wrongType.body).map((v) => v.field)]).toEqual([400, ["description"]]);
+    const cleared = await call(emu, "PATCH", `${G}/${uid}`, {
+      query: { updateMask: "name" },
+      body: { description: "x" },
+    });
+    expect([cleared.status, violations(cleared.body).map((v) => v.field)]).toEqual([400, ["name"]]);
+    const badName = await call(emu, "PATCH", `${G}/${uid}`, { body: { name: "Not A Valid Name!" } });
+    expect([badName.status, violations(badName.body).map((v) => v.field)]).toEqual([400, ["name"]]);
+    expect((await call(emu, "GET", `${G}/${uid}`)).body).toMatchObject({ name: "mask-checked", description: "before" });
+  });
+
+  test("requirePatchFields: every documented required field in every PATCH body, and the whole body checked even under a mask", async () => {
+    const uid = await group(strict, "strict-reading");
+    const noName = await call(strict, "PATCH", `${G}/${uid}`, {
+      query: { updateMask: "description" },
+      body: { description: "edited in the console" },
+    });
+    expect([noName.status, violations(noName.body)]).toEqual([400, [{ field: "name", description: "is required" }]]);
+    const withoutMask = await call(strict, "PATCH", `${G}/${uid}`, { body: { verified: true } });
+    expect([withoutMask.status, violations(withoutMask.body).map((v) => v.field)]).toEqual([400, ["name"]]);
+    const outsideMask = await call(strict, "PATCH", `${G}/${uid}`, {
+      query: { updateMask: "description" },
+      body: { name: "strict-reading", description: "masked", verified: "yes" },
+    });
+    expect([outsideMask.status, violations(outsideMask.body).map((v) => v.field)]).toEqual([400, ["verified"]]);
+    const full = await call(strict, "PATCH", `${G}/${uid}`, {
+      query: { updateMask: "description" },
+      body: { name: "ignored-by-the-mask", description: "with name" },
+    });
+    expect([full.status, full.body.name, full.body.description]).toEqual([200, "strict-reading", "with name"]);
   });
 });

@@ -96,6 +96,10 @@ function tagRec(repo: Rec, name: string, at: number): Rec {
   });
 }
 
+/** Four characters of a legacy advisory id, derived from the advisory's number. */
+const legacySegment = (n: number, part: number) =>
+  createHash("sha1").update(`legacy-${n}-${part}`).digest("hex").slice(0, 4);
+
 function advisoryRec(repo: Rec, n: number, component: string, at: number): Rec {
   const advisoryId = `CGA-${(n * 7919 + 1000).toString(36)}-${n.toString().padStart(4, "0")}`;
   return makeRec({
@@ -106,6 +110,10 @@ function advisoryRec(repo: Rec, n: number, component: string, at: number): Rec {
     updateTime: at,
     data: {
       advisoryId,
+      // Every other advisory was migrated from a GitHub advisory repository and keeps its id from there.
+      ...(n % 2 === 1
+        ? { legacyAdvisoryId: `CGA-${legacySegment(n, 1)}-${legacySegment(n, 2)}-${legacySegment(n, 3)}` }
+        : {}),
       artifactName: repo.name,
       artifactType: "image",
       artifactArchitecture: "x86_64",
@@ -182,9 +190,13 @@ export function seedSamples(store: Store, now: number, rootUid: string): void {
     }),
   );
   store.of("accountAssociations").add(
-    childRec(rootUid, "aws-production", now, {
-      description: "Production AWS account",
-      amazon: { account: "123456789012" },
+    makeRec({
+      uid: rootUid,
+      parentUid: rootUid,
+      name: "aws-production",
+      createTime: now,
+      updateTime: now,
+      data: { description: "Production AWS account", amazon: { account: "123456789012" } },
     }),
   );
   store.of("subscriptions").add(childRec(rootUid, "", now, { sink: "https://hooks.example.com/platform-events" }));

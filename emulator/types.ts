@@ -41,11 +41,13 @@ export interface EmulatorOptions {
   /** Seed of the fault rolls: the same seed and requests give the same faults (default: random). */
   faultSeed?: number;
   quiet?: boolean;
-  /** The API's documents (default: shared/reference/api-v2-schema.json beside the repository). */
+  /** The API's documents (default: the copy beside the compiled emulator, from api/api-v2-schema.json). */
   apiDocumentPath?: string;
   /**
-   * Check the documented required fields of update (PATCH) bodies too, as the documents mark
-   * them (a group's or identity's name). Default true; false accepts a PATCH without them.
+   * The stricter reading of the vendor's documents for updates: every field the documents mark
+   * required (a group's or identity's name) in every PATCH body, and the whole body valid even
+   * where `updateMask` leaves it out. Default false: the spec's update rules, where a PATCH
+   * carries only what it changes (without a mask the fields present, with one the listed fields).
    */
   requirePatchFields?: boolean;
   /**

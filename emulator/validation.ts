@@ -3,8 +3,10 @@
  * required fields come from the documents (see messages.ts); here is what Create and Update
  * (PATCH) make of a valid body. Read-only fields in a body are ignored (AIP-203), so a client
  * may send back what it read. PATCH without updateMask changes the fields present; with
- * updateMask exactly the listed ones (set from the body, cleared when absent), `*` = all,
- * and a nested path (`claimMatch.subject`) changes one field of a message field.
+ * updateMask exactly the listed ones (set from the body, cleared when absent; the rest of the
+ * body is ignored), `*` = all, and a nested path (`claimMatch.subject`) changes one field of a
+ * message field. A field a create requires is not required in an update body, unless the
+ * stricter reading is asked for (PatchOptions.requireFields).
  */
 import { DocSchema } from "./apiDocument";
 import { FieldViolation, invalidArgument } from "./errors";
@@ -114,7 +116,11 @@ export interface PatchOptions {
   mask: string[] | undefined;
   /** The record's writable values now, for nested mask paths and the kind's rules. */
   current: Record<string, unknown>;
-  /** Check the documented required fields of the update body. */
+  /**
+   * The stricter reading of the vendor's documents: every documented required field in every
+   * update body, and the whole body valid even where a mask leaves it out. Off, the spec's
+   * update rules hold: a PATCH needs only what it changes.
+   */
   requireFields: boolean;
 }
 
@@ -128,9 +134,16 @@ export function validatePatch(
   options: PatchOptions,
 ): Record<string, unknown> {
   const body = requireObject(rawBody);
-  const violations: FieldViolation[] = [];
-  const given = writableOf(messages, rules, body, violations, options.requireFields);
   const fields = fieldsOf(messages, rules.message);
+  const found: FieldViolation[] = [];
+  const given = writableOf(messages, rules, body, found, options.requireFields);
+  // The spec: with a mask, the body's other fields are ignored, so only what the mask names
+  // must be valid. The stricter reading (requireFields) checks the whole body.
+  const masked =
+    options.mask && !options.mask.includes("*") && !options.requireFields
+      ? new Set(options.mask.map((path) => path.split(".")[0]).flatMap((named) => [named, camel(named)]))
+      : undefined;
+  const violations = masked ? found.filter((v) => masked.has(topOf(v.field))) : found;
   const writable = [...fields].filter(([, f]) => !f.readOnly).map(([k]) => k);
   const required = new Set([...(messages.resolve(rules.message).required ?? []), ...(rules.alsoRequired ?? [])]);
   let changes: Record<string, unknown> = {};

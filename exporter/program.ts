@@ -89,7 +89,9 @@ export function generateProgram(tree: Subtree, options: ProgramOptions): Generat
       });
     }
   }
-  const byUid = new Map(nodes.map((n) => [n.uid, n]));
+  // What references point at. A record keyed by its parent shares its parent's uid and is never
+  // referred to: the uid names the parent.
+  const byUid = new Map(nodes.filter((n) => !n.kind.keyedByParent).map((n) => [n.uid, n]));
   const ordered = declarationOrder(nodes, byUid);
 
   const taken = new Set<string>();

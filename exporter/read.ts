@@ -1,7 +1,8 @@
 /**
  * Reading what an export declares: every record of every managed kind below one group (one
- * paginated List per kind, scoped with `uidp.descendants_of`), and the roles bindings refer to
- * that live outside it (built-in roles), by uid.
+ * paginated List per kind, scoped with `uidp.descendants_of`; for a kind keyed by its parent, such
+ * as the group's own account association, the group's record too), and the roles bindings refer
+ * to that live outside it (built-in roles), by uid.
  */
 import { z } from "zod";
 import type { ApiClient } from "../provider/client";
@@ -36,12 +37,11 @@ export async function readSubtree(
   let total = 0;
   for (const exported of kinds) {
     const { kind } = exported;
-    const records = await listAll(client, {
-      domain: kind.domain,
-      collection: kind.collection,
-      query: { "uidp.descendants_of": under },
-      schema: anyRecord,
-    });
+    const list = (query: Record<string, string>) =>
+      listAll(client, { domain: kind.domain, collection: kind.collection, query, schema: anyRecord });
+    const records = await list({ "uidp.descendants_of": under });
+    // A record keyed by its parent has the parent's uid: the group's own is not below the group.
+    if (kind.keyedByParent) records.push(...(await list({ "uidp.ids": under })));
     total += records.length;
     progress(`read ${records.length} ${kind.collection} (${total} records so far)`);
     result.push({ exported, records: records.sort((a, b) => compareText(a.uid, b.uid)) });

@@ -8,7 +8,8 @@ import * as http from "node:http";
 import { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
-import { RunningEmulator, startEmulator } from "../emulator";
+import { RunningEmulator } from "../emulator";
+import { startProviderEmulator } from "../tests/support/providerEmulator";
 import { fakeClock, seededRandom } from "../tests/support/fakeClock";
 import { createClient } from "./client";
 import { SettingsError } from "./errors";
@@ -24,7 +25,7 @@ let actionsUrl: string;
 let fetches: Array<{ audience: string | null; authorization: string | undefined; query: string }>;
 
 beforeAll(async () => {
-  emu = await startEmulator({ quiet: true });
+  emu = await startProviderEmulator();
   const headers = { authorization: `Bearer ${emu.token}`, "content-type": "application/json" };
   // The identity only accepts tokens for the API's audience, so the audience asked for matters.
   const identity = (await fetch(`${emu.url}/iam/v2beta1/identities/${emu.rootUid}`, {

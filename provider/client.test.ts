@@ -1,7 +1,8 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { startEmulator, RunningEmulator } from "../emulator";
+import { RunningEmulator } from "../emulator";
+import { startProviderEmulator } from "../tests/support/providerEmulator";
 import { createClient, encodeQuery, sharedClient } from "./client";
 import { ApiError, SettingsError, UnknownOutcomeError, UnreachableError } from "./errors";
 import { Settings, configureFromPulumi, resetConfigured, resolveSettings } from "./settings";
@@ -9,7 +10,7 @@ import { fakeClock, seededRandom } from "../tests/support/fakeClock";
 
 let emu: RunningEmulator;
 beforeAll(async () => {
-  emu = await startEmulator({ quiet: true });
+  emu = await startProviderEmulator();
 });
 afterAll(() => emu.close());
 beforeEach(() => {
@@ -295,7 +296,7 @@ describe("retries", () => {
   });
 
   test("PERMISSION_DENIED right after this process created the parent is retried until access propagates", async () => {
-    const slow = await startEmulator({ quiet: true, propagationDelayMs: 1500 });
+    const slow = await startProviderEmulator({ propagationDelayMs: 1500 });
     slow.advanceClock(2000); // the seeded root is not new
     // The client's waits move the emulator's clock: propagation completes without real time passing.
     const clock = fakeClock();
@@ -332,7 +333,7 @@ describe("retries", () => {
   });
 
   test("PERMISSION_DENIED anywhere else fails at once", async () => {
-    const slow = await startEmulator({ quiet: true, propagationDelayMs: 60_000 });
+    const slow = await startProviderEmulator({ propagationDelayMs: 60_000 });
     const client = createClient(
       { apiUrl: slow.url, authUrl: slow.url, apiVersion: "v2beta1", token: slow.token },
       fast(),
@@ -384,7 +385,7 @@ describe("assumed identity", () => {
   }
 
   test("one exchange serves many concurrent calls; the token is renewed before it expires and once after a rejection", async () => {
-    const shortLived = await startEmulator({ quiet: true, tokenTtlSeconds: 2 });
+    const shortLived = await startProviderEmulator({ tokenTtlSeconds: 2 });
     const ci = await ciIdentity(shortLived, "ci-short");
     shortLived.clearRequests();
     const clock = fakeClock();

@@ -47,7 +47,7 @@ export interface ResourceKind {
   domain: Domain;
   /** The API collection: the path after the version segment and the List envelope's key. */
   collection: string;
-  /** The documented message of a record (../shared/reference/api-v2-schema.json): "iam.Group". */
+  /** The documented message of a record (api/api-v2-schema.json): "iam.Group". */
   message: string;
   /**
    * A strict object schema of the inputs (without `__provider`), built on first use from the
@@ -58,6 +58,12 @@ export interface ResourceKind {
   rules?: (inputs: Props) => CheckFailure[];
   /** The input naming where the record is created: it goes in the create path, never in a body. */
   parentField: string;
+  /**
+   * The record's uid IS its parent's: one record per parent, every path names it by the parent's
+   * uid. Its parent field is its uid, the parent alone is its natural key, and a state whose id
+   * is a uid of its own below the parent (as earlier versions stored one) still finds it.
+   */
+  keyedByParent?: boolean;
   /**
    * The collection of the records this kind is created in, when a record's uid does not tell
    * (a role's uid is one segment): an export finds each record's place by listing the kind
@@ -181,7 +187,7 @@ export function completeKind(kind: ResourceKind): Kind {
     toOutputs:
       kind.toOutputs ??
       ((record) => {
-        const parent = parentOfUid(record.uid);
+        const parent = kind.keyedByParent ? record.uid : parentOfUid(record.uid);
         // Called for every record read: no copy where no key is renamed and no parent is added
         // (the caller copies the outputs into an object of its own).
         const renamed = renaming ? renameKeys(record, inputNames) : record;
@@ -195,9 +201,12 @@ export function completeKind(kind: ResourceKind): Kind {
         const where = props.uid ? ` (${shown(props.uid)})` : parent ? ` under "${shown(parent)}"` : "";
         return `${noun}${name}${where}`;
       }),
-    keyFields: kind.keyFields ?? ["name"],
+    keyFields: kind.keyFields ?? (kind.keyedByParent ? [] : ["name"]),
     naturalKey:
-      kind.naturalKey ?? ((inputs) => ({ "uidp.children_of": shown(inputs[parentField]), name: shown(inputs.name) })),
+      kind.naturalKey ??
+      (kind.keyedByParent
+        ? (inputs) => ({ "uidp.ids": shown(inputs[parentField]) })
+        : (inputs) => ({ "uidp.children_of": shown(inputs[parentField]), name: shown(inputs.name) })),
   };
 }
 

@@ -35,6 +35,7 @@ import {
   UNKNOWN,
   containsUnknown,
   isObject,
+  parentOfUid,
   pick,
   sameValue,
   stripUndefined,
@@ -109,6 +110,22 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
         // The sentinel of a value not known yet (preview) is no secret: redacting it would mangle messages.
         if (typeof value === "string" && value !== UNKNOWN) registerSecret(value);
       }
+  };
+
+  /**
+   * The uid that names the record in request paths: its id, or for a record keyed by its parent,
+   * the parent's uid from the state. Earlier versions stored a uid of its own below the parent as
+   * such a record's id; it still names the record, and a refresh replaces it with the parent's.
+   */
+  const recordUid = (id: string, props: Props = {}): string => {
+    const parent = props[kind.parentField];
+    if (!kind.keyedByParent || typeof parent !== "string" || parent === id) return id;
+    if (parentOfUid(id) === parent) return parent;
+    throw new ResourceError(
+      `${kind.label({ ...props, uid: id })}: its id is not its ${kind.parentField} ${quoteUid(parent)}, which is how ` +
+        `the API names a ${kind.noun}; remove it from the state (\`pulumi state delete <urn>\`) and take the record ` +
+        "over again with `adopt: true`",
+    );
   };
 
   const companionPath = (id: string, companion: Companion) => `${itemPath(id)}/${companion.suffix}`;
@@ -401,9 +418,10 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
 
     async read(id, props: Props = {}) {
       registerSecrets(props);
+      const uid = recordUid(id, props);
       let record: unknown;
       try {
-        record = await client().request({ method: "GET", domain: kind.domain, path: itemPath(id) });
+        record = await client().request({ method: "GET", domain: kind.domain, path: itemPath(uid) });
       } catch (error) {
         // Gone: an empty id tells the engine to drop it from the state.
         if (isNotFound(error)) return { id: "", props: {} };
@@ -413,7 +431,7 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
       // write-only members carry over from the state.
       const outputs = keepWriteOnly(outputsOf(record, pick(props, carriedByRead)), props);
       const answered: Props = keepsAny(props) ? { ...outputs, ...kept(props) } : outputs;
-      const outs = await readCompanions(id, props, answered);
+      const outs = await readCompanions(uid, props, answered);
       return { id: String(outs.uid), props: outs, inputs: inputsOf(kind, outs) };
     },
 
@@ -428,7 +446,7 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
         return { outs: await writeCompanions(id, olds, news, stripUndefined(outs), kind.label({ ...news, uid: id })) };
       }
       const what = kind.label({ ...news, uid: id });
-      const record = await patch(id, olds, news, changed, what);
+      const record = await patch(recordUid(id, olds), olds, news, changed, what);
       const outs = { ...keepWriteOnly(outputsOf(record, news), news), ...kept(olds) };
       return { outs: await writeCompanions(id, olds, news, outs, what) };
     },
@@ -437,8 +455,9 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
       registerSecrets(props);
       const refusal = kind.refuseDelete?.(props ?? {});
       if (refusal) throw new ResourceError(`deleting ${kind.label({ ...props, uid: id })} refused: ${refusal}`);
+      const uid = recordUid(id, props);
       try {
-        await client().request({ method: "DELETE", domain: kind.domain, path: itemPath(id) });
+        await client().request({ method: "DELETE", domain: kind.domain, path: itemPath(uid) });
       } catch (error) {
         if (isNotFound(error)) return;
         const what = kind.label({ ...props, uid: id });

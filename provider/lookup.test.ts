@@ -4,7 +4,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { startEmulator, RunningEmulator } from "../emulator";
+import { RunningEmulator } from "../emulator";
+import { startProviderEmulator } from "../tests/support/providerEmulator";
 import * as roles from "../resources/iam/role";
 import * as iamLookups from "../resources/iam/lookups";
 import * as repos from "../resources/registry/repo";
@@ -35,7 +36,7 @@ function failure<T>(output: pulumi.Output<T>): Promise<T> {
 let emu: RunningEmulator;
 
 beforeAll(async () => {
-  emu = await startEmulator({ quiet: true, bulk: { repos: 205, tagsPerRepo: 1 } });
+  emu = await startProviderEmulator({ bulk: { repos: 205, tagsPerRepo: 1 } });
   process.env.PLATFORM_API_URL = emu.url;
   process.env.PLATFORM_TOKEN = emu.token;
 });

@@ -5,7 +5,8 @@
  */
 import * as http from "node:http";
 import { AddressInfo } from "node:net";
-import { RunningEmulator, startEmulator } from "../emulator";
+import { RunningEmulator } from "../emulator";
+import { startProviderEmulator } from "../tests/support/providerEmulator";
 import { createClient } from "./client";
 import { ApiError, isNotFound } from "./errors";
 
@@ -96,7 +97,7 @@ test("a 404 of a List never means a record is gone", async () => {
 describe("against the emulator", () => {
   let emu: RunningEmulator;
   beforeAll(async () => {
-    emu = await startEmulator({ quiet: true });
+    emu = await startProviderEmulator();
   });
   afterAll(() => emu.close());
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { startEmulator, RunningEmulator } from "../emulator";
+import { RunningEmulator } from "../emulator";
+import { startProviderEmulator } from "../tests/support/providerEmulator";
 import { fakeClient, fetchClient, hookedClient, listRequests } from "../tests/support/lookupClient";
 import { listAll, ListIncompleteError, listPages, MAX_PAGE_SIZE, UnexpectedResponseError } from "./pagination";
 
@@ -133,7 +134,7 @@ describe("listAll against the emulator", () => {
   let repoUid: string;
   const TAGS = 650;
   beforeAll(async () => {
-    emu = await startEmulator({ seed: false, quiet: true, bulk: { repos: 1, tagsPerRepo: TAGS } });
+    emu = await startProviderEmulator({ seed: false, bulk: { repos: 1, tagsPerRepo: TAGS } });
     const repos = await listAll(fetchClient(emu), { domain: "registry", collection: "repos", schema: item });
     repoUid = repos[0].uid;
   });

@@ -1,14 +1,10 @@
 /** The enums the checks use are the documented ones, nothing more or less. */
-import * as fs from "node:fs";
-import * as path from "node:path";
-import { repoRoot } from "../tools/host/stage";
+import { loadApiDocument } from "../emulator/apiDocument";
 import { CORRELATION_RULES } from "./iam/correlationRule";
 import { CAPABILITIES, SERVICE_PRINCIPALS } from "./iam/enums";
 import { CATALOG_TIERS } from "./registry/catalogTier";
 
-const documents = JSON.parse(
-  fs.readFileSync(path.join(repoRoot, "..", "shared", "reference", "api-v2-schema.json"), "utf8"),
-) as { schemas: Record<string, { enum?: string[] }> };
+const documents = loadApiDocument();
 
 /** The documented enum `name`, less its zero value `zero` when given. */
 const documented = (name: string, zero?: string) => {

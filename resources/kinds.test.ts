@@ -4,32 +4,11 @@
  * message requires is among them. Every kind the package has is checked: the provider modules
  * are found on disk, as the exporter finds them.
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
+import { DocSchema, loadApiDocument } from "../emulator/apiDocument";
 import { exportedKinds } from "../exporter/kinds";
-import { repoRoot } from "../tools/host/stage";
 
-interface Property {
-  readOnly?: boolean;
-  ref?: string;
-}
-interface Message {
-  required?: string[];
-  properties?: Record<string, Property>;
-}
-
-const documents = JSON.parse(
-  fs.readFileSync(path.join(repoRoot, "..", "shared", "reference", "api-v2-schema.json"), "utf8"),
-) as {
-  schemas: Record<string, Message>;
-  operations: Operation[];
-  v2beta1Only: Operation[];
-};
-interface Operation {
-  method: string;
-  path: string;
-  body?: { ref?: string };
-}
+/** The documents the emulator serves from (the repository's api/api-v2-schema.json, copied by the build). */
+const documents = loadApiDocument();
 /** Every documented operation, GA and v2beta1-only, with the version segment written `v2`. */
 const operations = [...documents.operations, ...documents.v2beta1Only].map((o) => ({
   ...o,
@@ -40,9 +19,9 @@ const operations = [...documents.operations, ...documents.v2beta1Only].map((o) =
 const KINDS = new Map(exportedKinds().map(({ domain, kind }) => [`${domain}/${kind.typeName}`, kind]));
 
 /** The documented property at a dotted path of the message (`oidc.clientSecret`), following refs. */
-function propertyAt(message: string, path: string): Property | undefined {
-  let current: Message | undefined = documents.schemas[message];
-  let property: Property | undefined;
+function propertyAt(message: string, path: string): DocSchema | undefined {
+  let current: DocSchema | undefined = documents.schemas[message];
+  let property: DocSchema | undefined;
   for (const key of path.split(".")) {
     property = current?.properties?.[key];
     current = property?.ref ? documents.schemas[property.ref] : undefined;

@@ -6,7 +6,7 @@
  * destroy leaves the organization as it was. The same stories as an ES module: tests/e2e-esm.test.ts.
  * And the engine killed (SIGKILL) between a create reaching the emulator and the state save.
  */
-import { startEmulator } from "../emulator";
+import { startProviderEmulator } from "./support/providerEmulator";
 import type { RunningEmulator } from "../emulator";
 import { snapshot } from "../tools/engine/orgApi";
 import { orgStack, OrgStack } from "../tools/engine/orgProject";
@@ -28,7 +28,7 @@ describe("the example organization, the engine killed between a create and its s
   let emu: RunningEmulator;
   let stack: OrgStack;
   beforeAll(async () => {
-    emu = await startEmulator({ quiet: true });
+    emu = await startProviderEmulator();
     stack = orgStack({ url: emu.url, token: emu.token, rootUid: emu.rootUid, cwd: repoRoot, label: "kill" });
   });
   afterAll(async () => {

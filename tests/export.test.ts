@@ -9,7 +9,7 @@
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { startEmulator } from "../emulator";
+import { startProviderEmulator } from "./support/providerEmulator";
 import type { RunningEmulator } from "../emulator";
 import { call, OrgSnapshot, snapshot } from "../tools/engine/orgApi";
 import { withoutPlatformEnv } from "../tools/engine/orgProject";
@@ -26,6 +26,8 @@ interface BigOrg {
   groups: number;
   identities: number;
   bindings: number;
+  /** The uids of the account associations made (each its group's uid): team 3's own and a nested group's. */
+  associations: string[];
 }
 
 /**
@@ -110,7 +112,15 @@ async function buildOrganization(api: { url: string; token: string }, rootUid: s
     await post(`roleBindings/${ci}`, { identityUid: lastIdentityOfTeam.get(teams[t])!, roleUid: custom.uid });
     bindings += 1;
   }
-  return { teams, groups: groups.length, identities: 50, bindings };
+  // Account associations, one per group and keyed by the group's uid: team 3's own, and one of a
+  // group nested in it.
+  const associations: string[] = [];
+  for (const [group, body] of [
+    [teams[3], { name: "team-3-aws", amazon: { account: "123456789012" } }],
+    [groups[3 * 10 + 4], { name: "team-3-gcp", google: { projectId: "acme-3", projectNumber: "42" } }],
+  ] as const)
+    associations.push((await post(`accountAssociations/${group}`, body)).uid);
+  return { teams, groups: groups.length, identities: 50, bindings, associations };
 }
 
 function runExport(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -146,7 +156,7 @@ describe("platform-pulumi export: round trip through the local engine", () => {
   const writes = () => emu.requests().filter((r) => r.method !== "GET");
 
   beforeAll(async () => {
-    emu = await startEmulator({ quiet: true });
+    emu = await startProviderEmulator();
     org = await buildOrganization(api(), emu.rootUid);
     work = path.join(repoRoot, ".work", `export-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
     fs.mkdirSync(work, { recursive: true });
@@ -173,6 +183,8 @@ describe("platform-pulumi export: round trip through the local engine", () => {
       `${before.roleBindings.length} iam.RoleBinding,`,
       "1 iam.IdentityProvider,",
       "2 iam.Role,",
+      // The seeded root's own (its uid is the root's), and the two the organization adds.
+      "3 iam.AccountAssociation,",
     ])
       expect(exported.stdout).toContain(count);
     expect(fs.readdirSync(project).sort()).toEqual(["Pulumi.yaml", "index.ts", "package.json", "tsconfig.json"]);
@@ -185,6 +197,9 @@ describe("platform-pulumi export: round trip through the local engine", () => {
     expect(program.match(/new platform\.iam\.Role\(/g)).toHaveLength(2);
     expect(program).toMatch(/"publisher0",\s+\{\s+parentUid: ci\w*\.uid,\s+name: "publisher-0",/);
     expect(program).toMatch(/roleUid: publisher0\.uid,/);
+    // An association refers to its group, whose uid is also its own.
+    expect(program).toMatch(/new platform\.iam\.AccountAssociation\(\s+"awsProduction",\s+\{\s+groupUid: underUid,/);
+    expect(program).toMatch(/new platform\.iam\.AccountAssociation\(\s+"team3Aws",\s+\{\s+groupUid: team3\.uid,/);
     // Every declared resource is adopted: the tree's groups, identities and bindings, and the
     // seeded registry and events records below the root.
     const declaredCount = (program.match(/^const \w+ = new platform/gm) ?? []).length;
@@ -268,7 +283,9 @@ describe("platform-pulumi export: round trip through the local engine", () => {
     const expected = [...before.groups, ...before.identities, ...before.roleBindings].filter((r) => inTeam(r.uid));
     const customRoles = before.roles.filter((r) => inTeam(String(r.definedOn)));
     expect(customRoles.map((r) => r.name)).toEqual(["publisher-3"]);
-    expect(declared.sort()).toEqual([...expected, ...customRoles].map((r) => r.uid).sort());
+    // The team's own association is exported with what is below it; its uid is the team's.
+    expect(org.associations[0]).toBe(team);
+    expect(declared.sort()).toEqual([...[...expected, ...customRoles].map((r) => r.uid), ...org.associations].sort());
     expect(writes().filter((r) => r.status < 400)).toEqual([]);
     expect((await engine(["preview", "--refresh", "--expect-no-changes"], project, state)).code).toBe(0);
     expect((await engine(["destroy"], project, state)).code).toBe(0);

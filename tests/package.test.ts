@@ -1,11 +1,19 @@
 /**
- * What `npm pack` would publish: nothing test-only, everything the README promises, and a
- * package that works when installed from exactly those files (no file it needs left out).
+ * What `npm pack` would publish: nothing test-only, everything the README promises, every
+ * module the shipped code imports a dependency, and a package that works as a user gets it:
+ * the tarball installed by `npm install <tarball>` into an empty folder outside the repository
+ * (production dependencies only, from the registry or npm's cache), where nothing of the
+ * repository (its node_modules, its devDependencies) can be found.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
 import * as fs from "node:fs";
+import { builtinModules } from "node:module";
 import * as path from "node:path";
+import * as readline from "node:readline";
+import * as ts from "typescript";
 import { repoRoot } from "../tools/host/stage";
+import { emptyFolderOutsideRepository, userEnvironment } from "./support/outsideRepository";
 
 jest.setTimeout(120_000);
 
@@ -103,46 +111,182 @@ describe("the published package (npm pack)", () => {
     const changelog = fs.readFileSync(path.join(repoRoot, "CHANGELOG.md"), "utf8");
     expect(changelog).toContain(`## [${pkg.version}]`);
   });
+});
 
-  test("installed from exactly those files, it loads: the package, every provider module a state names, the emulator and the command", () => {
-    const dir = path.join(repoRoot, ".work", `pack-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
-    const installed = path.join(dir, "node_modules", "platform-pulumi");
-    try {
-      for (const file of files) {
-        fs.mkdirSync(path.dirname(path.join(installed, file)), { recursive: true });
-        fs.copyFileSync(path.join(repoRoot, file), path.join(installed, file));
-      }
-      fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "program", private: true }));
-      const providers = files.filter((file) => /^dist\/resources\/.+Provider\.js$/.test(file));
-      // What a program does, and what the host does with a stored `__provider`: a bare require by path.
-      const script = `
-        const assert = require("node:assert");
-        const platform = require("platform-pulumi");
-        assert.strictEqual(typeof platform.iam.Group, "function");
-        for (const id of ${JSON.stringify(providers.map((p) => `platform-pulumi/${p}`))}) {
-          const provider = require(id);
-          for (const op of ["check", "diff", "create", "read", "update", "delete"])
-            assert.strictEqual(typeof provider[op], "function", id + " has no " + op);
-        }
-        const { startEmulator } = require("platform-pulumi/dist/emulator");
-        (async () => {
-          const emu = await startEmulator({ port: 0, quiet: true });
-          const answer = await fetch(emu.url + "/iam/v2beta1/groups", { headers: { authorization: "Bearer " + emu.token } });
-          await emu.close();
-          assert.strictEqual(answer.status, 200);
-          console.log("loaded " + ${providers.length} + " providers");
-        })().catch((e) => { console.error(e); process.exit(1); });`;
-      const run = spawnSync(process.execPath, ["-e", script], { cwd: dir, encoding: "utf8" });
-      expect(run.stderr).toBe("");
-      expect(run.stdout.trim()).toBe(`loaded ${providers.length} providers`);
-      const help = spawnSync(process.execPath, [path.join(installed, "dist", "cli.js"), "--help"], {
-        cwd: dir,
+/** The bare module names (packages) that a compiled file requires or imports. */
+function packagesRequiredBy(text: string): string[] {
+  const found = new Set<string>();
+  for (const match of text.matchAll(/\b(?:require|import)\(\s*["']([^"'.][^"']*)["']\s*\)/g)) {
+    const id = match[1];
+    if (id.startsWith("node:") || builtinModules.includes(id.split("/")[0])) continue;
+    found.add(id.startsWith("@") ? id.split("/").slice(0, 2).join("/") : id.split("/")[0]);
+  }
+  return [...found];
+}
+
+test("every module that shipped code imports is a dependency (a devDependency is not installed for users)", () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8"));
+  // The package's own name is what the exporter writes into the programs it generates.
+  const dependencies = new Set([
+    pkg.name,
+    ...Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies, ...pkg.optionalDependencies }),
+  ]);
+  const undeclared = packedFiles()
+    .filter((file) => /\.[cm]?js$/.test(file))
+    .flatMap((file) =>
+      packagesRequiredBy(fs.readFileSync(path.join(repoRoot, file), "utf8"))
+        .filter((name) => !dependencies.has(name))
+        .map((name) => `${name} (${file})`),
+    );
+  expect(undeclared).toEqual([]);
+  // The check itself: what the exporter needs to write Pulumi.yaml is found, and so is a devDependency.
+  expect(packagesRequiredBy(`const YAML = __importStar(require("yaml")); require("@pulumi/pulumi/dynamic");`)).toEqual([
+    "yaml",
+    "@pulumi/pulumi",
+  ]);
+  expect(packagesRequiredBy(`require("node:fs"); require("fs"); require("./kind"); require("../x")`)).toEqual([]);
+});
+
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+const npx = process.platform === "win32" ? "npx.cmd" : "npx";
+
+interface InstalledEmulator {
+  url: string;
+  token: string;
+  rootUid: string;
+  child: ChildProcess;
+}
+
+/** `platform-pulumi emulator --port 0` from the installed package, once it has printed where it listens. */
+async function startInstalledEmulator(dir: string): Promise<InstalledEmulator> {
+  const bin = path.join(dir, "node_modules", ".bin", "platform-pulumi");
+  const child = spawn(process.execPath, [bin, "emulator", "--port", "0", "--quiet"], {
+    cwd: dir,
+    env: userEnvironment(),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const printed = new Map<string, string>();
+  for await (const line of readline.createInterface({ input: child.stdout })) {
+    const [, key, value] = /^([^=:]+)[=:]\s*(.*)$/.exec(line) ?? [];
+    if (key) printed.set(key.trim(), value.trim());
+    if (printed.has("OIDC issuer")) break;
+  }
+  if (!printed.has("OIDC issuer")) throw new Error(`the installed emulator did not start: ${stderr}`);
+  return {
+    url: printed.get("PLATFORM_API_URL")!,
+    token: printed.get("PLATFORM_TOKEN")!,
+    rootUid: printed.get("Root organization")!,
+    child,
+  };
+}
+
+/** The files a TypeScript program reads that are not under `dir` (the compiler's own lib files aside). */
+function typeCheck(projectDir: string, dir: string): { errors: string[]; outside: string[] } {
+  const configPath = path.join(projectDir, "tsconfig.json");
+  const configFile = ts.readConfigFile(configPath, ts.sys.readFile);
+  // Named, so that type roots are looked for from the project's folder up, not from this process's.
+  const parsed = ts.parseJsonConfigFileContent(configFile.config, ts.sys, projectDir, undefined, configPath);
+  const program = ts.createProgram(parsed.fileNames, parsed.options);
+  const compilerLib = path.dirname(require.resolve("typescript"));
+  return {
+    errors: ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n")),
+    outside: program
+      .getSourceFiles()
+      .map((file) => path.resolve(file.fileName))
+      .filter((file) => !file.startsWith(dir + path.sep) && !file.startsWith(compilerLib + path.sep)),
+  };
+}
+
+describe("the published package, installed with `npm install <tarball>` into an empty folder outside the repository", () => {
+  let dir: string;
+  let files: string[];
+
+  beforeAll(() => {
+    files = packedFiles();
+    dir = emptyFolderOutsideRepository("platform-pulumi-installed-");
+    // The files `npm publish` would send, built already (scripts off: packing must not rebuild dist/ under the tests).
+    const [packed] = JSON.parse(
+      execFileSync(npm, ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], {
+        cwd: repoRoot,
         encoding: "utf8",
-      });
-      expect(help.status).toBe(0);
-      expect(help.stdout).toContain("platform-pulumi emulator");
+        stdio: ["ignore", "pipe", "ignore"],
+      }),
+    ) as { filename: string }[];
+    fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "program", private: true }) + "\n");
+    const install = spawnSync(
+      npm,
+      ["install", path.join(dir, packed.filename), "--omit=dev", "--no-audit", "--no-fund", "--prefer-offline"],
+      { cwd: dir, env: userEnvironment(), encoding: "utf8" },
+    );
+    if (install.status !== 0)
+      throw new Error(`npm install of the tarball failed:\n${install.stdout}\n${install.stderr}`);
+  }, 300_000);
+
+  afterAll(() => {
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("it loads: the package, every provider module a state names (a bare require by path, as the host does)", () => {
+    const providers = files.filter((file) => /^dist\/resources\/.+Provider\.js$/.test(file));
+    expect(providers.length).toBeGreaterThanOrEqual(14);
+    const script = `
+      const assert = require("node:assert");
+      const platform = require("platform-pulumi");
+      assert.strictEqual(typeof platform.iam.Group, "function");
+      assert.ok(require.resolve("platform-pulumi").startsWith(${JSON.stringify(dir)}));
+      for (const id of ${JSON.stringify(providers.map((p) => `platform-pulumi/${p}`))}) {
+        const provider = require(id);
+        for (const op of ["check", "diff", "create", "read", "update", "delete"])
+          assert.strictEqual(typeof provider[op], "function", id + " has no " + op);
+      }
+      console.log("loaded " + ${providers.length} + " providers");`;
+    const run = spawnSync(process.execPath, ["-e", script], { cwd: dir, env: userEnvironment(), encoding: "utf8" });
+    expect(run.stderr).toBe("");
+    expect(run.stdout.trim()).toBe(`loaded ${providers.length} providers`);
+  });
+
+  test("its emulator starts, `npx platform-pulumi export` reads it, and the exported program type-checks against the installed package", async () => {
+    const emulator = await startInstalledEmulator(dir);
+    try {
+      const exported = spawnSync(
+        npx,
+        ["--no", "--", "platform-pulumi", "export", "--under", emulator.rootUid, "--out", "exported"],
+        {
+          cwd: dir,
+          env: userEnvironment({ PLATFORM_API_URL: emulator.url, PLATFORM_TOKEN: emulator.token }),
+          encoding: "utf8",
+        },
+      );
+      expect([
+        exported.status,
+        exported.stderr.split("\n").filter((line) => !/^platform-pulumi export: read /.test(line)),
+      ]).toEqual([0, [""]]);
+      // The seeded organization holds a repo, tags, an identity and an identity provider at least.
+      expect(exported.stdout).toMatch(
+        /^Wrote Pulumi\.yaml, package\.json, index\.ts, tsconfig\.json to exported: .*registry\.Repo/,
+      );
+      const project = path.join(dir, "exported");
+      expect(fs.readFileSync(path.join(project, "Pulumi.yaml"), "utf8")).toMatch(/^name: platform-/);
+      expect(fs.readFileSync(path.join(project, "index.ts"), "utf8")).toContain("new platform.iam.Identity(");
+      const { errors, outside } = typeCheck(project, dir);
+      expect(errors).toEqual([]);
+      expect(outside).toEqual([]);
     } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
+      const exited = once(emulator.child, "exit");
+      emulator.child.kill();
+      await exited;
     }
+  });
+
+  test.each(["--help", "-h", "help"])("`platform-pulumi %s` prints the usage and exits 0", (flag) => {
+    const help = spawnSync(npx, ["--no", "--", "platform-pulumi", flag], {
+      cwd: dir,
+      env: userEnvironment(),
+      encoding: "utf8",
+    });
+    expect([help.status, help.stderr]).toEqual([0, ""]);
+    expect(help.stdout).toMatch(/^Usage: platform-pulumi emulator .*\n\s+platform-pulumi export --under GROUP_UID/);
   });
 });

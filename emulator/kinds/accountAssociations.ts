@@ -1,4 +1,7 @@
-/** Account associations of a group: the cloud accounts (AWS, Azure, Google, GitHub, …) it trusts. */
+/**
+ * The account association of a group: the cloud accounts (AWS, Azure, Google, GitHub, …) it
+ * trusts. One per group, and its uid is the group's.
+ */
 import { renderStored, ResourceDef } from "./kind";
 
 export const PROVIDERS = ["amazon", "azure", "chainguard", "github", "google"] as const;
@@ -9,7 +12,10 @@ export const accountAssociations: ResourceDef = {
   singular: "account association",
   parentKind: "groups",
   message: "iam.AccountAssociation",
-  uniqueNames: true,
+  // The documents key an association by its group: every path takes the group's uid.
+  keyedByParent: true,
+  idempotentDelete: true,
+  uniqueNames: false,
   operations: ["list", "get", "create", "update", "delete"],
   check: (values) => {
     const amazon = values.amazon as Record<string, unknown> | undefined;

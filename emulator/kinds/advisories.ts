@@ -21,6 +21,8 @@ export const advisories: ResourceDef = {
   render: (rec, store) => ({
     uid: rec.uid,
     advisoryId: rec.data.advisoryId,
+    // Only advisories migrated from a GitHub advisory repository carry their id from there.
+    ...(rec.data.legacyAdvisoryId !== undefined ? { legacyAdvisoryId: rec.data.legacyAdvisoryId } : {}),
     artifactName: rec.data.artifactName ?? "",
     artifactType: rec.data.artifactType ?? "",
     artifactArchitecture: rec.data.artifactArchitecture ?? "",
@@ -39,6 +41,7 @@ export const advisories: ResourceDef = {
     const signature: unknown[] = [];
     const scalar: Array<[string, string]> = [
       ["advisory_ids", "advisoryId"],
+      ["legacy_advisory_ids", "legacyAdvisoryId"],
       ["artifact_names", "artifactName"],
       ["artifact_types", "artifactType"],
       ["artifact_architectures", "artifactArchitecture"],

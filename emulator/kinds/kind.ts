@@ -47,6 +47,14 @@ export interface ResourceDef {
   filters?: (params: Params, store: Store) => ListFilters;
   /** A new record's uid under its parent (default: the parent's uid, `/`, a new segment). */
   newUid?: (parentUid: string) => string;
+  /**
+   * The record's uid IS its parent's (one record per parent: an account association is its
+   * group's): a second create under the parent is ALREADY_EXISTS, and the uidp filters place it
+   * where its parent is (children_of a group lists its child groups' records).
+   */
+  keyedByParent?: boolean;
+  /** A DELETE of a missing record succeeds (AIP-135), for a caller who may delete there. */
+  idempotentDelete?: boolean;
   /** References and uniqueness beyond names, before a create or update is written. */
   beforeWrite?: (ctx: Context, parentUid: string, values: Record<string, unknown>, self?: Rec) => void;
   /** Read-only data a new record starts with (derived from the values). */

@@ -1,6 +1,6 @@
 /** Every collection the emulator keeps, by kind, and the one way to remove a record with its cascades. */
 import { Context } from "../context";
-import { Kind, Rec } from "../store";
+import { Kind, Rec, StoredRec } from "../store";
 import { accountAssociations } from "./accountAssociations";
 import { advisories } from "./advisories";
 import { externalGroupRoleMappings } from "./externalGroupRoleMappings";
@@ -48,4 +48,33 @@ export function removeRecord(ctx: Context, kind: Kind, rec: Rec): void {
   if (ctx.store.of(kind).get(rec.uid) !== rec) return;
   RESOURCES[kind].onDelete?.(ctx, rec);
   ctx.store.of(kind).remove(rec);
+}
+
+/**
+ * The records of a state file, with those of a kind keyed by its parent at their parent's uid:
+ * files written before the emulator keyed them so hold them under a child uid of their own.
+ * Two under one parent cannot both move; that is refused, naming them (`why` words the refusal).
+ */
+export function rekeyByParent(
+  records: Partial<Record<Kind, StoredRec[]>>,
+  why: (problem: string) => Error,
+): Partial<Record<Kind, StoredRec[]>> {
+  const out = { ...records };
+  for (const [kind, def] of Object.entries(RESOURCES) as Array<[Kind, ResourceDef]>) {
+    const recs = records[kind];
+    if (!def.keyedByParent || !recs?.some((rec) => rec.uid !== rec.parentUid)) continue;
+    const byParent = new Map<string, StoredRec>();
+    for (const rec of recs) {
+      const parent = String(rec.parentUid);
+      const other = byParent.get(parent);
+      if (other)
+        throw why(
+          `holds two ${kind} of "${parent}" ("${other.uid}" and "${rec.uid}"), and there is one per ${RESOURCES[def.parentKind].singular}: ` +
+            "delete one of them from the file",
+        );
+      byParent.set(parent, { ...rec, uid: parent });
+    }
+    out[kind] = [...byParent.values()];
+  }
+  return out;
 }

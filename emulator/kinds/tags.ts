@@ -1,6 +1,7 @@
 /**
  * Tags of a repo. Referrer tags (`sha256-<hex>.sig`, `.att`, `.sbom`: signatures and
- * attestations attached to a digest) are listed only with includeReferrers=true.
+ * attestations attached to a digest) are listed only with includeReferrers=true, and tags of a
+ * build date (`<anything>-20yymmdd`) only with includeDates=true.
  */
 import { getBool, getString, getTime, Params } from "../params";
 import { Collection, Rec } from "../store";
@@ -9,6 +10,8 @@ import { iso, ListFilters, ResourceDef } from "./kind";
 export const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
 export const REFERRER_TAG = /^sha256-[0-9a-f]{64}\.[a-z]+$/;
 const REFERRER_PREFIX = "sha256-";
+/** A tag naming a build's date, as the documents give the form: `*-20yymmdd`. */
+export const DATE_TAG = /-20\d{6}$/;
 
 /** Whether any tag name is a referrer's, found in the name index without a scan. */
 function hasReferrers(tags: Collection): boolean {
@@ -22,13 +25,15 @@ function tagFilters(params: Params, tags: Collection): ListFilters {
     const digest = getString(params, "digest");
     const since = getTime(params, "updated_since");
     const referrers = getBool(params, "include_referrers") === true;
-    for (const flag of ["include_dates", "include_epochs"]) getBool(params, flag);
+    const hideDates = getBool(params, "include_dates") !== true;
+    getBool(params, "include_epochs");
     const predicates: Array<(rec: Rec) => boolean> = [];
     if (digest) predicates.push((r) => r.data.digest === digest);
     if (since !== undefined) predicates.push((r) => r.updateTime >= since);
     const hideReferrers = !referrers && hasReferrers(tags);
     if (hideReferrers) predicates.push((r) => !REFERRER_TAG.test(r.name));
-    return { predicates, signature: [digest, since, hideReferrers] };
+    if (hideDates) predicates.push((r) => !DATE_TAG.test(r.name));
+    return { predicates, signature: [digest, since, hideReferrers, hideDates] };
   }
 }
 

@@ -15,7 +15,7 @@ import { getBool, getList, getString, getTime } from "../params";
 import { Rec } from "../store";
 import { recordFor, requireCapability } from "./access";
 import { CATALOG, CatalogArtifact } from "./librariesCatalog";
-import { pageOf } from "./paging";
+import { OrderFields, ordered, pageOf, versionKey } from "./paging";
 
 /** The catalog is the same for every organization: any grant of the capability reads it. */
 function requireAnywhere(ctx: Context, cap: string): void {
@@ -37,6 +37,15 @@ function renderArtifact(a: CatalogArtifact): Record<string, unknown> {
   };
 }
 
+/** What artifacts are ordered by (default: name ascending, as documented). */
+const ARTIFACT_ORDER: OrderFields<CatalogArtifact> = {
+  name: (a) => a.name,
+  uid: (a) => a.uid,
+  ecosystem: (a) => a.ecosystem,
+  latest_version: (a) => versionKey(a.versions[a.versions.length - 1]),
+  version_count: (a) => a.versions.length,
+};
+
 function inEcosystems(params: Map<string, string[]>): CatalogArtifact[] {
   const ecosystems = getList(params, "ecosystems") ?? [];
   return CATALOG.filter((a) => ecosystems.includes(a.ecosystem));
@@ -51,14 +60,14 @@ const listArtifacts: OperationHandler = (ctx, { params }) => {
       (!query || a.name.toLowerCase().includes(query) || a.description.toLowerCase().includes(query)) &&
       (remediated === undefined || a.remediated === remediated),
   );
-  return pageOf(found.map(renderArtifact), params, "artifacts");
+  return pageOf(ordered(found, params, ARTIFACT_ORDER, "name asc").map(renderArtifact), params, "artifacts");
 };
 
 const listArtifactVersions: OperationHandler = (ctx, { pathParams, params }) => {
   requireAnywhere(ctx, OTHER_CAPABILITIES.librariesList);
   const artifact = CATALOG.find((a) => a.uid === pathParams.artifactId);
   if (!artifact) throw notFound("artifact", pathParams.artifactId);
-  const versions = [...artifact.versions].reverse().map((version) => ({
+  const versions = ordered(artifact.versions, params, { version: versionKey }, "version desc").map((version) => ({
     uid: `${artifact.uid}@${version}`,
     name: artifact.name,
     version,
@@ -145,6 +154,15 @@ const submit: OperationHandler = (ctx, request) => {
   return RESOURCES.requestGroups.render(rec, ctx.store);
 };
 
+/** What a group's items are ordered by (default: as the group lists them, its input's order). */
+const ITEM_ORDER: OrderFields<RequestItem> = {
+  uid: (item) => item.uid,
+  package_name: (item) => item.packageName,
+  version: (item) => versionKey(item.version),
+  requirement: (item) => item.requirement,
+  update_time: (item) => item.updateTime,
+};
+
 const listItems: OperationHandler = (ctx, request) => {
   const rec = requestGroup(ctx, request, capability("requestGroups", "LIST"));
   const { params } = request;
@@ -161,7 +179,7 @@ const listItems: OperationHandler = (ctx, request) => {
         availabilityOf(ecosystem, item) === availability),
   );
   return pageOf(
-    items.map((item) => renderItem(ecosystem, item)),
+    ordered(items, params, ITEM_ORDER).map((item) => renderItem(ecosystem, item)),
     params,
     "requestGroupItems",
   );
@@ -182,6 +200,25 @@ function requestedUnder(ctx: Context, params: Map<string, string[]>) {
 }
 
 const groupRef = (rec: Rec) => ({ uid: rec.uid, name: rec.name });
+
+interface RequestedLibrary {
+  name: string;
+  ecosystem: string;
+  requestedVersionCount: number;
+  builtVersionCount: number;
+  contributingGroupCount: number;
+  lastRequestTime: string;
+}
+
+/** What requested libraries are ordered by (default: the latest request first, as documented). */
+const LIBRARY_ORDER: OrderFields<RequestedLibrary> = {
+  name: (l) => l.name,
+  ecosystem: (l) => l.ecosystem,
+  last_request_time: (l) => l.lastRequestTime,
+  requested_version_count: (l) => l.requestedVersionCount,
+  built_version_count: (l) => l.builtVersionCount,
+  contributing_group_count: (l) => l.contributingGroupCount,
+};
 
 const listRequestedLibraries: OperationHandler = (ctx, { params }) => {
   const ecosystem = getString(params, "ecosystem");
@@ -218,8 +255,9 @@ const listRequestedLibraries: OperationHandler = (ctx, { params }) => {
   const filtered = libraries.filter(
     (l) => !buildStatus || buildStatus.endsWith("_UNSPECIFIED") || l.buildStatus === buildStatus,
   );
+  // By name first, so that libraries the asked order ties keep one order.
   filtered.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return pageOf(filtered, params, "requestedLibraries");
+  return pageOf(ordered(filtered, params, LIBRARY_ORDER, "last_request_time desc"), params, "requestedLibraries");
 };
 
 const listRequestedLibraryVersions: OperationHandler = (ctx, { params }) => {

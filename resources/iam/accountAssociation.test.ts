@@ -1,7 +1,9 @@
 /**
- * AccountAssociation through the REAL dynamic-provider host against the emulator: every field
- * updates in place with one PATCH whose mask names exactly what changed, down to a block's
- * members (`amazon.account`); moving it to another group replaces it.
+ * AccountAssociation through the REAL dynamic-provider host against the emulator: one per
+ * group, its uid (the resource's id) the group's; every field updates in place with one PATCH
+ * whose mask names exactly what changed, down to a block's members (`amazon.account`); moving
+ * it to another group replaces it. A state written by earlier versions is covered in
+ * accountAssociationEngine.test.ts.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { Harness, startHarness } from "../../tests/support/resourceHarness";
@@ -17,7 +19,8 @@ import {
 let h: Harness;
 let provider: string;
 let urn: string;
-let team: string;
+/** A group of its own for each test (a group has one association), under `parent`. */
+let parent: string;
 let mockAssociation: unknown;
 const ASSOCIATIONS = "/iam/v2beta1/accountAssociations";
 
@@ -39,8 +42,14 @@ beforeAll(async () => {
   provider = registered.provider;
   urn = registered.urn;
   mockAssociation = registered.instance;
-  team = (await h.api("POST", `/iam/v2beta1/groups/${h.emu.rootUid}`, { name: "associated" })).body.uid;
+  parent = (await h.api("POST", `/iam/v2beta1/groups/${h.emu.rootUid}`, { name: "associated" })).body.uid;
 });
+
+async function newGroup(name: string): Promise<string> {
+  const { uid } = (await h.api("POST", `/iam/v2beta1/groups/${parent}`, { name })).body;
+  h.emu.clearRequests();
+  return uid as string;
+}
 afterAll(() => h?.close());
 beforeEach(() => h.emu.clearRequests());
 
@@ -61,6 +70,7 @@ test("the serialized provider is a bare require of the installed package, at mos
 });
 
 test("lifecycle: create, no-op rerun, each update with its exact mask, replace, drift, delete twice, look-ups", async () => {
+  const team = await newGroup("lifecycle");
   const declared: Record<string, unknown> = {
     groupUid: team,
     name: "clouds",
@@ -72,7 +82,7 @@ test("lifecycle: create, no-op rerun, each update with its exact mask, replace, 
   expect(h.calls()).toEqual([]);
   const created = await h.host.create(urn, props(declared));
   expect(h.calls()).toEqual([`POST ${ASSOCIATIONS}/${team}`]);
-  expect(created.id).toMatch(new RegExp(`^${team}/[0-9a-f]+$`));
+  expect(created.id).toBe(team);
   expect(created.props).toMatchObject(props({ ...declared, uid: created.id }));
   expect(created.props.createTime).toEqual(expect.any(String));
   h.emu.clearRequests();
@@ -151,19 +161,20 @@ test("lifecycle: create, no-op rerun, each update with its exact mask, replace, 
   expect(h.emu.requests().at(-1)?.query).toEqual({ updateMask: "amazon.account" });
 
   const client = fetchClient(h.emu);
-  await expect(getAccountAssociation({ name: "clouds-prod", childrenOf: team }, { client })).resolves.toMatchObject({
+  // The uidp filters place an association where its group is: it is among its parent's children.
+  await expect(getAccountAssociation({ name: "clouds-prod", childrenOf: parent }, { client })).resolves.toMatchObject({
     uid: created.id,
     amazon: { account: "210987654321" },
   });
   await expect(getAccountAssociation({ uid: created.id }, { client })).resolves.toMatchObject({ name: "clouds-prod" });
   expect(
-    (await getAccountAssociations({ childrenOf: team }, { client })).accountAssociations.map((a) => a.uid),
+    (await getAccountAssociations({ childrenOf: parent }, { client })).accountAssociations.map((a) => a.uid),
   ).toEqual([created.id]);
   // The Output forms take Inputs.
   await expect(
     resolve(getAccountAssociationOutput({ uid: pulumi.output(created.id) }, { client })),
   ).resolves.toMatchObject({ name: "clouds-prod" });
-  const all = await resolve(getAccountAssociationsOutput({ childrenOf: pulumi.output(team) }, { client }));
+  const all = await resolve(getAccountAssociationsOutput({ descendantsOf: pulumi.output(parent) }, { client }));
   expect(all.accountAssociations.map((a) => a.uid)).toEqual([created.id]);
   h.emu.clearRequests();
 
@@ -175,7 +186,21 @@ test("lifecycle: create, no-op rerun, each update with its exact mask, replace, 
   expect(h.calls()).toEqual([`GET ${ASSOCIATIONS}/${created.id}`, `DELETE ${ASSOCIATIONS}/${created.id}`]);
 });
 
+test("a second association for a group is ALREADY_EXISTS, with a message that says a group has one and how to proceed", async () => {
+  const team = await newGroup("second");
+  const first = await h.host.create(urn, props({ groupUid: team, name: "first", amazon: { account: "123456789012" } }));
+  expect(first.id).toBe(team);
+  h.emu.clearRequests();
+  await expect(h.host.create(urn, props({ groupUid: team, name: "second" }))).rejects.toThrow(
+    /creating account association "second" under ".+" failed: it already exists .*a group has one account association: .*AccountAssociation\.get\(name, groupUid\).*adopt: true/,
+  );
+  expect(h.calls()).toEqual([`POST ${ASSOCIATIONS}/${team}`]);
+  expect((await h.api("GET", `${ASSOCIATIONS}/${team}`)).body).toMatchObject({ name: "first" });
+  await h.host.delete(first.id, urn, first.props);
+});
+
 test("check names the failing property, down to a block's member, and sends nothing", async () => {
+  const team = parent;
   const failures = async (values: Record<string, unknown>) =>
     (await h.host.check(urn, {}, props({ groupUid: team, name: "a", ...values }))).failures;
   expect((await h.host.check(urn, {}, props({ groupUid: team }))).failures).toEqual([
@@ -221,7 +246,8 @@ test("check names the failing property, down to a block's member, and sends noth
   expect(h.calls()).toEqual([]);
 });
 
-test("an association of the same name is adopted only when asked, and brought to the declared values with one PATCH", async () => {
+test("the group's existing association is adopted only when asked, found by the group's uid and brought to the declared values with one PATCH", async () => {
+  const team = await newGroup("adopted");
   const existing = (
     await h.api("POST", `${ASSOCIATIONS}/${team}`, { name: "taken", amazon: { account: "123456789012" } })
   ).body;
@@ -234,7 +260,9 @@ test("an association of the same name is adopted only when asked, and brought to
     `GET ${ASSOCIATIONS}`,
     `PATCH ${ASSOCIATIONS}/${existing.uid}`,
   ]);
+  expect(h.emu.requests()[1].query).toEqual({ "uidp.ids": team, page_size: "200" });
   expect(h.emu.requests()[2].query).toEqual({ updateMask: "description" });
-  expect(adopted).toMatchObject({ id: existing.uid, props: { ...declared, adopted: true } });
+  expect(existing.uid).toBe(team);
+  expect(adopted).toMatchObject({ id: team, props: { ...declared, adopted: true } });
   await h.host.delete(adopted.id, urn, adopted.props);
 });

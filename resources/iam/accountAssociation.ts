@@ -1,7 +1,9 @@
 /**
- * An account association of a group: the cloud and source-control accounts (AWS, Azure,
- * Google Cloud, GitHub, Chainguard) the group trusts, managed by Pulumi. Its id is the
- * association's uid (the group's uid, "/", one more segment).
+ * The account association of a group: the cloud and source-control accounts (AWS, Azure,
+ * Google Cloud, GitHub, Chainguard) the group trusts, managed by Pulumi. A group has one, and
+ * its uid, the resource's id, is the group's uid. (A state written by earlier versions holds a
+ * uid of its own below the group as the id; refresh, update and destroy still find the record
+ * through the group, and a refresh replaces the id with the group's uid.)
  *
  *     new platform.iam.AccountAssociation("aws", {
  *       groupUid: team.uid, name: "aws-production", amazon: { account: "123456789012" } });
@@ -9,7 +11,8 @@
  * Every field updates in place with one PATCH; a block's update masks only its changed members
  * (`amazon.account`, `azure.clientIds`). Moving it to another group replaces it.
  *
- * Look-ups: `getAccountAssociation({ uid })` or by name, `getAccountAssociations({ childrenOf })`.
+ * Look-ups: `getAccountAssociation({ uid: groupUid })` or by name, `getAccountAssociations({ descendantsOf })`
+ * (the associations of the groups below a group; `childrenOf`: of its child groups).
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
@@ -52,7 +55,7 @@ export interface ChainguardAccount {
 export interface AccountAssociationArgs {
   /** The group whose associations these are. Changing it replaces the association. */
   groupUid: pulumi.Input<string>;
-  /** Unique among the group's associations. */
+  /** The association's name (a group has one association). */
   name: pulumi.Input<string>;
   description?: pulumi.Input<string>;
   amazon?: pulumi.Input<AmazonAccount>;
@@ -61,7 +64,7 @@ export interface AccountAssociationArgs {
   github?: pulumi.Input<GitHubAccount>;
   google?: pulumi.Input<GoogleAccount>;
   /**
-   * Take over an existing association of the same name on the group instead of failing (then
+   * Take over the group's existing association instead of failing (then
    * one PATCH brings it to the declared values; see README, adoption). Never sent to the API.
    * Defaults to the stack-wide `platform:adopt`.
    */
@@ -71,7 +74,7 @@ export interface AccountAssociationArgs {
 const TYPE = "pulumi-nodejs:dynamic/iam:AccountAssociation";
 
 export class AccountAssociation extends pulumi.dynamic.Resource {
-  /** The association's uid: the group's uid, "/", one more segment. Same as `id`. */
+  /** The association's uid: its group's uid. Same as `id`. */
   declare readonly uid: pulumi.Output<string>;
   /** true when the record existed and was taken over (`adopt`) rather than created. */
   declare readonly adopted: pulumi.Output<boolean | undefined>;

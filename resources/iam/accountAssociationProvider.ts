@@ -83,15 +83,17 @@ const accountAssociation: ResourceKind = {
       ),
     });
   },
-  // The create path names the group; the association's uid is the group's plus one segment.
+  // The create path names the group, and the association's uid is the group's: one per group.
   parentField: "groupUid",
+  keyedByParent: true,
   writable: ["name", "description", ...ACCOUNT_BLOCKS],
   // Each block is a message of its own: an update masks only its changed members (`amazon.account`).
   nested: ACCOUNT_BLOCKS,
   replaceOn: ["groupUid"],
   alreadyExistsHint:
-    "choose another name, or delete the existing association, or refer to it with " +
-    "platform.iam.AccountAssociation.get(name, uid) or platform.iam.getAccountAssociation({ name, childrenOf })",
+    "a group has one account association: declare that one (its uid is the group's), refer to it with " +
+    "platform.iam.AccountAssociation.get(name, groupUid) or platform.iam.getAccountAssociation({ uid: groupUid }), " +
+    "or delete it first",
 };
 
 export = defineProvider(accountAssociation);

@@ -6,7 +6,8 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { startEmulator, RunningEmulator } from "../../emulator";
+import { RunningEmulator } from "../../emulator";
+import { startProviderEmulator } from "../../tests/support/providerEmulator";
 import { call, snapshot } from "../../tools/engine/orgApi";
 import { withoutPlatformEnv } from "../../tools/engine/orgProject";
 import { runEngine } from "../../tools/engine/run";
@@ -36,7 +37,7 @@ export const ciAdopted = ci.adopted;
 let emu: RunningEmulator;
 let dir: string;
 beforeAll(async () => {
-  emu = await startEmulator({ quiet: true });
+  emu = await startProviderEmulator();
   dir = path.join(repoRoot, ".work", `adoption-engine-${process.pid}`);
   fs.mkdirSync(path.join(dir, "program"), { recursive: true });
   fs.writeFileSync(path.join(dir, "program", "Pulumi.yaml"), "name: adoption\nruntime: nodejs\n");

@@ -4,7 +4,8 @@
  * as a Pulumi secret (the class asks for it with additionalSecretOutputs), is stored wrapped as
  * a secret among the stack outputs and is never printed; a rerun changes nothing and keeps it.
  */
-import { BUILTIN_ROLES, RunningEmulator, startEmulator } from "../../emulator";
+import { BUILTIN_ROLES, RunningEmulator } from "../../emulator";
+import { startProviderEmulator } from "../../tests/support/providerEmulator";
 import { makeSecret } from "../../tools/engine/wire";
 import { ProgramProject, programProject } from "../../tests/support/programProject";
 
@@ -27,7 +28,7 @@ export const keyId = invite.keyId;
 let emu: RunningEmulator;
 let project: ProgramProject;
 beforeAll(async () => {
-  emu = await startEmulator({ quiet: true });
+  emu = await startProviderEmulator();
   project = programProject({ name: "invite", source: PROGRAM, api: emu });
 });
 afterAll(async () => {

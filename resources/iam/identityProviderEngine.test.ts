@@ -7,7 +7,8 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { startEmulator, RunningEmulator } from "../../emulator";
+import { RunningEmulator } from "../../emulator";
+import { startProviderEmulator } from "../../tests/support/providerEmulator";
 import { withoutPlatformEnv } from "../../tools/engine/orgProject";
 import { runEngine } from "../../tools/engine/run";
 import { repoRoot } from "../../tools/host/stage";
@@ -20,7 +21,7 @@ const ROTATED = "engine-client-secret-rotated-9876543210";
 let emu: RunningEmulator;
 let dir: string;
 beforeAll(async () => {
-  emu = await startEmulator({ quiet: true });
+  emu = await startProviderEmulator();
   dir = path.join(repoRoot, ".work", `identity-provider-${process.pid}`);
   fs.mkdirSync(dir, { recursive: true });
 });

@@ -3,7 +3,8 @@
  * secret it keeps): by uid, by name, the list, and the Output forms under setMocks with Inputs.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { startEmulator, RunningEmulator } from "../../emulator";
+import { RunningEmulator } from "../../emulator";
+import { startProviderEmulator } from "../../tests/support/providerEmulator";
 import { fetchClient, listRequests } from "../../tests/support/lookupClient";
 import {
   getIdentityProvider,
@@ -18,7 +19,7 @@ let emu: RunningEmulator;
 let client: ReturnType<typeof fetchClient>;
 
 beforeAll(async () => {
-  emu = await startEmulator({ quiet: true });
+  emu = await startProviderEmulator();
   client = fetchClient(emu);
   process.env.PLATFORM_API_URL = emu.url;
   process.env.PLATFORM_TOKEN = emu.token;

@@ -22,7 +22,7 @@ const ROTATED = "client-secret-rotated-fedcba9876543210";
 
 beforeAll(async () => {
   stateFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "idp-test-")), "state.json");
-  h = await startHarness({ requirePatchFields: true, statePath: stateFile });
+  h = await startHarness({ statePath: stateFile });
   const idp = await registerResource(
     h,
     "mock-idp",

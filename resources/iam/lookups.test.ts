@@ -1,4 +1,5 @@
-import { startEmulator, RunningEmulator } from "../../emulator";
+import { RunningEmulator } from "../../emulator";
+import { startProviderEmulator } from "../../tests/support/providerEmulator";
 import { fetchClient, listRequests } from "../../tests/support/lookupClient";
 import { getGroup, getGroups, getIdentities, getIdentity } from "./lookups";
 
@@ -10,7 +11,7 @@ let groupNames: string[];
 let identityNames: string[];
 
 beforeAll(async () => {
-  emu = await startEmulator({ seed: false, quiet: true, bulk: { groups: GROUPS } });
+  emu = await startProviderEmulator({ seed: false, bulk: { groups: GROUPS } });
   client = fetchClient(emu);
   groupNames = Array.from({ length: GROUPS }, (_, i) => `bulk-group-${i}`).sort();
   const home = await client.request<{ uid: string }>({

@@ -1,4 +1,5 @@
-import { startEmulator, RunningEmulator, BUILTIN_ROLES } from "../../emulator";
+import { RunningEmulator, BUILTIN_ROLES } from "../../emulator";
+import { startProviderEmulator } from "../../tests/support/providerEmulator";
 import { fetchClient, listRequests } from "../../tests/support/lookupClient";
 import { getRole, getRoles } from "./role";
 
@@ -10,7 +11,7 @@ let team: { uid: string };
 let allNames: string[];
 
 beforeAll(async () => {
-  emu = await startEmulator({ seed: false, quiet: true });
+  emu = await startProviderEmulator({ seed: false });
   client = fetchClient(emu);
   for (let i = 0; i < CUSTOM; i++) {
     await client.request({

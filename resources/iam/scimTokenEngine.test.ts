@@ -5,7 +5,8 @@
  * outputs and is never printed; a rerun and a refresh keep it; destroy revokes it before the
  * identity provider is deleted.
  */
-import { BUILTIN_ROLES, RunningEmulator, startEmulator } from "../../emulator";
+import { BUILTIN_ROLES, RunningEmulator } from "../../emulator";
+import { startProviderEmulator } from "../../tests/support/providerEmulator";
 import { makeSecret } from "../../tools/engine/wire";
 import { ProgramProject, programProject } from "../../tests/support/programProject";
 
@@ -28,7 +29,7 @@ export const endpointUrl = scim.endpointUrl;
 let emu: RunningEmulator;
 let project: ProgramProject;
 beforeAll(async () => {
-  emu = await startEmulator({ quiet: true });
+  emu = await startProviderEmulator();
   project = programProject({ name: "scim", source: PROGRAM, api: emu });
 });
 afterAll(async () => {

@@ -1,4 +1,5 @@
-import { startEmulator, RunningEmulator } from "../../emulator";
+import { RunningEmulator } from "../../emulator";
+import { startProviderEmulator } from "../../tests/support/providerEmulator";
 import { fetchClient, listRequests } from "../../tests/support/lookupClient";
 import { getRepo, getRepos } from "./repo";
 
@@ -9,7 +10,7 @@ let client: ReturnType<typeof fetchClient>;
 let allNames: string[];
 
 beforeAll(async () => {
-  emu = await startEmulator({ seed: false, quiet: true, bulk: { repos: REPOS } });
+  emu = await startProviderEmulator({ seed: false, bulk: { repos: REPOS } });
   client = fetchClient(emu);
   allNames = Array.from({ length: REPOS }, (_, i) => `bulk-repo-${i}`).sort();
 });

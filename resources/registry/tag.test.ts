@@ -1,4 +1,5 @@
-import { startEmulator, RunningEmulator } from "../../emulator";
+import { RunningEmulator } from "../../emulator";
+import { startProviderEmulator } from "../../tests/support/providerEmulator";
 import { fetchClient, listRequests } from "../../tests/support/lookupClient";
 import { getRepos } from "./repo";
 import { getTags } from "./tag";
@@ -12,7 +13,7 @@ let allNames: string[];
 
 beforeAll(async () => {
   // Two repos so that scoping to one of them matters.
-  emu = await startEmulator({ seed: false, quiet: true, bulk: { repos: 2, tagsPerRepo: TAGS } });
+  emu = await startProviderEmulator({ seed: false, bulk: { repos: 2, tagsPerRepo: TAGS } });
   client = fetchClient(emu);
   repoUid = (await getRepos({ name: "bulk-repo-0" }, { client })).repos[0].uid;
   allNames = Array.from({ length: TAGS }, (_, t) => `v${t}`).sort();

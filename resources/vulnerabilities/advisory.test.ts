@@ -1,4 +1,5 @@
-import { startEmulator, RunningEmulator } from "../../emulator";
+import { RunningEmulator } from "../../emulator";
+import { startProviderEmulator } from "../../tests/support/providerEmulator";
 import { fetchClient, listRequests } from "../../tests/support/lookupClient";
 import { getAdvisories } from "./advisory";
 
@@ -8,7 +9,7 @@ let emu: RunningEmulator;
 let client: ReturnType<typeof fetchClient>;
 
 beforeAll(async () => {
-  emu = await startEmulator({ seed: false, quiet: true, bulk: { repos: 3, advisories: ADVISORIES } });
+  emu = await startProviderEmulator({ seed: false, bulk: { repos: 3, advisories: ADVISORIES } });
   client = fetchClient(emu);
 });
 afterAll(() => emu.close());
@@ -73,6 +74,17 @@ test("aliases, latestEventType and free-text query", async () => {
   expect(byText.map((a) => a.uid)).toContain(sample.uid);
   const queries = listRequests(emu, PATH).map((r) => r.query);
   expect(queries.some((q) => q.latest_event_type === "fixed")).toBe(true);
+});
+
+test("legacyAdvisoryIds finds migrated advisories by the id they had before, sent as legacy_advisory_ids", async () => {
+  const { advisories: all } = await getAdvisories({}, { client });
+  const migrated = all.filter((a) => a.legacyAdvisoryId !== undefined);
+  expect(migrated.length).toBeGreaterThan(1);
+  const wanted = [String(migrated[0].legacyAdvisoryId), String(migrated[1].legacyAdvisoryId)];
+  emu.clearRequests();
+  const { advisories } = await getAdvisories({ legacyAdvisoryIds: wanted }, { client });
+  expect(advisories.map((a) => a.uid).sort()).toEqual([migrated[0].uid, migrated[1].uid].sort());
+  expect(listRequests(emu, PATH)[0].query.legacy_advisory_ids).toEqual(wanted);
 });
 
 test("limit stops early", async () => {

@@ -8,6 +8,8 @@ export const advisorySchema = lazily((z) =>
   z.looseObject({
     uid: z.string(),
     advisoryId: z.string().optional(),
+    /** The id it had in a GitHub advisory repository, for advisories migrated from one. */
+    legacyAdvisoryId: z.string().optional(),
     artifactName: z.string().optional(),
     artifactType: z.string().optional(),
     artifactArchitecture: z.string().optional(),
@@ -35,6 +37,7 @@ const advisories: Collection<Advisory> = {
 /** Argument → wire name of the advisory filters. */
 const ADVISORY_FILTERS = {
   advisoryIds: "advisory_ids",
+  legacyAdvisoryIds: "legacy_advisory_ids",
   artifactNames: "artifact_names",
   artifactTypes: "artifact_types",
   artifactArchitectures: "artifact_architectures",
@@ -52,6 +55,8 @@ const getAdvisoriesArgs = lazily((z) => {
   return z.strictObject({
     ...listArgs(),
     advisoryIds: names,
+    /** Advisories migrated from a GitHub advisory repository, by the id they had there. */
+    legacyAdvisoryIds: names,
     artifactNames: names,
     artifactTypes: names,
     artifactArchitectures: names,

@@ -7,7 +7,8 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { startEmulator, RunningEmulator } from "../../emulator";
+import { RunningEmulator } from "../../emulator";
+import { startProviderEmulator } from "../support/providerEmulator";
 import { call, snapshot } from "../../tools/engine/orgApi";
 import { withoutPlatformEnv } from "../../tools/engine/orgProject";
 import { runEngine } from "../../tools/engine/run";
@@ -26,7 +27,7 @@ let teamB: string;
 let viewerOnA: { uid: string; tokenFile: string; oidcToken: string };
 
 beforeAll(async () => {
-  emu = await startEmulator({ quiet: true });
+  emu = await startProviderEmulator();
   dir = path.join(repoRoot, ".work", `access-${process.pid}`);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });

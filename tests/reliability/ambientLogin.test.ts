@@ -8,7 +8,8 @@ import * as fs from "node:fs";
 import * as http from "node:http";
 import { AddressInfo } from "node:net";
 import * as path from "node:path";
-import { startEmulator, RunningEmulator } from "../../emulator";
+import { RunningEmulator } from "../../emulator";
+import { startProviderEmulator } from "../support/providerEmulator";
 import { call } from "../../tools/engine/orgApi";
 import { withoutPlatformEnv } from "../../tools/engine/orgProject";
 import { runEngine } from "../../tools/engine/run";
@@ -28,7 +29,7 @@ let actionsUrl: string;
 const minted: string[] = [];
 
 beforeAll(async () => {
-  emu = await startEmulator({ quiet: true });
+  emu = await startProviderEmulator();
   dir = path.join(repoRoot, ".work", `ambient-${process.pid}`);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });

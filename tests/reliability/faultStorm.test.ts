@@ -7,7 +7,8 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { startEmulator, RunningEmulator, FaultRule } from "../../emulator";
+import { RunningEmulator, FaultRule } from "../../emulator";
+import { startProviderEmulator } from "../support/providerEmulator";
 import { OrgSnapshot, snapshot } from "../../tools/engine/orgApi";
 import { withoutPlatformEnv } from "../../tools/engine/orgProject";
 import { runEngine } from "../../tools/engine/run";
@@ -64,7 +65,7 @@ const storms = (org: OrgSnapshot) => ({
 });
 
 test("a 200-resource organization goes up, changes and is destroyed through 20% faults, leaving exactly what is declared", async () => {
-  const emu = await startEmulator({ quiet: true, faultSeed: FAULT_SEED });
+  const emu = await startProviderEmulator({ faultSeed: FAULT_SEED });
   const { run, remove } = stack(emu, "org");
   const api = { url: emu.url, token: emu.token };
   const before = await snapshot(api, emu.rootUid);
@@ -110,7 +111,7 @@ test("a 200-resource organization goes up, changes and is destroyed through 20% 
 });
 
 test("100 groups created in parallel under one parent through 20% faults: exactly 100, then none", async () => {
-  const emu = await startEmulator({ quiet: true, faultSeed: FAULT_SEED + 1 });
+  const emu = await startProviderEmulator({ faultSeed: FAULT_SEED + 1 });
   const { run, remove } = stack(emu, "flat");
   const api = { url: emu.url, token: emu.token };
   const before = await snapshot(api, emu.rootUid);

@@ -6,7 +6,8 @@
 import * as fs from "node:fs";
 import * as http from "node:http";
 import * as path from "node:path";
-import { startEmulator, RunningEmulator } from "../../emulator";
+import { RunningEmulator } from "../../emulator";
+import { startProviderEmulator } from "../support/providerEmulator";
 import { withoutPlatformEnv } from "../../tools/engine/orgProject";
 import { runEngine } from "../../tools/engine/run";
 import { StackState } from "../../tools/engine/state";
@@ -22,7 +23,7 @@ let dir: string;
 const servers: http.Server[] = [];
 
 beforeAll(async () => {
-  emu = await startEmulator({ quiet: true });
+  emu = await startProviderEmulator();
   dir = path.join(repoRoot, ".work", `hostile-servers-${process.pid}`);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });

@@ -4,7 +4,7 @@
  * tests/e2e.test.ts (CommonJS) and tests/e2e-esm.test.ts (ES module).
  */
 import * as fs from "node:fs";
-import { startEmulator } from "../../emulator";
+import { startProviderEmulator } from "./providerEmulator";
 import type { RunningEmulator } from "../../emulator";
 import { call, listAll, OrgRecord, OrgSnapshot, snapshot } from "../../tools/engine/orgApi";
 import { EXAMPLE_SSO_CLIENT_SECRET, orgStack, OrgStack } from "../../tools/engine/orgProject";
@@ -39,7 +39,7 @@ export function describeOrgStories(variant: StoryVariant): void {
     const api = () => ({ url: emu.url, token: emu.token });
 
     beforeAll(async () => {
-      emu = await startEmulator({ quiet: true });
+      emu = await startProviderEmulator();
       stack = orgStack({
         url: emu.url,
         token: emu.token,

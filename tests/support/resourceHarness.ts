@@ -5,7 +5,8 @@
  * configured for an emulator, and a few direct API calls for out-of-band changes.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { EmulatorOptions, RunningEmulator, startEmulator } from "../../emulator";
+import { EmulatorOptions, RunningEmulator } from "../../emulator";
+import { startProviderEmulator } from "./providerEmulator";
 import { ProviderHost, startHost, urnOf } from "../../tools/host/host";
 import { StagedPackage, stagePackage } from "../../tools/host/stage";
 
@@ -86,7 +87,7 @@ export async function startHarness(emulatorOptions: EmulatorOptions = {}): Promi
   let host: ProviderHost | undefined;
   try {
     const { providers, mocked, instances, platform } = await mockedProviders(staged);
-    emu = await startEmulator({ quiet: true, ...emulatorOptions });
+    emu = await startProviderEmulator(emulatorOptions);
     // The host gets no PLATFORM_* variables: everything it knows comes through Configure.
     const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("PLATFORM_")));
     host = await startHost({ cwd: staged.dir, env });

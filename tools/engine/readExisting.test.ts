@@ -5,7 +5,8 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { startEmulator, RunningEmulator } from "../../emulator";
+import { RunningEmulator } from "../../emulator";
+import { startProviderEmulator } from "../../tests/support/providerEmulator";
 import { call, snapshot } from "./orgApi";
 import { withoutPlatformEnv } from "./orgProject";
 import { runEngine } from "./run";
@@ -16,7 +17,7 @@ jest.setTimeout(120_000);
 let emu: RunningEmulator;
 let dir: string;
 beforeAll(async () => {
-  emu = await startEmulator({ quiet: true });
+  emu = await startProviderEmulator();
   dir = path.join(repoRoot, ".work", `read-existing-${process.pid}`);
   fs.mkdirSync(dir, { recursive: true });
 });
