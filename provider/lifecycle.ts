@@ -25,7 +25,7 @@ import {
   wirePaths,
 } from "./changes";
 import { ApiRecord, Companion, Kind, ResourceKind, completeKind } from "./kind";
-import { registerSecret } from "./messages";
+import { registerSecret, safeMessage } from "./messages";
 import { PartlyWrittenError, ResourceError, failed, messageOf } from "./resourceError";
 import { mayResendCreate } from "./retryPolicy";
 import { configureFromPulumi, raw as settingOf } from "./settings";
@@ -191,9 +191,10 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
     const uid = answered.uid;
     // A secret output (an invite's code) is redacted from every message from here on.
     registerSecrets(answered);
+    // Redacted before it is cut: half a secret would no longer be recognised.
     if (typeof uid !== "string" || uid === "")
       throw new ResourceError(
-        `the API answered a ${kind.noun} without a uid: ${JSON.stringify(withoutSecrets(record))?.slice(0, 200)}`,
+        `the API answered a ${kind.noun} without a uid: ${safeMessage(JSON.stringify(withoutSecrets(record)) ?? "", 200)}`,
       );
     // An answered uid becomes the resource id and, later, part of request paths: same grammar as inputs.
     const issue = uidIssue(uid, "path");
