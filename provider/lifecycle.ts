@@ -13,6 +13,7 @@ import { ApiClient, sharedClient } from "./client";
 import { ApiError, Code, UnknownOutcomeError, isAlreadyExists, isApiError, isNotFound } from "./errors";
 import { callBudgetMs, withCallDeadline } from "./deadline";
 import { findByNaturalKey, findCreated } from "./adoption";
+import { withHostKeys } from "./hostKeys";
 import { versionRefusal } from "./apiVersions";
 import {
   changedFields,
@@ -450,7 +451,7 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
       }
     },
   };
-  return { ...withCallDeadlines(kind, operations), kind };
+  return { ...withHostKeys(withCallDeadlines(kind, operations)), kind };
 }
 
 /** Each operation that calls the API is one call with one overall deadline across its retries. */
