@@ -13,6 +13,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { BUILTIN_ROLES, RunningEmulator, startEmulator } from "../../emulator";
 import { readState } from "../../emulator/persistence";
+import { call } from "../../tests/support/emulatorClient";
 import { makeSecret } from "../../tools/engine/wire";
 import { ProgramProject, programProject } from "../../tests/support/programProject";
 
@@ -56,13 +57,9 @@ const IDPS = "/iam/v2beta1/identityProviders";
 
 /** One call straight to the emulator, as the console would make it. */
 async function api(method: string, p: string, body?: unknown): Promise<any> {
-  const answer = await fetch(`${emu.url}${p}`, {
-    method,
-    headers: { authorization: `Bearer ${emu.token}`, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(answer.status).toBe(200);
-  return answer.json();
+  const reply = await call(emu, method, p, { body });
+  expect(reply.status).toBe(200);
+  return reply.body;
 }
 
 /** The hash of the token the service holds for the identity provider, from its saved state. */

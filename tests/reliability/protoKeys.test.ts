@@ -7,6 +7,7 @@
  * its value is sent. (Pulumi's SDK drops the key on each hop; the state spells it `__proto__~`.)
  */
 import { RunningEmulator, startEmulator } from "../../emulator";
+import { call } from "../support/emulatorClient";
 import { ProgramProject, programProject } from "../support/programProject";
 
 jest.setTimeout(180_000);
@@ -72,15 +73,10 @@ const config = (claim: string) => ({
 });
 
 /** One call straight to the emulator, as the console would make it; the answer parsed as JSON (keys kept). */
-async function api(method: string, path: string, body?: string): Promise<any> {
-  const answer = await fetch(`${emu.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${emu.token}`, "content-type": "application/json" },
-    body,
-  });
-  const text = await answer.text();
-  expect(`${answer.status} ${text}`).toMatch(/^200 /);
-  return JSON.parse(text);
+async function api(method: string, path: string, rawBody?: string): Promise<any> {
+  const reply = await call(emu, method, path, { rawBody });
+  expect(`${reply.status} ${reply.text}`).toMatch(/^200 /);
+  return reply.body;
 }
 const own = (value: object, key: string) => Object.hasOwn(value, key) && (value as Record<string, unknown>)[key];
 
