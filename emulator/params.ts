@@ -24,14 +24,22 @@ export function normalizeParams(search: URLSearchParams): Params {
   return params;
 }
 
-/** The raw query as the request log shows it: repeated keys become arrays. */
+/**
+ * The raw query as the request log shows it: repeated keys become arrays. Every name is an own
+ * key, `__proto__` too (assigning it would set the object's prototype instead).
+ */
 export function rawQuery(search: URLSearchParams): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [key, value] of search) {
-    const prior = out[key];
-    if (prior === undefined) out[key] = value;
-    else if (Array.isArray(prior)) prior.push(value);
-    else out[key] = [prior, value];
+    const prior = Object.hasOwn(out, key) ? out[key] : undefined;
+    if (Array.isArray(prior)) prior.push(value);
+    else
+      Object.defineProperty(out, key, {
+        value: prior === undefined ? value : [prior, value],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
   }
   return out;
 }

@@ -6,6 +6,7 @@
  * Only the check loads this module (on its first call), so describing a kind loads no zod.
  */
 import { z } from "zod";
+import { mapOf } from "./mapSchema";
 import { UidForm, uidIssue } from "./uid";
 
 /** zod error options: "is required" when absent, "must be <expected>" otherwise. */
@@ -107,10 +108,13 @@ function re2Problem(source: string): string | undefined {
   }
 }
 
+/** A map whose every own entry, `__proto__` included, is checked with `value` (provider/mapSchema.ts). */
+const map = <T>(value: z.ZodType<T>, what: string) => mapOf(z, value, expecting(what));
+
 /** An object of strings (claims), each value checked with `value`; names and entries capped. */
 const stringMap = (value: z.ZodType<string> = optionalText(LIMITS.text)) =>
-  z.record(z.string(), value, expecting("an object of strings")).superRefine((map, ctx) => {
-    const keys = Object.keys(map);
+  map(value, "an object of strings").superRefine((entries, ctx) => {
+    const keys = Object.keys(entries);
     if (keys.length > LIMITS.mapEntries)
       ctx.addIssue({
         code: "custom",
@@ -140,5 +144,5 @@ const jwks = () =>
       ctx.addIssue({ code: "custom", message: 'must be a JSON Web Key Set: {"keys": [ ... ]} with at least one key' });
   });
 
-export const fields = { z, expecting, uid, optionalText, text, name, httpsUrl, pattern, stringMap, jwks };
+export const fields = { z, expecting, uid, optionalText, text, name, httpsUrl, pattern, map, stringMap, jwks };
 export type Fields = typeof fields;

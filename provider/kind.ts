@@ -11,7 +11,7 @@ import type { Domain, Query } from "./client";
 import type { ApiError } from "./errors";
 import type { Fields } from "./fields";
 import type { ApiVersion } from "./settings";
-import { Props, parentOfUid, shown } from "./values";
+import { Props, parentOfUid, setOwn, shown } from "./values";
 
 export interface CheckFailure {
   property: string;
@@ -213,6 +213,6 @@ export function completeKind(kind: ResourceKind): Kind {
 /** `props` with the keys `names` maps renamed (wire names to input names and back). */
 export function renameKeys(props: Props, names: Readonly<Record<string, string>>): Props {
   const out: Props = {};
-  for (const [key, value] of Object.entries(props)) out[names[key] ?? key] = value;
+  for (const [key, value] of Object.entries(props)) setOwn(out, Object.hasOwn(names, key) ? names[key] : key, value);
   return out;
 }

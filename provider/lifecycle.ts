@@ -13,6 +13,7 @@ import { ApiClient, sharedClient } from "./client";
 import { ApiError, Code, UnknownOutcomeError, isAlreadyExists, isApiError, isNotFound } from "./errors";
 import { callBudgetMs, withCallDeadline } from "./deadline";
 import { findByNaturalKey, findCreated } from "./adoption";
+import { withHostKeys } from "./hostKeys";
 import { versionRefusal } from "./apiVersions";
 import {
   changedFields,
@@ -25,7 +26,7 @@ import {
   wirePaths,
 } from "./changes";
 import { ApiRecord, Companion, Kind, ResourceKind, completeKind } from "./kind";
-import { registerSecret } from "./messages";
+import { registerSecret, safeMessage } from "./messages";
 import { PartlyWrittenError, ResourceError, failed, messageOf } from "./resourceError";
 import { mayResendCreate } from "./retryPolicy";
 import { configureFromPulumi, raw as settingOf } from "./settings";
@@ -208,9 +209,10 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
     const uid = answered.uid;
     // A secret output (an invite's code) is redacted from every message from here on.
     registerSecrets(answered);
+    // Redacted before it is cut: half a secret would no longer be recognised.
     if (typeof uid !== "string" || uid === "")
       throw new ResourceError(
-        `the API answered a ${kind.noun} without a uid: ${JSON.stringify(withoutSecrets(record))?.slice(0, 200)}`,
+        `the API answered a ${kind.noun} without a uid: ${safeMessage(JSON.stringify(withoutSecrets(record)) ?? "", 200)}`,
       );
     // An answered uid becomes the resource id and, later, part of request paths: same grammar as inputs.
     const issue = uidIssue(uid, "path");
@@ -468,7 +470,7 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
       }
     },
   };
-  return { ...withCallDeadlines(kind, operations), kind };
+  return { ...withHostKeys(withCallDeadlines(kind, operations)), kind };
 }
 
 /** Each operation that calls the API is one call with one overall deadline across its retries. */

@@ -3,6 +3,7 @@
  * every message says what was being done, to which record, what the API answered and, where it
  * helps, what to do; every one goes through safeMessage (secrets redacted, length capped).
  */
+import { toHostKeys } from "./hostKeys";
 import { safeMessage } from "./messages";
 import type { Props } from "./values";
 
@@ -30,13 +31,16 @@ export function failed(operation: string, what: string, error: unknown, hint?: s
  */
 export class PartlyWrittenError extends ResourceError {
   readonly reasons: string[];
+  /** As the host carries them (provider/hostKeys.ts): they go to the host as they are. */
+  readonly properties: Props;
   constructor(
     message: string,
     readonly id: string,
-    readonly properties: Props,
+    properties: Props,
     cause: unknown,
   ) {
     super(message, { cause });
+    this.properties = toHostKeys(properties);
     this.reasons = [this.message];
   }
 }

@@ -18,6 +18,16 @@ export function shown(value: unknown): string {
   return typeof value === "string" ? value : (JSON.stringify(value) ?? String(value));
 }
 
+/**
+ * `out[key] = value` as an own property whatever the key: a map's key may be `__proto__`, which
+ * plain assignment takes as the prototype (dropping the entry, or grafting a prototype on).
+ */
+export function setOwn(out: Props, key: string, value: unknown): void {
+  if (key === "__proto__")
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
+}
+
 export function isObject(value: unknown): value is Props {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
@@ -34,7 +44,7 @@ export function stripUndefined<T>(value: T): T {
   if (Array.isArray(value)) return value.map((v: unknown) => (v === undefined ? null : stripUndefined(v))) as T;
   if (value !== null && typeof value === "object") {
     const out: Props = {};
-    for (const [key, v] of Object.entries(value)) if (v !== undefined) out[key] = stripUndefined(v);
+    for (const [key, v] of Object.entries(value)) if (v !== undefined) setOwn(out, key, stripUndefined(v));
     return out as T;
   }
   return value;
@@ -86,7 +96,7 @@ export function canonical(value: unknown): unknown {
     const out: Props = {};
     for (const [key, v] of Object.entries(value)) {
       const c = canonical(v);
-      if (c !== undefined) out[key] = c;
+      if (c !== undefined) setOwn(out, key, c);
     }
     return Object.keys(out).length ? out : undefined;
   }

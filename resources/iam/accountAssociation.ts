@@ -15,9 +15,11 @@
  * (the associations of the groups below a group; `childrenOf`: of its child groups).
  */
 import * as pulumi from "@pulumi/pulumi";
+import { hostSafeInputs, restoreMapOutputs } from "../../provider/programMaps";
 import type { z } from "zod";
 import { kindLookups } from "../../provider/kindLookups";
 import { lazily } from "../../provider/lazyZod";
+import { mapOf } from "../../provider/mapSchema";
 import { InputArgs, ListArgs, LookupOptions, OneByUidOrNameArgs } from "../../provider/lookup";
 import provider = require("./accountAssociationProvider");
 
@@ -72,6 +74,8 @@ export interface AccountAssociationArgs {
 }
 
 const TYPE = "pulumi-nodejs:dynamic/iam:AccountAssociation";
+/** The inputs (and outputs) that hold maps. */
+const MAP_FIELDS: readonly (keyof AccountAssociationArgs)[] = ["azure", "github", "chainguard"];
 
 export class AccountAssociation extends pulumi.dynamic.Resource {
   /** The association's uid: its group's uid. Same as `id`. */
@@ -114,7 +118,9 @@ export class AccountAssociation extends pulumi.dynamic.Resource {
       createTime: undefined,
       updateTime: undefined,
     };
-    super(provider, name, { ...outputs, ...args }, opts, "iam", "AccountAssociation");
+    // Map inputs and outputs may hold keys the SDK drops (`__proto__`): provider/programMaps.ts.
+    super(provider, name, { ...outputs, ...hostSafeInputs(args, MAP_FIELDS) }, opts, "iam", "AccountAssociation");
+    restoreMapOutputs(this, MAP_FIELDS);
   }
 }
 
@@ -124,9 +130,10 @@ export const accountAssociationSchema = lazily((z) =>
     name: z.string(),
     description: z.string().optional(),
     amazon: z.looseObject({ account: z.string() }).optional(),
-    azure: z.looseObject({ tenantId: z.string(), clientIds: z.record(z.string(), z.string()).optional() }).optional(),
-    chainguard: z.looseObject({ serviceBindings: z.record(z.string(), z.string()).optional() }).optional(),
-    github: z.looseObject({ appInstallations: z.record(z.string(), z.unknown()).optional() }).optional(),
+    // Maps as mapOf reads them: every key kept, `__proto__` included.
+    azure: z.looseObject({ tenantId: z.string(), clientIds: mapOf(z, z.string()).optional() }).optional(),
+    chainguard: z.looseObject({ serviceBindings: mapOf(z, z.string()).optional() }).optional(),
+    github: z.looseObject({ appInstallations: mapOf(z, z.unknown()).optional() }).optional(),
     google: z.looseObject({ projectId: z.string(), projectNumber: z.string() }).optional(),
     createTime: z.string().optional(),
     updateTime: z.string().optional(),

@@ -51,9 +51,8 @@ const accountAssociation: ResourceKind = {
       chainguard: block({ serviceBindings: f.stringMap(f.text()) }, "an object with serviceBindings"),
       github: block(
         {
-          appInstallations: z
-            .record(
-              z.string(),
+          appInstallations: f
+            .map(
               z.strictObject(
                 {
                   installations: z
@@ -63,7 +62,7 @@ const accountAssociation: ResourceKind = {
                 },
                 f.expecting("an object with installations"),
               ),
-              f.expecting("an object of app installations by GitHub organization"),
+              "an object of app installations by GitHub organization",
             )
             // Reported on the map, so a message never carries an oversized name itself.
             .superRefine((map, ctx) => {

@@ -6,6 +6,7 @@
  *         issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/app:ref:refs/heads/main" } });
  */
 import * as pulumi from "@pulumi/pulumi";
+import { hostSafeInputs, restoreMapOutputs } from "../../provider/programMaps";
 import type { ServicePrincipal } from "./enums";
 import provider = require("./identityProvider");
 
@@ -96,6 +97,8 @@ export interface IdentityArgs {
 }
 
 const TYPE = "pulumi-nodejs:dynamic/iam:Identity";
+/** The inputs (and outputs) that hold maps. */
+const MAP_FIELDS: readonly (keyof IdentityArgs)[] = ["claimMatch"];
 
 export class Identity extends pulumi.dynamic.Resource {
   /** The identity's uid: its group's uid, "/", one more segment. Same as `id`. */
@@ -142,6 +145,8 @@ export class Identity extends pulumi.dynamic.Resource {
       updateTime: undefined,
       adopted: undefined,
     };
-    super(provider, name, { ...outputs, ...args }, opts, "iam", "Identity");
+    // Map inputs and outputs may hold keys the SDK drops (`__proto__`): provider/programMaps.ts.
+    super(provider, name, { ...outputs, ...hostSafeInputs(args, MAP_FIELDS) }, opts, "iam", "Identity");
+    restoreMapOutputs(this, MAP_FIELDS);
   }
 }

@@ -7,6 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { kindLookups } from "../../provider/kindLookups";
 import { Z, lazily } from "../../provider/lazyZod";
+import { mapOf } from "../../provider/mapSchema";
 import { InputArgs, ListArgs, LookupOptions, OneByUidOrNameArgs } from "../../provider/lookup";
 import groupProvider = require("./groupProvider");
 import identityProvider = require("./identityProvider");
@@ -44,8 +45,9 @@ export const identityRecordSchema = lazily((z) =>
         subjectPattern: z.string().optional(),
         audience: z.string().optional(),
         audiencePattern: z.string().optional(),
-        claims: z.record(z.string(), z.string()).optional(),
-        claimPatterns: z.record(z.string(), z.string()).optional(),
+        // Maps as mapOf reads them: every key kept, `__proto__` included.
+        claims: mapOf(z, z.string()).optional(),
+        claimPatterns: mapOf(z, z.string()).optional(),
       })
       .optional(),
     lastSeenTime: z.string().optional(),

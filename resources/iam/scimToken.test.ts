@@ -85,6 +85,8 @@ test("lifecycle: create (generate, enable), read keeps the token, console drift 
       endpointUrl: `${h.emu.url}/scim/v2/${idp}`,
       tokenExpireTime: "2099-01-01T00:00:00.000Z",
       credentialState: LIVE,
+      // The SCIM state's version after the last request (the switch), to notice a regeneration elsewhere.
+      etag: (await scimOf(idp)).etag,
     }),
   );
   // The expiry reached the service (every body is checked against its documented message by the emulator).
@@ -111,7 +113,10 @@ test("lifecycle: create (generate, enable), read keeps the token, console drift 
   h.emu.clearRequests();
   const drifted = await h.host.read(idp, urn, read.props);
   expect(drifted.props.enabled).toBe(false);
+  // The switch explains the new etag: the token is still the live one.
   expect(drifted.props.token).toBe(token);
+  expect(drifted.props).not.toHaveProperty("tokenSuperseded");
+  expect(drifted.props.etag).toBe((await scimOf(idp)).etag);
   expect(await h.host.diff(idp, urn, drifted.props, props(declared))).toEqual({
     changes: "some",
     replaces: [],
@@ -120,7 +125,7 @@ test("lifecycle: create (generate, enable), read keeps the token, console drift 
   h.emu.clearRequests();
   const repaired = await h.host.update(idp, urn, drifted.props, props(declared));
   expect(h.calls()).toEqual([`GET ${IDPS}/${idp}`, `POST ${IDPS}/${idp}:setScimEnabled`]);
-  expect(repaired).toEqual(created.props);
+  expect(repaired).toEqual({ ...created.props, etag: (await scimOf(idp)).etag });
   expect(await scimOf(idp)).toMatchObject({ enabled: true, credentialState: LIVE });
 
   // A new expiry regenerates the token: a new secret output, the old token no longer live.
@@ -163,6 +168,128 @@ test("lifecycle: create (generate, enable), read keeps the token, console drift 
   expect(await scimOf(idp)).toMatchObject({ enabled: false, credentialState: "CREDENTIAL_STATE_REVOKED" });
   // Revoked: the resource is gone.
   expect((await h.host.read(idp, urn, off)).id).toBe("");
+});
+
+/** A regeneration (or switching) done in the console: straight to the API with the current etag. */
+async function inConsole(idp: string, verb: string, body: Record<string, unknown> = {}): Promise<{ token?: string }> {
+  const answer = await h.api("POST", `${IDPS}/${idp}:${verb}`, { ...body, etag: (await scimOf(idp)).etag });
+  expect(answer.status).toBe(200);
+  h.emu.clearRequests();
+  return answer.body;
+}
+
+/** What happens outside the program, the program's expiry inputs, and what was done (a token answered, if any). */
+type Elsewhere = [string, Record<string, unknown>, (idp: string) => Promise<{ token?: string }>];
+
+describe("a token regenerated outside the program: read finds it superseded, diff shows it, update regenerates", () => {
+  test.each<Elsewhere>([
+    [
+      "the console's default expiry (a year from now)",
+      {},
+      async (idp: string) => inConsole(idp, "regenerateScimToken"),
+    ],
+    [
+      "the same expiry as the program's: only the etag moved",
+      { neverExpires: true },
+      async (idp: string) => inConsole(idp, "regenerateScimToken", { neverExpires: true }),
+    ],
+    [
+      "with an overlap: the previous token still works a while (ROTATING)",
+      { neverExpires: true },
+      async (idp: string) => inConsole(idp, "regenerateScimToken", { neverExpires: true, overlap: "3600s" }),
+    ],
+    [
+      "provisioning switched off and on again between two reads (cannot be told from a regeneration)",
+      { expireTime: "2099-01-01T00:00:00Z" },
+      async (idp: string) => {
+        await inConsole(idp, "setScimEnabled", { enabled: false });
+        return inConsole(idp, "setScimEnabled", { enabled: true });
+      },
+    ],
+  ])("%s", async (_label, expiry, elsewhere) => {
+    const idp = await identityProvider();
+    const declared = { identityProviderUid: idp, ...expiry };
+    const created = await h.host.create(urn, props(declared));
+    const token = String(created.props.token);
+    const theirs = (await elsewhere(idp)).token;
+
+    const read = await h.host.read(idp, urn, created.props);
+    expect(h.calls()).toEqual([`GET ${IDPS}/${idp}`]);
+    expect(read.props).toMatchObject({ tokenSuperseded: true, enabled: true, etag: (await scimOf(idp)).etag });
+    // The dead token is not kept; the program sees the drift among its inputs.
+    expect(read.props).not.toHaveProperty("token");
+    expect(read.inputs).toEqual(props({ ...declared, enabled: true, tokenSuperseded: true }));
+    expect(await h.host.diff(idp, urn, read.props, props(declared))).toEqual({
+      changes: "some",
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+    // A second read still says so (the etag it records now is the current one).
+    const again = await h.host.read(idp, urn, read.props);
+    expect(again.props).toEqual(read.props);
+
+    h.emu.clearRequests();
+    const repaired = await h.host.update(idp, urn, again.props, props(declared));
+    expect(h.calls()).toEqual([`GET ${IDPS}/${idp}`, `POST ${IDPS}/${idp}:regenerateScimToken`]);
+    expect(repaired).not.toHaveProperty("tokenSuperseded");
+    expect(repaired.token).toMatch(/^scim_/);
+    expect([token, theirs]).not.toContain(repaired.token);
+    // Nothing changed since that regeneration: the token it answered is the live one.
+    expect(await scimOf(idp)).toMatchObject({ etag: repaired.etag, credentialState: LIVE, enabled: true });
+    const settled = await h.host.read(idp, urn, repaired);
+    expect(settled.props).toEqual(repaired);
+    expect((await h.host.diff(idp, urn, settled.props, props(declared))).changes).toBe("none");
+    await h.host.delete(idp, urn, repaired);
+  });
+
+  test.each<Elsewhere>([
+    [
+      "a new expiry",
+      { neverExpires: true },
+      async (idp) => inConsole(idp, "regenerateScimToken", { expireTime: "2098-01-01T00:00:00Z" }),
+    ],
+    [
+      "an overlap (ROTATING)",
+      { neverExpires: true },
+      async (idp) => inConsole(idp, "regenerateScimToken", { neverExpires: true, overlap: "60s" }),
+    ],
+  ])(
+    "regenerated with %s and provisioning switched off: both seen, both repaired",
+    async (_label, expiry, regenerate) => {
+      const idp = await identityProvider();
+      const declared = { identityProviderUid: idp, ...expiry };
+      const created = await h.host.create(urn, props(declared));
+      await inConsole(idp, "setScimEnabled", { enabled: false });
+      await regenerate(idp);
+      const read = await h.host.read(idp, urn, created.props);
+      expect(read.props).toMatchObject({ tokenSuperseded: true, enabled: false });
+      expect(read.props).not.toHaveProperty("token");
+      h.emu.clearRequests();
+      const repaired = await h.host.update(idp, urn, read.props, props(declared));
+      expect(h.calls()).toEqual([
+        `GET ${IDPS}/${idp}`,
+        `POST ${IDPS}/${idp}:regenerateScimToken`,
+        `POST ${IDPS}/${idp}:setScimEnabled`,
+      ]);
+      expect(repaired).toMatchObject({ enabled: true, credentialState: LIVE });
+      expect(await scimOf(idp)).toMatchObject({ etag: repaired.etag, enabled: true, credentialState: LIVE });
+      expect((await h.host.read(idp, urn, repaired)).props).toEqual(repaired);
+      await h.host.delete(idp, urn, repaired);
+    },
+  );
+
+  test("a state written before the etag was recorded gets the current one at its first read, then notices", async () => {
+    const idp = await identityProvider();
+    const created = await h.host.create(urn, props({ identityProviderUid: idp }));
+    const { etag: _none, ...older } = created.props;
+    await inConsole(idp, "setScimEnabled", { enabled: true });
+    const first = await h.host.read(idp, urn, older);
+    expect(first.props).toMatchObject({ token: created.props.token, etag: (await scimOf(idp)).etag });
+    expect(first.props).not.toHaveProperty("tokenSuperseded");
+    await inConsole(idp, "regenerateScimToken");
+    expect((await h.host.read(idp, urn, first.props)).props).toMatchObject({ tokenSuperseded: true });
+    await h.host.delete(idp, urn, first.props);
+  });
 });
 
 test("without enabled: provisioning on; enabled false still says so; a gone identity provider is gone and deleting is success", async () => {

@@ -11,8 +11,10 @@
  * `token` is answered only when the token is generated or regenerated: a Pulumi secret in the
  * state and the outputs, and no message shows it. Changing `expireTime` or `neverExpires`
  * regenerates it (a new token, the old one stops working); changing `enabled` switches
- * provisioning; destroying the resource revokes the token. A token the identity provider already
- * has cannot be read back, so it cannot be taken over: revoke it first.
+ * provisioning; destroying the resource revokes the token. A token regenerated in the console
+ * shows as drift at the next refresh (`tokenSuperseded`), and `pulumi up` regenerates it. A
+ * token the identity provider already has cannot be read back, so it cannot be taken over:
+ * revoke it first.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { withSecretOutputs } from "../../provider/secretOutputs";
@@ -47,6 +49,13 @@ export class ScimToken extends pulumi.dynamic.Resource {
   declare readonly tokenExpireTime: pulumi.Output<string | undefined>;
   /** CREDENTIAL_STATE_LIVE, or CREDENTIAL_STATE_ROTATING while a previous token still works. */
   declare readonly credentialState: pulumi.Output<string>;
+  /** The identity provider's SCIM state version as last seen: how a regeneration elsewhere is noticed. */
+  declare readonly etag: pulumi.Output<string | undefined>;
+  /**
+   * true after a refresh found the token regenerated outside this program (the state no longer
+   * holds a working token; `token` is absent): the next `pulumi up` regenerates it.
+   */
+  declare readonly tokenSuperseded: pulumi.Output<boolean | undefined>;
 
   static isInstance(obj: unknown): obj is ScimToken {
     return pulumi.CustomResource.isInstance(obj) && (obj as unknown as { __pulumiType?: string }).__pulumiType === TYPE;
@@ -59,6 +68,8 @@ export class ScimToken extends pulumi.dynamic.Resource {
       endpointUrl: undefined,
       tokenExpireTime: undefined,
       credentialState: undefined,
+      etag: undefined,
+      tokenSuperseded: undefined,
     };
     super(provider, name, { ...outputs, ...args }, withSecretOutputs(opts, SECRET_OUTPUTS), "iam", "ScimToken");
   }

@@ -27,8 +27,9 @@ import { Props, UNKNOWN, isObject, sameValue, shown, stripUndefined } from "../.
 import { formatPath } from "../../provider/zodIssues";
 
 const COLLECTION = "identityProviders";
+const ROTATING = "CREDENTIAL_STATE_ROTATING";
 /** The credential states in which a token works: the resource exists only while its token does. */
-const USABLE = new Set(["CREDENTIAL_STATE_LIVE", "CREDENTIAL_STATE_ROTATING"]);
+const USABLE = new Set(["CREDENTIAL_STATE_LIVE", ROTATING]);
 /** RFC 3339 (the API's date-time): a date, "T", a time with optional fraction, then Z or an offset. */
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
 
@@ -75,6 +76,31 @@ interface ScimState {
 }
 
 const label = (uid: unknown) => `SCIM token of identity provider "${shown(uid)}"`;
+
+/** Two RFC 3339 times name the same instant (the service may spell one two ways), or both are absent. */
+const sameInstant = (a: unknown, b: unknown) =>
+  a === b || (typeof a === "string" && typeof b === "string" && Date.parse(a) === Date.parse(b));
+
+/**
+ * Whether the identity provider's credential is no longer the token the state holds: it was
+ * regenerated outside this program. The service never answers the token, so this is read from
+ * what changes with it. The etag changes with every change of the SCIM state (generate,
+ * regenerate, revoke, the provisioning switch); of those, only the switch leaves the credential
+ * alone, and it changes `enabled`. So a new etag is a regeneration when the token's expiry
+ * moved, when an overlap began (ROTATING), or when `enabled` did not change. The one change
+ * this cannot tell from a regeneration is the switch turned off and on again between two
+ * reads: it counts as one, and the next `up` regenerates (the program gets the new token, where
+ * keeping a dead one would break provisioning unseen). A regeneration with the same expiry at
+ * the same time as the switch reads as the switch alone. A state without an etag (written
+ * before this was recorded) gets the current one and no verdict.
+ */
+function tokenSuperseded(scim: ScimState, props: Props): boolean {
+  if (props.tokenSuperseded === true) return true;
+  if (typeof props.etag !== "string" || typeof scim.etag !== "string" || scim.etag === props.etag) return false;
+  if (!sameInstant(scim.tokenExpireTime, props.tokenExpireTime)) return true;
+  if (scim.credentialState === ROTATING && props.credentialState !== ROTATING) return true;
+  return (scim.enabled === true) === (props.enabled === true);
+}
 const wantsEnabled = (props: Props) => props.enabled !== false;
 const expiryOf = (props: Props) => ({ expireTime: props.expireTime, neverExpires: props.neverExpires === true });
 
@@ -124,6 +150,7 @@ function issuedOutputs(inputs: Props, issued: IssuedToken): Props {
     endpointUrl: issued.endpointUrl,
     tokenExpireTime: issued.expireTime,
     credentialState: "CREDENTIAL_STATE_LIVE",
+    etag: issued.etag,
   });
 }
 
@@ -164,9 +191,10 @@ async function create(inputs: Props): Promise<dynamic.CreateResult> {
       );
     throw failed("creating", what, error);
   }
-  const outs = { ...issuedOutputs(inputs, issued), enabled: false };
+  const outs: Props = { ...issuedOutputs(inputs, issued), enabled: false };
+  let etag: string | undefined;
   try {
-    await setEnabled(uid, wantsEnabled(inputs), issued.etag);
+    etag = await setEnabled(uid, wantsEnabled(inputs), issued.etag);
   } catch (error) {
     // The token exists and the state must hold it (it is never answered again): kept as an
     // initialization failure, provisioning off; the next `pulumi up` sets it.
@@ -178,7 +206,8 @@ async function create(inputs: Props): Promise<dynamic.CreateResult> {
       error,
     );
   }
-  return { id: uid, outs: { ...outs, enabled: wantsEnabled(inputs) } };
+  // The switch's etag, or none (the next read records one): the generate's is already stale.
+  return { id: uid, outs: stripUndefined({ ...outs, enabled: wantsEnabled(inputs), etag }) };
 }
 
 async function read(id: string, props: Props = {}): Promise<dynamic.ReadResult> {
@@ -192,24 +221,29 @@ async function read(id: string, props: Props = {}): Promise<dynamic.ReadResult> 
   }
   // Revoked, expired or never issued: this resource's token no longer works, so it is gone.
   if (!scim.credentialState || !USABLE.has(scim.credentialState)) return { id: "", props: {} };
+  const superseded = tokenSuperseded(scim, props);
+  // Drift the program sees as a change of its own (so `preview --expect-no-changes` fails and
+  // `up` regenerates): provisioning switched, and the token regenerated elsewhere.
+  const drift = { enabled: scim.enabled === true, ...(superseded ? { tokenSuperseded: true } : {}) };
   const kept = { ...pickInputs(props), identityProviderUid: id };
   const outs = stripUndefined({
     ...kept,
-    // The service never answers the token again: the state keeps it.
-    token: props.token,
+    // The service never answers the token again: the state keeps it, unless it is dead.
+    token: superseded ? undefined : props.token,
     endpointUrl: scim.endpointUrl,
     tokenExpireTime: scim.tokenExpireTime,
     credentialState: scim.credentialState,
-    // From the service, so provisioning switched in the console shows as drift.
-    enabled: scim.enabled === true,
+    etag: scim.etag,
+    ...drift,
   });
-  return { id, props: outs, inputs: stripUndefined({ ...kept, enabled: scim.enabled === true }) };
+  return { id, props: outs, inputs: stripUndefined({ ...kept, ...drift }) };
 }
 
 async function update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult> {
   registerToken(olds);
   const what = label(id);
-  const regenerate = !sameValue(expiryOf(olds), expiryOf(news));
+  // A new expiry, or a token regenerated elsewhere (read found it dead): a new token.
+  const regenerate = !sameValue(expiryOf(olds), expiryOf(news)) || olds.tokenSuperseded === true;
   const enable = wantsEnabled(news);
   const toggle = olds.enabled !== enable;
   // The state's outputs with the program's inputs as they are now (one it no longer sets is gone).
@@ -222,8 +256,8 @@ async function update(id: string, olds: Props, news: Props): Promise<dynamic.Upd
     etag = (await scimStateOf(id)).etag;
     if (regenerate) {
       const issued = await verb<IssuedToken>(id, "regenerateScimToken", { etag: etag ?? "", ...expiryBody(news) });
-      // A token that never expires has no tokenExpireTime: the old one's goes.
-      const { tokenExpireTime: _old, ...rest } = outs;
+      // A token that never expires has no tokenExpireTime: the old one's goes; the new token is live.
+      const { tokenExpireTime: _old, tokenSuperseded: _dead, ...rest } = outs;
       outs = { ...rest, ...issuedOutputs(news, issued), enabled: outs.enabled };
       etag = issued.etag;
     }
@@ -235,8 +269,10 @@ async function update(id: string, olds: Props, news: Props): Promise<dynamic.Upd
   }
   if (toggle) {
     try {
-      await setEnabled(id, enable, etag);
+      const answered = await setEnabled(id, enable, etag);
       outs.enabled = enable;
+      // The switch's etag, or none (the next read records one): the one before is stale.
+      outs = stripUndefined({ ...outs, etag: answered });
     } catch (error) {
       if (!regenerate) throw failed("updating", what, error);
       // The new token exists and must be kept: an initialization failure keeps it in the state.
@@ -289,7 +325,10 @@ function diff(_id: string, olds: Props, news: Props): Promise<dynamic.DiffResult
   registerToken(olds);
   const replaces = sameValue(olds.identityProviderUid, news.identityProviderUid) ? [] : ["identityProviderUid"];
   const changes =
-    replaces.length > 0 || !sameValue(expiryOf(olds), expiryOf(news)) || olds.enabled !== wantsEnabled(news);
+    replaces.length > 0 ||
+    !sameValue(expiryOf(olds), expiryOf(news)) ||
+    olds.enabled !== wantsEnabled(news) ||
+    olds.tokenSuperseded === true;
   // One token per identity provider: the old one is revoked before another provider's is generated.
   return Promise.resolve({ changes, replaces, deleteBeforeReplace: replaces.length > 0 });
 }

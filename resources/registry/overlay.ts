@@ -9,6 +9,7 @@
  * Look-ups: `getOverlay({ uid })` or by name, `getOverlays({ childrenOf })`.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { hostSafeInputs, restoreMapOutputs } from "../../provider/programMaps";
 import type { z } from "zod";
 import { kindLookups } from "../../provider/kindLookups";
 import { lazily } from "../../provider/lazyZod";
@@ -30,6 +31,8 @@ export interface OverlayArgs {
 }
 
 const TYPE = "pulumi-nodejs:dynamic/registry:Overlay";
+/** The inputs (and outputs) that hold maps. */
+const MAP_FIELDS: readonly (keyof OverlayArgs)[] = ["config"];
 
 export class Overlay extends pulumi.dynamic.Resource {
   /** The overlay's uid. Same as `id`. */
@@ -51,7 +54,9 @@ export class Overlay extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: OverlayArgs, opts?: pulumi.CustomResourceOptions) {
     const outputs = { uid: undefined, adopted: undefined, parentUid: undefined, name: undefined, config: undefined };
-    super(provider, name, { ...outputs, ...args }, opts, "registry", "Overlay");
+    // Map inputs and outputs may hold keys the SDK drops (`__proto__`): provider/programMaps.ts.
+    super(provider, name, { ...outputs, ...hostSafeInputs(args, MAP_FIELDS) }, opts, "registry", "Overlay");
+    restoreMapOutputs(this, MAP_FIELDS);
   }
 }
 

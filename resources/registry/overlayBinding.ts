@@ -7,6 +7,7 @@
  * Look-ups: `getOverlayBinding({ uid })`, `getOverlayBindings({ repoUid, overlayUid })`.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { restoreMapOutputs } from "../../provider/programMaps";
 import type { z } from "zod";
 import { lazily } from "../../provider/lazyZod";
 import { versionRefusal } from "../../provider/apiVersions";
@@ -30,6 +31,8 @@ export interface OverlayBindingArgs {
 }
 
 const TYPE = "pulumi-nodejs:dynamic/registry:OverlayBinding";
+/** The outputs that hold maps. */
+const MAP_OUTPUTS = ["overlay"];
 
 export class OverlayBinding extends pulumi.dynamic.Resource {
   /** The binding's uid. Same as `id`. */
@@ -64,6 +67,8 @@ export class OverlayBinding extends pulumi.dynamic.Resource {
       repo: undefined,
     };
     super(provider, name, { ...outputs, ...args }, opts, "registry", "OverlayBinding");
+    // The hydrated overlay holds its maps, with keys the SDK drops escaped: provider/programMaps.ts.
+    restoreMapOutputs(this, MAP_OUTPUTS);
   }
 }
 

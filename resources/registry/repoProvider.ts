@@ -8,7 +8,7 @@
  */
 import type { ResourceKind } from "../../provider/kind";
 import { defineProvider } from "../../provider/lifecycle";
-import { Props, isObject, parentOfUid } from "../../provider/values";
+import { Props, isObject, parentOfUid, setOwn } from "../../provider/values";
 import { CATALOG_TIERS } from "./catalogTier";
 import { customOverlay, listOf } from "./customOverlay";
 
@@ -23,7 +23,8 @@ function splitSync(sync: unknown): Props {
   if (!isObject(sync)) return {};
   const syncConfig: Props = {};
   const syncState: Props = {};
-  for (const [key, value] of Object.entries(sync)) (SYNC_INPUTS.includes(key) ? syncConfig : syncState)[key] = value;
+  for (const [key, value] of Object.entries(sync))
+    setOwn(SYNC_INPUTS.includes(key) ? syncConfig : syncState, key, value);
   return { syncConfig, ...(Object.keys(syncState).length ? { syncState } : {}) };
 }
 

@@ -7,6 +7,7 @@
  * set `allowDelete: true`, run `pulumi up`, then remove the repo or destroy the stack.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { hostSafeInputs, restoreMapOutputs } from "../../provider/programMaps";
 import type { CatalogTier } from "./catalogTier";
 import provider = require("./repoProvider");
 
@@ -86,6 +87,8 @@ export interface RepoArgs {
 }
 
 const TYPE = "pulumi-nodejs:dynamic/registry:Repo";
+/** The inputs (and outputs) that hold maps. */
+const MAP_FIELDS: readonly (keyof RepoArgs)[] = ["customOverlay"];
 
 export class Repo extends pulumi.dynamic.Resource {
   /** The repo's uid: the group's uid, "/", one more segment. Same as `id`. */
@@ -139,6 +142,8 @@ export class Repo extends pulumi.dynamic.Resource {
       createTime: undefined,
       updateTime: undefined,
     };
-    super(provider, name, { ...outputs, ...args }, opts, "registry", "Repo");
+    // Map inputs and outputs may hold keys the SDK drops (`__proto__`): provider/programMaps.ts.
+    super(provider, name, { ...outputs, ...hostSafeInputs(args, MAP_FIELDS) }, opts, "registry", "Repo");
+    restoreMapOutputs(this, MAP_FIELDS);
   }
 }

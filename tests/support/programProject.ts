@@ -11,8 +11,11 @@ import { repoRoot } from "../../tools/host/stage";
 
 export interface ProgramProject {
   stateFile: string;
-  /** One engine operation (`up`, `refresh`, ...) with the API settings plus the program's `config`. */
-  run(operation: string, config?: Record<string, string>): Promise<EngineRun>;
+  /**
+   * One engine operation (`up`, `refresh`, or one with flags: `["preview", "--refresh"]`) with the
+   * API settings plus the program's `config`.
+   */
+  run(operation: string | string[], config?: Record<string, string>): Promise<EngineRun>;
   remove(): void;
 }
 
@@ -33,7 +36,7 @@ export function programProject(options: {
     run: (operation, config = {}) =>
       runEngine(
         [
-          operation,
+          ...[operation].flat(),
           "--config",
           `platform:apiUrl=${options.api.url}`,
           "--secret-config",
