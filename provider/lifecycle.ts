@@ -12,7 +12,7 @@ import type * as CheckModule from "./check";
 import { ApiClient, sharedClient } from "./client";
 import { ApiError, Code, UnknownOutcomeError, isAlreadyExists, isApiError, isNotFound } from "./errors";
 import { callBudgetMs, withCallDeadline } from "./deadline";
-import { findByNaturalKey, findCreated } from "./adoption";
+import { findByNaturalKey, findLostCreate } from "./adoption";
 import { versionRefusal } from "./apiVersions";
 import {
   changedFields,
@@ -322,12 +322,77 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
     }
   }
 
+  /** The records holding the key of these inputs, every page, for adoption or as the state before a create. */
+  async function holdersOfKey(inputs: Props, what: string): Promise<ApiRecord[]> {
+    try {
+      return await findByNaturalKey(client(), kind, (record) => outputsOf(record, parentOf(inputs)), inputs);
+    } catch (error) {
+      throw new ResourceError(
+        `creating ${what} failed: listing the ${kind.collection} that could be the same record failed first ` +
+          `(${messageOf(error)}); check that the caller may list ${kind.collection} there`,
+        { cause: error },
+      );
+    }
+  }
+
+  /** The record a lost create made, if the search proves it (provider/adoption.ts). */
+  async function searchAfterLostAnswer(
+    inputs: Props,
+    what: string,
+    sent: { at: number; before?: ReadonlySet<string> },
+  ) {
+    try {
+      return await findLostCreate(client(), kind, (record) => outputsOf(record, parentOf(inputs)), inputs, sent);
+    } catch (error) {
+      throw new ResourceError(
+        `creating ${what}: the answer to the create was lost and looking for the record failed (${messageOf(error)}). ` +
+          `Check whether it exists: if one is this resource's, set \`adoptUid\` to its uid on the resource, or delete it; ` +
+          "then run the update again",
+        { cause: error },
+      );
+    }
+  }
+
+  /**
+   * A lost create whose record cannot be proven: records with the request's values that may be
+   * its own or another's. Nothing is taken over or deleted; the message names them and what
+   * settles it.
+   */
+  function unprovenAfterLostAnswer(what: string, error: unknown, records: ApiRecord[], sentAt: number) {
+    const field = kind.createdAtField;
+    const shownRecords = records
+      .slice(0, 10)
+      .map((r) => `${r.uid}${field && typeof r[field] === "string" ? ` (${field} ${r[field]})` : ""}`)
+      .join(", ");
+    const more = records.length > 10 ? ` and ${records.length - 10} more` : "";
+    const rule =
+      field === null
+        ? "the one such record that was not there when the create began"
+        : `the one such record made at or after ${new Date(sentAt).toISOString()}, when the request was sent`;
+    return new ResourceError(
+      `creating ${what} failed: the answer to the create was lost (${messageOf(error)}), and ` +
+        `${records.length === 1 ? `a ${kind.noun}` : `${records.length} ${kind.collection}`} with the same values ` +
+        `${records.length === 1 ? "exists" : "exist"} that this program cannot prove it made: ${shownRecords}${more}. ` +
+        `A record counts as the create's only when it is ${rule}; nothing was taken over or deleted. ` +
+        `To settle it: if one of them is this resource's, set \`adoptUid\` to its uid on the resource; if none is, ` +
+        `leave them or delete the one this run may have made (in the console); then run \`pulumi up\` again`,
+      { cause: error },
+    );
+  }
+
   async function post(inputs: Props, what: string): Promise<Created> {
-    // A service that never refuses a duplicate never says ALREADY_EXISTS: look first.
-    if (kind.duplicatesAllowed && adoptionWanted(inputs)) {
-      const found = await findByNaturalKey(client(), kind, (record) => outputsOf(record, parentOf(inputs)), inputs);
-      if (found.length === 1) return { record: found[0], adopted: true };
-      if (found.length > 1) throw new ResourceError(`creating ${what} failed: ${severalToAdopt(found)}`);
+    const adopting = adoptionWanted(inputs);
+    // The records holding the key before the create, where it must look first: a service that
+    // never refuses a duplicate never says ALREADY_EXISTS (adoption looks), and a record that
+    // tells no time can only be recognised after a lost answer by not having been there before.
+    let before: ReadonlySet<string> | undefined;
+    if ((kind.duplicatesAllowed && adopting) || kind.createdAtField === null) {
+      const found = await holdersOfKey(inputs, what);
+      if (kind.duplicatesAllowed && adopting) {
+        if (found.length === 1) return { record: found[0], adopted: true };
+        if (found.length > 1) throw new ResourceError(`creating ${what} failed: ${severalToAdopt(found)}`);
+      }
+      before = new Set(found.map((record) => record.uid));
     }
     const request = {
       method: "POST" as const,
@@ -335,7 +400,7 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
       path: itemPath(String(inputs[kind.parentField])),
       body: wireBody(kind, inputs),
     };
-    const sentAt = Date.now();
+    const sent = { at: Date.now(), before };
     let answerLost = false;
     for (let attempt = 1; ; attempt++) {
       try {
@@ -348,20 +413,16 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
           throw failed("creating", what, error);
         }
         answerLost = true;
-        let found: ApiRecord | undefined;
-        try {
-          found = await findCreated(client(), kind, (record) => outputsOf(record, parentOf(inputs)), inputs, sentAt);
-        } catch (searchError) {
-          throw new ResourceError(
-            `creating ${what}: the answer to the create was lost and looking for the record failed (${messageOf(searchError)}). ` +
-              `Check whether it exists: if so, delete it or use ${kind.typeName}.get, then run the update again`,
-            { cause: searchError },
-          );
+        const search = await searchAfterLostAnswer(inputs, what, sent);
+        if (search.unproven.length > 0) {
+          // Taking over a record that may be another's is the program's word to give (adoption).
+          if (adopting && search.unproven.length === 1) return { record: search.unproven[0], adopted: true };
+          throw unprovenAfterLostAnswer(what, error, search.unproven, sent.at);
         }
-        if (found && !kind.onlyAtCreate?.length) return { record: found, adopted: false };
+        if (search.ours && !kind.onlyAtCreate?.length) return { record: search.ours, adopted: false };
         // What the service answers only at create (an invite's code) cannot be read back: the
-        // record the lost create made is deleted and the create sent again.
-        if (found) await discard(found, what);
+        // record the lost create made, proven its own, is deleted and the create sent again.
+        if (search.ours) await discard(search.ours, what);
         if (isAlreadyExists(error)) return onAlreadyExists(inputs, what, error);
         if (!mayResendCreate(attempt)) {
           const outcome = kind.onlyAtCreate?.length
