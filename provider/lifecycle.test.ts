@@ -328,7 +328,7 @@ test("update: NOT_FOUND says to refresh; nothing changed sends nothing", async (
   });
   expect(client.sent).toEqual([]);
   await expect(provider.update("acme/t1", olds, { parentUid: "acme", name: "u" })).rejects.toThrow(
-    /^updating thing "u" failed: NOT_FOUND: gone .*run `pulumi refresh`/,
+    /^updating thing "u" failed: NOT_FOUND: gone .*It no longer exists \(deleted outside this program\): run `pulumi up --refresh`, or `pulumi refresh` then `pulumi up`, to create it again$/,
   );
   expect(client.sent).toEqual([
     { method: "PATCH", domain: "iam", path: "groups/acme/t1", query: { updateMask: "name" }, body: { name: "u" } },

@@ -316,7 +316,7 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
       });
     } catch (error) {
       const hint = isNotFound(error)
-        ? `It no longer exists: run \`pulumi refresh\` to drop it from the state, then \`pulumi up\` creates it again`
+        ? `It no longer exists (deleted outside this program): run \`pulumi up --refresh\`, or \`pulumi refresh\` then \`pulumi up\`, to create it again`
         : undefined;
       throw failed("updating", what, error, hint);
     }

@@ -157,7 +157,7 @@ test("check names the failing property and sends nothing; unknown values pass", 
   const olds = props({ uid: "acme/team/b", groupUid: "acme/team", identityUid: "acme/ci", roleUid: viewer.uid });
   expect(await h.host.diff("acme/team/b", urn, olds, pending)).toMatchObject({
     changes: "some",
-    replaces: ["groupUid"],
+    replaces: ["groupUid", "identityUid"],
   });
   expect(h.calls()).toEqual([]);
 });
