@@ -61,6 +61,13 @@ async function theirs(type: string, place: Place, ago: number) {
 const create = (type: string, inputs: Record<string, unknown>) =>
   h.host.create(kinds[type].urn(`owned-${type}`), { ...inputs, __provider: kinds[type].providerText });
 
+/** A create's result or its error, whichever it came to. */
+const settled = (creating: Promise<{ id: string; props: Record<string, any> }>) =>
+  creating.then(
+    (created) => ({ created, error: undefined }),
+    (error: Error) => ({ created: undefined, error }),
+  );
+
 /** What the emulator saw besides reads. */
 const writes = () => h.emu.requests().filter((r) => r.method !== "GET");
 
@@ -79,10 +86,7 @@ describe.each(Object.keys(CASES))("%s", (type) => {
   test("someone else's identical record made a second ago, the POST lost before the service saw it", async () => {
     const { place, record, before } = await setUp(type, 1_000);
     nextPost = "drop";
-    const outcome = await create(type, place.inputs(0)).then(
-      (created) => ({ created, error: undefined }),
-      (error: Error) => ({ created: undefined, error }),
-    );
+    const outcome = await settled(create(type, place.inputs(0)));
     if (TIMELESS.includes(type)) {
       // Listed before the create, so not the create's: the create is sent again.
       if (DUPLICATES.includes(type)) {
@@ -107,10 +111,7 @@ describe.each(Object.keys(CASES))("%s", (type) => {
   test("someone else's identical record made five minutes ago, the POST lost before the service saw it", async () => {
     const { place, record, before } = await setUp(type, 5 * MINUTE);
     nextPost = "drop";
-    const outcome = await create(type, place.inputs(0)).then(
-      (created) => ({ created, error: undefined }),
-      (error: Error) => ({ created: undefined, error }),
-    );
+    const outcome = await settled(create(type, place.inputs(0)));
     if (DUPLICATES.includes(type)) {
       // Made well before the request (or listed before it): another's. The create is sent again.
       expect(outcome.created?.id).not.toBe(record.uid);
@@ -149,10 +150,7 @@ describe.each(DUPLICATES)("%s, a kind the service takes twice", (type) => {
   test("beside someone else's from a second ago, a POST applied but its answer lost", async () => {
     const { place, record, before } = await setUp(type, 1_000);
     nextPost = "dropAfter";
-    const outcome = await create(type, place.inputs(0)).then(
-      (created) => ({ created, error: undefined }),
-      (error: Error) => ({ created: undefined, error }),
-    );
+    const outcome = await settled(create(type, place.inputs(0)));
     const lostUid = proxy.lost.at(-1)!.body.uid as string;
     if (TIMELESS.includes(type)) {
       // Not listed before the create: its own, proven.

@@ -3,7 +3,8 @@
  * (`adopt: true`) and the search after a lost create, through the REAL dynamic-provider host.
  * Each kind gets 260 siblings under one parent; a proxy in front of the emulator plays a service
  * that filters loosely (only by place) and orders by creation, so the record looked for is the
- * newest of more than 200 and always on the second page of 200.
+ * newest of more than 200 and always on the second page of 200; and one that answers fewer per
+ * page than asked (7, 50).
  */
 import { ManagedKind, managedKinds } from "../bench/kinds";
 import { FaultProxy, faultProxy } from "../tests/support/faultProxy";
@@ -17,6 +18,8 @@ let proxy: FaultProxy;
 let kinds: Record<string, ManagedKind>;
 /** The first POST of a test is answered by the service, then its answer is cut. */
 let loseNextPost = false;
+/** Pages the service answers when asked for 200 (a service with a smaller maximum); 200 when unset. */
+let servedPageSize: number | undefined;
 const SIBLINGS = 260;
 /** The filters a loose service ignores: all but the place (a parent, an identity provider). */
 const KEY_FILTERS = ["name", "identity", "role", "overlay"];
@@ -35,6 +38,7 @@ beforeAll(async () => {
       if (method !== "GET" || path.split("/").length !== 4) return listed;
       for (const filter of KEY_FILTERS) listed.delete(filter);
       listed.set("order_by", "created_at");
+      if (servedPageSize !== undefined) listed.set("page_size", String(servedPageSize));
       return listed;
     },
   });
@@ -101,4 +105,23 @@ test.each(Object.keys(CASES))("%s: the search after a lost create finds it past 
   }
   const posts = h.emu.requests().filter((r) => r.method === "POST");
   expect(posts).toHaveLength(type === "GroupInvite" ? 2 : 1);
+});
+
+test.each([
+  ["Group", 7],
+  ["RoleBinding", 50],
+  ["GroupInvite", 7],
+  ["Subscription", 50],
+])("%s: adoption walks every page of a service that answers %i per page", async (type, size) => {
+  const place = await crowded(type);
+  const target = await made(h, `${CASES[type].collection}/${place.parent}`, place.body(SIBLINGS));
+  h.emu.clearRequests();
+  servedPageSize = size;
+  try {
+    const adopted = await create(type, { ...place.inputs(SIBLINGS), adopt: true });
+    expect(adopted).toMatchObject({ id: target.uid, props: { adopted: true } });
+  } finally {
+    servedPageSize = undefined;
+  }
+  expect(listed(type).length).toBeGreaterThanOrEqual(Math.ceil((SIBLINGS + 1) / size));
 });
