@@ -6,8 +6,8 @@ export interface AdoptByUid {
    * Take over exactly this existing record at create instead of creating one: it is read by its
    * uid and must sit under the declared parent with the values that cannot change in place; one
    * PATCH brings the others to the declared values (none when they match). For records no key
-   * tells apart, such as two identical invites or subscriptions (`platform-pulumi export` writes
-   * it for them). Never sent to the API, read only at create; the output `adopted` is then true.
+   * tells apart, such as two identical invites or subscriptions (an exported program names them
+   * so). Never sent to the API, read only at create; the output `adopted` is then true.
    */
   adoptUid?: pulumi.Input<string>;
 }
