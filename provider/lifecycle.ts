@@ -270,10 +270,18 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
     const parent = inputs[kind.parentField];
     const placed = current[kind.parentField];
     if (placed === undefined) {
-      const siblings = await findByNaturalKey(client(), kind, (item) => outputsOf(item, parentOf(inputs)), {
-        ...current,
-        [kind.parentField]: parent,
-      });
+      let siblings: ApiRecord[];
+      try {
+        siblings = await findByNaturalKey(client(), kind, (item) => outputsOf(item, parentOf(inputs)), {
+          ...current,
+          [kind.parentField]: parent,
+        });
+      } catch (error) {
+        throw refused(
+          `listing the ${kind.collection} of ${kind.parentField} "${shown(parent)}" failed: ${messageOf(error)}`,
+          error,
+        );
+      }
       if (!siblings.some((item) => item.uid === uid))
         throw refused(`it is not one of the ${kind.collection} of ${kind.parentField} "${shown(parent)}"`);
     } else if (!sameValue(placed, parent)) {
