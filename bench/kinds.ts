@@ -21,6 +21,11 @@ export interface ManagedKind {
   updatable: boolean;
   /** Inputs that are documents of their own (a repo's readme): one more request each where set. */
   companionInputs: string[];
+  /**
+   * Its records tell no creation time, so its create lists the records holding the key first
+   * (one request more: a lost answer is settled against that list).
+   */
+  listsBeforeCreate: boolean;
   urn(name: string): string;
 }
 
@@ -42,6 +47,7 @@ interface KindDescription {
   writable: readonly string[];
   replaceOn: readonly string[];
   companions?: ReadonlyArray<{ input: string }>;
+  createdAtField?: string | null;
 }
 
 /**
@@ -57,11 +63,18 @@ function described(module: string, kind: KindDescription | undefined) {
       domain: kind.domain,
       updatable: kind.writable.some((field) => !kind.replaceOn.includes(field)),
       companionInputs: (kind.companions ?? []).map((c) => c.input),
+      listsBeforeCreate: kind.createdAtField === null,
     };
   const handWritten = /\/resources\/([^/]+)\/([a-z][A-Za-z0-9]*)Provider\.js$/.exec(module);
   if (!handWritten) throw new Error(`${module} exports no kind description`);
   const [, domain, file] = handWritten;
-  return { typeName: file[0].toUpperCase() + file.slice(1), domain, updatable: true, companionInputs: [] as string[] };
+  return {
+    typeName: file[0].toUpperCase() + file.slice(1),
+    domain,
+    updatable: true,
+    companionInputs: [] as string[],
+    listsBeforeCreate: false,
+  };
 }
 
 export async function managedKinds(h: Harness): Promise<ManagedKind[]> {
@@ -71,7 +84,7 @@ export async function managedKinds(h: Harness): Promise<ManagedKind[]> {
   const kinds: ManagedKind[] = [];
   for (const module of providerModules(h.staged.packageDir)) {
     const provider = h.staged.require<Pulumi.dynamic.ResourceProvider & { kind?: KindDescription }>(module);
-    const { typeName, domain, updatable, companionInputs } = described(module, provider.kind);
+    const { typeName, domain, updatable, companionInputs, listsBeforeCreate } = described(module, provider.kind);
     const name = `bench-kind-${domain}-${typeName}`;
     const probe = new Probe(provider, name, {}, {}, "bench", typeName);
     await new Promise((resolve) => probe.urn.apply(resolve));
@@ -86,6 +99,7 @@ export async function managedKinds(h: Harness): Promise<ManagedKind[]> {
       providerText,
       updatable,
       companionInputs,
+      listsBeforeCreate,
       urn: (resource) => urnOf(`pulumi-nodejs:dynamic/${domain}:${typeName}`, resource),
     });
   }

@@ -108,7 +108,8 @@ export interface ResourceKind {
   companions?: readonly Companion[];
   /**
    * Outputs the service answers only to the create (an invite's code): kept from the state by
-   * read and update; a lost create whose record is found deletes it and creates again.
+   * read and update; a lost create whose record is proven its own deletes it and creates again
+   * (a record it cannot prove its own is never deleted).
    */
   onlyAtCreate?: readonly string[];
   /**
@@ -134,6 +135,15 @@ export interface ResourceKind {
    * ALREADY_EXISTS (an event subscription), so adoption looks before it creates.
    */
   duplicatesAllowed?: boolean;
+  /**
+   * The field of a record that tells when the service made it: "createTime" by default. After a
+   * lost create answer a record is the create's only if this time is not before the request was
+   * sent (provider/adoption.ts). A tag has no createTime and no update operation, so its
+   * "updateTime" (never before its creation) stands in. `null` for a kind whose records tell no
+   * time (a subscription): its create first lists the records holding the key, every page, and
+   * only a record that was not among them can be the create's.
+   */
+  createdAtField?: string | null;
   /** Why a delete was refused (FAILED_PRECONDITION), and what to do about it. */
   explainDeleteRefusal?: (error: ApiError) => string;
   /** What to do when a record like this one already exists. */
@@ -167,6 +177,7 @@ export interface Kind extends ResourceKind {
   label: (props: Props) => string;
   naturalKey: (inputs: Props) => Query;
   keyFields: readonly string[];
+  createdAtField: string | null;
 }
 
 export function completeKind(kind: ResourceKind): Kind {
@@ -202,6 +213,7 @@ export function completeKind(kind: ResourceKind): Kind {
         return `${noun}${name}${where}`;
       }),
     keyFields: kind.keyFields ?? (kind.keyedByParent ? [] : ["name"]),
+    createdAtField: kind.createdAtField === undefined ? "createTime" : kind.createdAtField,
     naturalKey:
       kind.naturalKey ??
       (kind.keyedByParent

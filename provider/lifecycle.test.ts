@@ -224,10 +224,67 @@ test("create: after a lost answer, a matching record created long before the req
   await expect(defineProvider(kind, () => client).create(inputs)).rejects.toThrow(/it already exists/);
 });
 
+/** `ms` milliseconds from now, as the service writes times. */
+const at = (ms: number) => new Date(Date.now() + ms).toISOString();
+
+test("create: after a lost answer, a match made just before the send is neither taken nor deleted: the error names it", async () => {
+  for (const invite of [kind, { ...kind, onlyAtCreate: ["code"], secrets: ["code"] }]) {
+    const theirs = record({ uid: "acme/theirs", createTime: at(-5_000) });
+    const client = scripted([lost, () => ({ groups: [theirs] })]);
+    await expect(defineProvider(invite, () => client).create(inputs)).rejects.toThrow(
+      /^creating thing "t" failed: the answer to the create was lost \(.*\), and a thing with the same values exists that this program cannot prove it made: acme\/theirs \(createTime .*\)\. A record counts as the create's only when it is the one such record made at or after .*, when the request was sent; nothing was taken over or deleted\. To settle it: if one of them is this resource's, set `adoptUid` to its uid on the resource; .* then run `pulumi up` again$/,
+    );
+    expect(client.sent.map((r) => r.method)).toEqual(["POST", "GET"]);
+  }
+});
+
+test("create: after a lost answer, two matches made since the send are both unproven; with adoption on, one is adopted", async () => {
+  const two = () => ({ groups: [record({ uid: "acme/a" }), record({ uid: "acme/b" })] });
+  const client = scripted([lost, two]);
+  await expect(defineProvider(kind, () => client).create(inputs)).rejects.toThrow(
+    /and 2 groups with the same values exist that this program cannot prove it made: acme\/a \(createTime .*\), acme\/b/,
+  );
+  const one = scripted([lost, () => ({ groups: [record({ uid: "acme/theirs", createTime: at(-5_000) })] })]);
+  const adopted = await defineProvider(kind, () => one).create({ ...inputs, adopt: true });
+  expect(adopted).toMatchObject({ id: "acme/theirs", outs: { adopted: true } });
+});
+
+test("create: a kind whose code is only answered at create never deletes a match made long before the send", async () => {
+  const invite: ResourceKind = { ...kind, onlyAtCreate: ["code"], secrets: ["code"] };
+  const theirs = record({ uid: "acme/theirs", createTime: at(-10 * 60_000) });
+  const client = scripted([lost, () => ({ groups: [theirs] }), () => record({ uid: "acme/ours", code: "fresh-code" })]);
+  const created = await defineProvider(invite, () => client).create(inputs);
+  expect(client.sent.map((r) => `${r.method} ${r.path}`)).toEqual([
+    "POST groups/acme",
+    "GET groups",
+    "POST groups/acme",
+  ]);
+  expect(created).toMatchObject({ id: "acme/ours", outs: { code: "fresh-code" } });
+});
+
+test("create: a kind whose records tell no time lists first; after a lost answer only a record not listed before is its own", async () => {
+  const timeless: ResourceKind = { ...kind, createdAtField: null };
+  const theirs = { uid: "acme/theirs", name: "t" };
+  const ours = { uid: "acme/ours", name: "t" };
+  const client = scripted([() => ({ groups: [theirs] }), lost, () => ({ groups: [theirs, ours] })]);
+  expect((await defineProvider(timeless, () => client).create(inputs)).id).toBe("acme/ours");
+  expect(client.sent.map((r) => r.method)).toEqual(["GET", "POST", "GET"]);
+  // Nothing new after the lost answer: the one listed before is another's, and the create is sent again.
+  const again = scripted([
+    () => ({ groups: [theirs] }),
+    lost,
+    () => ({ groups: [theirs] }),
+    apiError(Code.ALREADY_EXISTS, "exists"),
+    () => ({ groups: [theirs] }),
+  ]);
+  await expect(defineProvider(timeless, () => again).create(inputs)).rejects.toThrow(/failed: it already exists/);
+  expect(again.sent.map((r) => r.method)).toEqual(["GET", "POST", "GET", "POST", "GET"]);
+});
+
 test("create: when looking for the record fails, the message says to check for it", async () => {
   const client = scripted([lost, apiError(Code.PERMISSION_DENIED, "no list")]);
   await expect(defineProvider(kind, () => client).create(inputs)).rejects.toThrow(
-    /^creating thing "t": the answer to the create was lost and looking for the record failed \(PERMISSION_DENIED: no list .*\)\. Check whether it exists: if so, delete it or use Thing\.get/,
+    /^creating thing "t": the answer to the create was lost and looking for the record failed \(PERMISSION_DENIED: no list .*\)\. Check whether it exists: if one is this resource's, set `adoptUid` to its uid on the resource, or delete it/,
   );
 });
 
@@ -271,7 +328,7 @@ test("update: NOT_FOUND says to refresh; nothing changed sends nothing", async (
   });
   expect(client.sent).toEqual([]);
   await expect(provider.update("acme/t1", olds, { parentUid: "acme", name: "u" })).rejects.toThrow(
-    /^updating thing "u" failed: NOT_FOUND: gone .*run `pulumi refresh`/,
+    /^updating thing "u" failed: NOT_FOUND: gone .*It no longer exists \(deleted outside this program\): run `pulumi up --refresh`, or `pulumi refresh` then `pulumi up`, to create it again$/,
   );
   expect(client.sent).toEqual([
     { method: "PATCH", domain: "iam", path: "groups/acme/t1", query: { updateMask: "name" }, body: { name: "u" } },

@@ -12,7 +12,7 @@ import type * as CheckModule from "./check";
 import { ApiClient, sharedClient } from "./client";
 import { ApiError, Code, UnknownOutcomeError, isAlreadyExists, isApiError, isNotFound } from "./errors";
 import { callBudgetMs, withCallDeadline } from "./deadline";
-import { findByNaturalKey, findCreated } from "./adoption";
+import { findByNaturalKey, findLostCreate } from "./adoption";
 import { withHostKeys } from "./hostKeys";
 import { versionRefusal } from "./apiVersions";
 import {
@@ -39,6 +39,7 @@ import {
   parentOfUid,
   pick,
   sameValue,
+  shown,
   stripUndefined,
   valueAt,
   withValuesAt,
@@ -246,6 +247,11 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
     );
   }
 
+  /** Why adoption by key stops when several records hold it, and how to name the one meant. */
+  const severalToAdopt = (found: ApiRecord[]) =>
+    `adopting it found ${found.length} ${kind.collection} with the same ${[kind.parentField, ...kind.keyFields].join(", ")} ` +
+    `(${found.map((r) => r.uid).join(", ")}); take over the one meant by its uid: set \`adoptUid\` on this resource`;
+
   /** The one existing record these inputs name, to take over after ALREADY_EXISTS. */
   async function existingRecord(inputs: Props, what: string, error: unknown): Promise<ApiRecord> {
     const found = await findByNaturalKey(client(), kind, (record) => outputsOf(record, parentOf(inputs)), inputs);
@@ -254,9 +260,56 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
     throw new ResourceError(
       found.length === 0
         ? `creating ${what} failed: it already exists (${said(error)}) but no ${kind.noun} with the same ${key} could be listed to adopt; check that the caller may list ${kind.collection} there`
-        : `creating ${what} failed: adopting it found ${found.length} ${kind.collection} with the same ${key} (${found.map((r) => r.uid).join(", ")}); adopt one with ${kind.typeName}.get(name, uid) instead`,
+        : `creating ${what} failed: ${severalToAdopt(found)}`,
       { cause: error },
     );
+  }
+
+  /**
+   * The record `adoptUid` names, to take over: read by its uid, and refused unless it sits under
+   * the declared parent. A record whose uid does not tell its parent (a role's) is looked for
+   * among the parent's records by its own key.
+   */
+  async function namedRecord(inputs: Props, uid: string, what: string): Promise<ApiRecord> {
+    const refused = (why: string, cause?: unknown) =>
+      new ResourceError(`adopting ${what} (adoptUid ${quoteUid(uid)}) failed: ${why}`, { cause });
+    let record: unknown;
+    try {
+      record = await client().request({ method: "GET", domain: kind.domain, path: itemPath(uid) });
+    } catch (error) {
+      if (isNotFound(error))
+        throw refused(
+          `no such ${kind.noun} exists (${said(error)}); check the uid, or remove adoptUid to create the ${kind.noun}`,
+          error,
+        );
+      throw refused(messageOf(error), error);
+    }
+    const current = outputsOf(record);
+    if (current.uid !== uid) throw refused(`the API answered ${kind.noun} ${quoteUid(String(current.uid))} instead`);
+    const parent = inputs[kind.parentField];
+    const placed = current[kind.parentField];
+    if (placed === undefined) {
+      let siblings: ApiRecord[];
+      try {
+        siblings = await findByNaturalKey(client(), kind, (item) => outputsOf(item, parentOf(inputs)), {
+          ...current,
+          [kind.parentField]: parent,
+        });
+      } catch (error) {
+        throw refused(
+          `listing the ${kind.collection} of ${kind.parentField} "${shown(parent)}" failed: ${messageOf(error)}`,
+          error,
+        );
+      }
+      if (!siblings.some((item) => item.uid === uid))
+        throw refused(`it is not one of the ${kind.collection} of ${kind.parentField} "${shown(parent)}"`);
+    } else if (!sameValue(placed, parent)) {
+      throw refused(
+        `it sits under "${shown(placed)}", not under the declared ${kind.parentField} "${shown(parent)}"; ` +
+          `declare its own ${kind.parentField}, or check the uid`,
+      );
+    }
+    return record as ApiRecord;
   }
 
   /** What to do about ALREADY_EXISTS: adopt when asked to, refuse with a message saying how otherwise. */
@@ -290,23 +343,83 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
       });
     } catch (error) {
       const hint = isNotFound(error)
-        ? `It no longer exists: run \`pulumi refresh\` to drop it from the state, then \`pulumi up\` creates it again`
+        ? `It no longer exists (deleted outside this program): run \`pulumi up --refresh\`, or \`pulumi refresh\` then \`pulumi up\`, to create it again`
         : undefined;
       throw failed("updating", what, error, hint);
     }
   }
 
+  /** The records holding the key of these inputs, every page, for adoption or as the state before a create. */
+  async function holdersOfKey(inputs: Props, what: string): Promise<ApiRecord[]> {
+    try {
+      return await findByNaturalKey(client(), kind, (record) => outputsOf(record, parentOf(inputs)), inputs);
+    } catch (error) {
+      throw new ResourceError(
+        `creating ${what} failed: listing the ${kind.collection} that could be the same record failed first ` +
+          `(${messageOf(error)}); check that the caller may list ${kind.collection} there`,
+        { cause: error },
+      );
+    }
+  }
+
+  /** The record a lost create made, if the search proves it (provider/adoption.ts). */
+  async function searchAfterLostAnswer(
+    inputs: Props,
+    what: string,
+    sent: { at: number; before?: ReadonlySet<string> },
+  ) {
+    try {
+      return await findLostCreate(client(), kind, (record) => outputsOf(record, parentOf(inputs)), inputs, sent);
+    } catch (error) {
+      throw new ResourceError(
+        `creating ${what}: the answer to the create was lost and looking for the record failed (${messageOf(error)}). ` +
+          `Check whether it exists: if one is this resource's, set \`adoptUid\` to its uid on the resource, or delete it; ` +
+          "then run the update again",
+        { cause: error },
+      );
+    }
+  }
+
+  /**
+   * A lost create whose record cannot be proven: records with the request's values that may be
+   * its own or another's. Nothing is taken over or deleted; the message names them and what
+   * settles it.
+   */
+  function unprovenAfterLostAnswer(what: string, error: unknown, records: ApiRecord[], sentAt: number) {
+    const field = kind.createdAtField;
+    const shownRecords = records
+      .slice(0, 10)
+      .map((r) => `${r.uid}${field && typeof r[field] === "string" ? ` (${field} ${r[field]})` : ""}`)
+      .join(", ");
+    const more = records.length > 10 ? ` and ${records.length - 10} more` : "";
+    const rule =
+      field === null
+        ? "the one such record that was not there when the create began"
+        : `the one such record made at or after ${new Date(sentAt).toISOString()}, when the request was sent`;
+    return new ResourceError(
+      `creating ${what} failed: the answer to the create was lost (${messageOf(error)}), and ` +
+        `${records.length === 1 ? `a ${kind.noun}` : `${records.length} ${kind.collection}`} with the same values ` +
+        `${records.length === 1 ? "exists" : "exist"} that this program cannot prove it made: ${shownRecords}${more}. ` +
+        `A record counts as the create's only when it is ${rule}; nothing was taken over or deleted. ` +
+        `To settle it: if one of them is this resource's, set \`adoptUid\` to its uid on the resource; if none is, ` +
+        `leave them or delete the one this run may have made (in the console); then run \`pulumi up\` again`,
+      { cause: error },
+    );
+  }
+
   async function post(inputs: Props, what: string): Promise<Created> {
-    // A service that never refuses a duplicate never says ALREADY_EXISTS: look first.
-    if (kind.duplicatesAllowed && adoptionWanted(inputs)) {
-      const found = await findByNaturalKey(client(), kind, (record) => outputsOf(record, parentOf(inputs)), inputs);
-      if (found.length === 1) return { record: found[0], adopted: true };
-      if (found.length > 1)
-        throw new ResourceError(
-          `creating ${what} failed: adopting it found ${found.length} ${kind.collection} with the same ` +
-            `${[kind.parentField, ...kind.keyFields].join(", ")} (${found.map((r) => r.uid).join(", ")}); ` +
-            `adopt one with ${kind.typeName}.get(name, uid) instead`,
-        );
+    const adopting = adoptionWanted(inputs);
+    // The records holding the key before the create, where it must look first: a service that
+    // never refuses a duplicate never says ALREADY_EXISTS (adoption looks), and a record that
+    // tells no time can only be recognised after a lost answer by not having been there before.
+    let before: ReadonlySet<string> | undefined;
+    if ((kind.duplicatesAllowed && adopting) || kind.createdAtField === null) {
+      const found = await holdersOfKey(inputs, what);
+      if (kind.duplicatesAllowed && adopting) {
+        if (found.length === 1) return { record: found[0], adopted: true };
+        if (found.length > 1) throw new ResourceError(`creating ${what} failed: ${severalToAdopt(found)}`);
+      }
+      before = new Set(found.map((record) => record.uid));
     }
     const request = {
       method: "POST" as const,
@@ -314,7 +427,7 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
       path: itemPath(String(inputs[kind.parentField])),
       body: wireBody(kind, inputs),
     };
-    const sentAt = Date.now();
+    const sent = { at: Date.now(), before };
     let answerLost = false;
     for (let attempt = 1; ; attempt++) {
       try {
@@ -327,20 +440,16 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
           throw failed("creating", what, error);
         }
         answerLost = true;
-        let found: ApiRecord | undefined;
-        try {
-          found = await findCreated(client(), kind, (record) => outputsOf(record, parentOf(inputs)), inputs, sentAt);
-        } catch (searchError) {
-          throw new ResourceError(
-            `creating ${what}: the answer to the create was lost and looking for the record failed (${messageOf(searchError)}). ` +
-              `Check whether it exists: if so, delete it or use ${kind.typeName}.get, then run the update again`,
-            { cause: searchError },
-          );
+        const search = await searchAfterLostAnswer(inputs, what, sent);
+        if (search.unproven.length > 0) {
+          // Taking over a record that may be another's is the program's word to give (adoption).
+          if (adopting && search.unproven.length === 1) return { record: search.unproven[0], adopted: true };
+          throw unprovenAfterLostAnswer(what, error, search.unproven, sent.at);
         }
-        if (found && !kind.onlyAtCreate?.length) return { record: found, adopted: false };
+        if (search.ours && !kind.onlyAtCreate?.length) return { record: search.ours, adopted: false };
         // What the service answers only at create (an invite's code) cannot be read back: the
-        // record the lost create made is deleted and the create sent again.
-        if (found) await discard(found, what);
+        // record the lost create made, proven its own, is deleted and the create sent again.
+        if (search.ours) await discard(search.ours, what);
         if (isAlreadyExists(error)) return onAlreadyExists(inputs, what, error);
         if (!mayResendCreate(attempt)) {
           const outcome = kind.onlyAtCreate?.length
@@ -395,7 +504,11 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
     async create(inputs: Props) {
       registerSecrets(inputs);
       const what = kind.label(inputs);
-      const created = await post(inputs, what);
+      // Exactly the record the program names, or a POST (and, where asked, the one holding the key).
+      const created: Created =
+        typeof inputs.adoptUid === "string"
+          ? { record: await namedRecord(inputs, inputs.adoptUid, what), adopted: true }
+          : await post(inputs, what);
       if (!created.adopted) {
         const outs = keepWriteOnly(outputsOf(created.record, inputs), inputs);
         const id = String(outs.uid);

@@ -77,6 +77,23 @@ describe.each([...KINDS.keys()])("%s", (module) => {
     );
   });
 
+  test("the time a lost create is recognised by is its message's own; a kind whose message has none lists first", () => {
+    const properties = documents.schemas[kind.message].properties ?? {};
+    if (kind.createdAtField === null) {
+      expect(properties.createTime).toBeUndefined();
+      expect(properties.updateTime).toBeUndefined();
+    } else {
+      expect(properties[kind.createdAtField]).toMatchObject({ readOnly: true });
+      // updateTime stands in only where the message has no createTime and the API no update.
+      if (kind.createdAtField !== "createTime") {
+        expect(properties.createTime).toBeUndefined();
+        expect(
+          operations.some((o) => o.method === "PATCH" && o.path === `/${kind.domain}/v2/${kind.collection}/{uid}`),
+        ).toBe(false);
+      }
+    }
+  });
+
   test("each companion document is a documented message with its field, read and written at its path", () => {
     for (const companion of kind.companions) {
       expect(propertyAt(companion.message, companion.field)).toBeDefined();

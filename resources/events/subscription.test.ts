@@ -46,7 +46,8 @@ test("lifecycle: create, no-op rerun, every input replaces, drift, delete twice,
   const declared = { parentUid: root, sink: "https://hooks.example.com/platform" };
   expect(await h.host.check(urn, {}, props(declared))).toEqual({ inputs: props(declared), failures: [] });
   const created = await h.host.create(urn, props(declared));
-  expect(h.calls()).toEqual([`POST ${SUBSCRIPTIONS}/${root}`]);
+  // A subscription tells no time: what the group holds is listed first, so a lost answer can be settled.
+  expect(h.calls()).toEqual([`GET ${SUBSCRIPTIONS}`, `POST ${SUBSCRIPTIONS}/${root}`]);
   expect(created.props).toEqual(props({ ...declared, uid: created.id }));
   h.emu.clearRequests();
 
@@ -105,7 +106,7 @@ test("check names the failing property and sends nothing", async () => {
     { property: "sink", reason: "must not carry credentials (user:password@)" },
   ]);
   expect(await failures({ sink: "https://x", name: "n" })).toEqual([
-    { property: "name", reason: "unknown property; Subscription takes parentUid, sink, adopt" },
+    { property: "name", reason: "unknown property; Subscription takes parentUid, sink, adopt, adoptUid" },
   ]);
   expect(h.calls()).toEqual([]);
 });
@@ -123,7 +124,7 @@ test("adoption looks before it creates (the service takes duplicates): one exist
   h.emu.clearRequests();
   const second = await h.host.create(urn, props(declared));
   expect(second.id).not.toBe(existing.uid);
-  expect(h.calls()).toEqual([`POST ${SUBSCRIPTIONS}/${root}`]);
+  expect(h.calls()).toEqual([`GET ${SUBSCRIPTIONS}`, `POST ${SUBSCRIPTIONS}/${root}`]);
   // Two of them now: adoption refuses to guess which one.
   await expect(h.host.create(urn, props({ ...declared, adopt: true }))).rejects.toThrow(
     /adopting it found 2 subscriptions/,

@@ -43,6 +43,8 @@ const subscription: ResourceKind = {
   naturalKey: (inputs) => ({ "uidp.children_of": shown(inputs.parentUid) }),
   keyFields: ["sink"],
   duplicatesAllowed: true,
+  // A subscription tells no time: its create lists the group's first (see createdAtField).
+  createdAtField: null,
   alreadyExistsHint:
     "the group already has this subscription; remove it from the program, delete the other one, " +
     "or refer to it with platform.events.Subscription.get(name, uid)",

@@ -16,6 +16,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { hostSafeInputs, restoreMapOutputs } from "../../provider/programMaps";
+import type { AdoptByUid } from "../../provider/adoptByUid";
 import type { z } from "zod";
 import { kindLookups } from "../../provider/kindLookups";
 import { lazily } from "../../provider/lazyZod";
@@ -54,7 +55,7 @@ export interface ChainguardAccount {
   serviceBindings: Record<string, string>;
 }
 
-export interface AccountAssociationArgs {
+export interface AccountAssociationArgs extends AdoptByUid {
   /** The group whose associations these are. Changing it replaces the association. */
   groupUid: pulumi.Input<string>;
   /** The association's name (a group has one association). */

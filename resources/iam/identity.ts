@@ -7,6 +7,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { hostSafeInputs, restoreMapOutputs } from "../../provider/programMaps";
+import type { AdoptByUid } from "../../provider/adoptByUid";
 import type { ServicePrincipal } from "./enums";
 import provider = require("./identityProvider");
 
@@ -73,7 +74,7 @@ export interface StaticKeys {
   expirationTime?: string;
 }
 
-export interface IdentityArgs {
+export interface IdentityArgs extends AdoptByUid {
   /** The group the identity lives in. Changing it replaces the identity. */
   parentUid: pulumi.Input<string>;
   /** Unique among the group's identities. */

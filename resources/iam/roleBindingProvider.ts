@@ -27,7 +27,12 @@ const roleBinding: ResourceKind = {
     }),
   parentField: "groupUid",
   writable: ["identityUid", "roleUid"],
-  replaceOn: ["groupUid"],
+  // Deleting an identity deletes its bindings with it, so a binding of another identity is
+  // another binding: when an identity is replaced (deleted first, under the same name), its
+  // bindings are replaced with it rather than PATCHed after the service deleted them. A role
+  // is replaced only under another group (created first), so a binding moves to the new role by
+  // PATCH before the old role, and what the service deletes with it, goes.
+  replaceOn: ["groupUid", "identityUid"],
   // The flat uids are what inputs are compared with; a server that only hydrates still yields them.
   toOutputs: (record) => ({
     ...record,

@@ -10,6 +10,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { hostSafeInputs, restoreMapOutputs } from "../../provider/programMaps";
+import type { AdoptByUid } from "../../provider/adoptByUid";
 import type { z } from "zod";
 import { kindLookups } from "../../provider/kindLookups";
 import { lazily } from "../../provider/lazyZod";
@@ -17,7 +18,7 @@ import { InputArgs, ListArgs, LookupOptions, OneByUidOrNameArgs } from "../../pr
 import type { CustomOverlay } from "./repoResource";
 import provider = require("./overlayProvider");
 
-export interface OverlayArgs {
+export interface OverlayArgs extends AdoptByUid {
   /** The group the overlay lives in. */
   parentUid: pulumi.Input<string>;
   name: pulumi.Input<string>;

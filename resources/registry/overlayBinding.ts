@@ -8,6 +8,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { restoreMapOutputs } from "../../provider/programMaps";
+import type { AdoptByUid } from "../../provider/adoptByUid";
 import type { z } from "zod";
 import { lazily } from "../../provider/lazyZod";
 import { versionRefusal } from "../../provider/apiVersions";
@@ -17,7 +18,7 @@ import { uidString } from "../../provider/uid";
 import type { OverlayRecord } from "./overlay";
 import provider = require("./overlayBindingProvider");
 
-export interface OverlayBindingArgs {
+export interface OverlayBindingArgs extends AdoptByUid {
   /** The repo whose tags get the overlay. */
   repoUid: pulumi.Input<string>;
   overlayUid: pulumi.Input<string>;

@@ -45,6 +45,8 @@ const overlayBinding: ResourceKind = {
   naturalKey: (inputs) => ({ "uidp.children_of": shown(inputs.repoUid), overlay: shown(inputs.overlayUid) }),
   keyFields: ["overlayUid"],
   duplicatesAllowed: true,
+  // A binding tells no time: its create lists the repo's bindings of the overlay first (see createdAtField).
+  createdAtField: null,
   alreadyExistsHint:
     "the repo already binds this overlay; remove this OverlayBinding from the program, delete the other binding, " +
     "or refer to it with platform.registry.OverlayBinding.get(name, uid)",

@@ -27,6 +27,8 @@ const overlay: ResourceKind = {
   // The API has no update for overlays: every change is a new overlay.
   replaceOn: ["parentUid", "name", "config"],
   apiVersions: ["v2beta1"],
+  // An overlay tells no time: its create looks for one of the same name first (see createdAtField).
+  createdAtField: null,
   alreadyExistsHint:
     "choose another name, delete the existing overlay, or refer to it with platform.registry.Overlay.get(name, uid) instead of creating it",
 };

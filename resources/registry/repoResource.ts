@@ -8,6 +8,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { hostSafeInputs, restoreMapOutputs } from "../../provider/programMaps";
+import type { AdoptByUid } from "../../provider/adoptByUid";
 import type { CatalogTier } from "./catalogTier";
 import provider = require("./repoProvider");
 
@@ -56,7 +57,7 @@ export interface CustomOverlay {
   environment?: Record<string, string>;
 }
 
-export interface RepoArgs {
+export interface RepoArgs extends AdoptByUid {
   /** The group the repo lives in. Changing it replaces the repo (which needs `allowDelete`). */
   parentUid: pulumi.Input<string>;
   name: pulumi.Input<string>;

@@ -33,6 +33,8 @@ const tag: ResourceKind = {
   // The API has no update for tags: every change is a new tag (the old one deleted first when
   // the name stays, since a repo holds one tag of a name).
   replaceOn: ["repoUid", "name", "digest", "deprecated", "bundles"],
+  // A tag has no createTime, and no update: its updateTime is never before its creation.
+  createdAtField: "updateTime",
   alreadyExistsHint:
     "the repo already has a tag of that name (pushed or made elsewhere); choose another name, delete that tag, " +
     "or refer to it with platform.registry.Tag.get(name, uid)",

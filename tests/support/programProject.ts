@@ -12,8 +12,8 @@ import { repoRoot } from "../../tools/host/stage";
 export interface ProgramProject {
   stateFile: string;
   /**
-   * One engine operation (`up`, `refresh`, or one with flags: `["preview", "--refresh"]`) with the
-   * API settings plus the program's `config`.
+   * One engine operation (`up`, `refresh`, or one with flags: `["preview", "--refresh"]` or
+   * `"preview --refresh"`) with the API settings plus the program's `config`.
    */
   run(operation: string | string[], config?: Record<string, string>): Promise<EngineRun>;
   remove(): void;
@@ -36,7 +36,7 @@ export function programProject(options: {
     run: (operation, config = {}) =>
       runEngine(
         [
-          ...[operation].flat(),
+          ...(Array.isArray(operation) ? operation : operation.split(" ")),
           "--config",
           `platform:apiUrl=${options.api.url}`,
           "--secret-config",
