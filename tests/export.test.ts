@@ -178,8 +178,15 @@ describe("platform-pulumi export: round trip through the local engine", () => {
     expect(fs.readdirSync(project).sort()).toEqual(["Pulumi.yaml", "index.ts", "package.json", "tsconfig.json"]);
     const program = fs.readFileSync(project + "/index.ts", "utf8");
     expect(program).not.toContain(emu.token);
-    // Roles outside the tree are looked up, never declared; references are Outputs.
-    expect(program).toContain(`platform.iam.getRoleOutput({ name: "viewer" }).apply((role) => role.uid)`);
+    // Roles outside the tree are named by uid, never declared; references are Outputs.
+    const roles = await call<{ roles: { uid: string; name: string }[] }>(
+      api(),
+      "GET",
+      "/iam/v2beta1/roles?page_size=200",
+    );
+    const viewer = roles.roles.find((r) => r.name === "viewer")!;
+    expect(program).toContain(`const viewerRoleUid = "${viewer.uid}"; // the role "viewer", not declared here`);
+    expect(program).not.toContain("getRole");
     expect(program).toMatch(/parentUid: team0\.uid/);
     // Custom roles are declared where they are defined, read from the groups' children.
     expect(program.match(/new platform\.iam\.Role\(/g)).toHaveLength(2);
