@@ -10,18 +10,21 @@
 import type { ApiClient } from "./client";
 import { inputsOf } from "./changes";
 import type { ApiRecord, Kind } from "./kind";
-import { Props, isObject, pick, sameValue, withoutValuesAt } from "./values";
+import { lazily } from "./lazyZod";
+import { listPages } from "./pagination";
+import { Props, pick, sameValue, withoutValuesAt } from "./values";
 
 /** A record found after a lost answer counts as ours only if created after the request (minus this much clock skew). */
 export const CLOCK_SKEW_MS = 10 * 60 * 1000;
 
-const isRecord = (item: unknown): item is ApiRecord =>
-  isObject(item) && typeof item.uid === "string" && item.uid !== "";
+/** What a List answer's record must hold to be considered at all: a uid (the rest is the kind's). */
+const anyRecord = lazily((z) => z.looseObject({ uid: z.string().min(1) }));
 
 /**
- * The records holding the natural key of these inputs: a List by the key (one page of 200, as
- * a key names one record), then the key compared on each answer, so a service that filters
- * loosely cannot hand over the wrong record.
+ * The records holding the natural key of these inputs: a List by the key, every page of it
+ * (a key filtered only by place, such as a subscription's, matches every record there), then
+ * the key compared on each answer, so a service that filters loosely cannot hand over the
+ * wrong record. One page at a time is held; only the matches are kept.
  */
 export async function findByNaturalKey(
   client: ApiClient,
@@ -29,19 +32,20 @@ export async function findByNaturalKey(
   outputsOf: (record: ApiRecord) => Props,
   inputs: Props,
 ): Promise<ApiRecord[]> {
-  const answer = await client.request<Props>({
-    method: "GET",
-    domain: kind.domain,
-    path: kind.collection,
-    query: { ...kind.naturalKey(inputs), page_size: 200 },
-  });
-  const items =
-    isObject(answer) && Array.isArray(answer[kind.collection]) ? (answer[kind.collection] as unknown[]) : [];
   const key = [kind.parentField, ...kind.keyFields];
-  return items.filter(isRecord).filter((item) => {
-    const outs = outputsOf(item);
-    return key.every((field) => sameValue(outs[field], inputs[field]));
+  const found: ApiRecord[] = [];
+  const pages = listPages(client, {
+    domain: kind.domain,
+    collection: kind.collection,
+    query: kind.naturalKey(inputs),
+    schema: anyRecord(),
   });
+  for await (const page of pages)
+    for (const item of page as ApiRecord[]) {
+      const outs = outputsOf(item);
+      if (key.every((field) => sameValue(outs[field], inputs[field]))) found.push(item);
+    }
+  return found;
 }
 
 /**

@@ -14,13 +14,24 @@ const schemas = new WeakMap<ResourceKind, z.ZodObject>();
 /** The kind's input schema, built once. */
 export function inputSchema(kind: ResourceKind): z.ZodObject {
   let schema = schemas.get(kind);
-  // Every kind takes `adopt` (never sent to the API): take over an existing record instead of failing.
+  // Every kind takes `adopt` and `adoptUid` (never sent to the API): take over an existing record
+  // (the one holding the natural key, or exactly the one named) instead of creating one.
   if (!schema)
     schemas.set(
       kind,
-      (schema = kind.inputs(fields).extend({ adopt: z.boolean(fields.expecting("true or false")).optional() })),
+      (schema = kind.inputs(fields).extend({
+        adopt: z.boolean(fields.expecting("true or false")).optional(),
+        adoptUid: fields.uid("a record").optional(),
+      })),
     );
   return schema;
+}
+
+/** `adoptUid` names a record to take over: a resource that also says `adopt: false` contradicts itself. */
+function adoptionRules(inputs: Props): CheckFailure[] {
+  return inputs.adoptUid !== undefined && inputs.adopt === false
+    ? [{ property: "adoptUid", reason: "takes over the record it names, so `adopt` must not be false" }]
+    : [];
 }
 
 /** Paths (as key arrays) of every value that is not known yet. */
@@ -71,7 +82,7 @@ export function checkInputs(kind: ResourceKind, news: Props): { inputs: Props; f
     if (unknowns.some((u) => startsWith(issue.path, u))) continue;
     failures.push({ property: formatPath(issue.path), reason: reasonOf(issue.message) });
   }
-  failures.push(...(kind.rules?.(given) ?? []));
+  failures.push(...(kind.rules?.(given) ?? []), ...adoptionRules(given));
   const seen = new Set<string>();
   const unique = failures.filter(
     (f) => !seen.has(`${f.property}\0${f.reason}`) && !!seen.add(`${f.property}\0${f.reason}`),

@@ -37,6 +37,7 @@ import {
   isObject,
   pick,
   sameValue,
+  shown,
   stripUndefined,
   valueAt,
   withValuesAt,
@@ -227,6 +228,11 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
     );
   }
 
+  /** Why adoption by key stops when several records hold it, and how to name the one meant. */
+  const severalToAdopt = (found: ApiRecord[]) =>
+    `adopting it found ${found.length} ${kind.collection} with the same ${[kind.parentField, ...kind.keyFields].join(", ")} ` +
+    `(${found.map((r) => r.uid).join(", ")}); take over the one meant by its uid: set \`adoptUid\` on this resource`;
+
   /** The one existing record these inputs name, to take over after ALREADY_EXISTS. */
   async function existingRecord(inputs: Props, what: string, error: unknown): Promise<ApiRecord> {
     const found = await findByNaturalKey(client(), kind, (record) => outputsOf(record, parentOf(inputs)), inputs);
@@ -235,9 +241,48 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
     throw new ResourceError(
       found.length === 0
         ? `creating ${what} failed: it already exists (${said(error)}) but no ${kind.noun} with the same ${key} could be listed to adopt; check that the caller may list ${kind.collection} there`
-        : `creating ${what} failed: adopting it found ${found.length} ${kind.collection} with the same ${key} (${found.map((r) => r.uid).join(", ")}); adopt one with ${kind.typeName}.get(name, uid) instead`,
+        : `creating ${what} failed: ${severalToAdopt(found)}`,
       { cause: error },
     );
+  }
+
+  /**
+   * The record `adoptUid` names, to take over: read by its uid, and refused unless it sits under
+   * the declared parent. A record whose uid does not tell its parent (a role's) is looked for
+   * among the parent's records by its own key.
+   */
+  async function namedRecord(inputs: Props, uid: string, what: string): Promise<ApiRecord> {
+    const refused = (why: string, cause?: unknown) =>
+      new ResourceError(`adopting ${what} (adoptUid ${quoteUid(uid)}) failed: ${why}`, { cause });
+    let record: unknown;
+    try {
+      record = await client().request({ method: "GET", domain: kind.domain, path: itemPath(uid) });
+    } catch (error) {
+      if (isNotFound(error))
+        throw refused(
+          `no such ${kind.noun} exists (${said(error)}); check the uid, or remove adoptUid to create the ${kind.noun}`,
+          error,
+        );
+      throw refused(messageOf(error), error);
+    }
+    const current = outputsOf(record);
+    if (current.uid !== uid) throw refused(`the API answered ${kind.noun} ${quoteUid(String(current.uid))} instead`);
+    const parent = inputs[kind.parentField];
+    const placed = current[kind.parentField];
+    if (placed === undefined) {
+      const siblings = await findByNaturalKey(client(), kind, (item) => outputsOf(item, parentOf(inputs)), {
+        ...current,
+        [kind.parentField]: parent,
+      });
+      if (!siblings.some((item) => item.uid === uid))
+        throw refused(`it is not one of the ${kind.collection} of ${kind.parentField} "${shown(parent)}"`);
+    } else if (!sameValue(placed, parent)) {
+      throw refused(
+        `it sits under "${shown(placed)}", not under the declared ${kind.parentField} "${shown(parent)}"; ` +
+          `declare its own ${kind.parentField}, or check the uid`,
+      );
+    }
+    return record as ApiRecord;
   }
 
   /** What to do about ALREADY_EXISTS: adopt when asked to, refuse with a message saying how otherwise. */
@@ -282,12 +327,7 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
     if (kind.duplicatesAllowed && adoptionWanted(inputs)) {
       const found = await findByNaturalKey(client(), kind, (record) => outputsOf(record, parentOf(inputs)), inputs);
       if (found.length === 1) return { record: found[0], adopted: true };
-      if (found.length > 1)
-        throw new ResourceError(
-          `creating ${what} failed: adopting it found ${found.length} ${kind.collection} with the same ` +
-            `${[kind.parentField, ...kind.keyFields].join(", ")} (${found.map((r) => r.uid).join(", ")}); ` +
-            `adopt one with ${kind.typeName}.get(name, uid) instead`,
-        );
+      if (found.length > 1) throw new ResourceError(`creating ${what} failed: ${severalToAdopt(found)}`);
     }
     const request = {
       method: "POST" as const,
@@ -376,7 +416,11 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
     async create(inputs: Props) {
       registerSecrets(inputs);
       const what = kind.label(inputs);
-      const created = await post(inputs, what);
+      // Exactly the record the program names, or a POST (and, where asked, the one holding the key).
+      const created: Created =
+        typeof inputs.adoptUid === "string"
+          ? { record: await namedRecord(inputs, inputs.adoptUid, what), adopted: true }
+          : await post(inputs, what);
       if (!created.adopted) {
         const outs = keepWriteOnly(outputsOf(created.record, inputs), inputs);
         const id = String(outs.uid);

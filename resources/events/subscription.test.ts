@@ -105,7 +105,7 @@ test("check names the failing property and sends nothing", async () => {
     { property: "sink", reason: "must not carry credentials (user:password@)" },
   ]);
   expect(await failures({ sink: "https://x", name: "n" })).toEqual([
-    { property: "name", reason: "unknown property; Subscription takes parentUid, sink, adopt" },
+    { property: "name", reason: "unknown property; Subscription takes parentUid, sink, adopt, adoptUid" },
   ]);
   expect(h.calls()).toEqual([]);
 });

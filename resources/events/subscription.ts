@@ -8,6 +8,7 @@
  * Look-ups: `getSubscription({ uid })`, `getSubscriptions({ childrenOf })`.
  */
 import * as pulumi from "@pulumi/pulumi";
+import type { AdoptByUid } from "../../provider/adoptByUid";
 import type { z } from "zod";
 import { lazily } from "../../provider/lazyZod";
 import { collectionOf } from "../../provider/kindLookups";
@@ -15,7 +16,7 @@ import { InputArgs, LookupOptions, defineLookup, findOne, listArgs, listRecords 
 import { uidString } from "../../provider/uid";
 import provider = require("./subscriptionProvider");
 
-export interface SubscriptionArgs {
+export interface SubscriptionArgs extends AdoptByUid {
   /** The group whose events are sent. */
   parentUid: pulumi.Input<string>;
   /** The https URL events are posted to. */

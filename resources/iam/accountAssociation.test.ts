@@ -211,7 +211,7 @@ test("check names the failing property, down to a block's member, and sends noth
     {
       property: "aws",
       reason:
-        "unknown property; AccountAssociation takes groupUid, name, description, amazon, azure, chainguard, github, google, adopt",
+        "unknown property; AccountAssociation takes groupUid, name, description, amazon, azure, chainguard, github, google, adopt, adoptUid",
     },
   ]);
   expect(await failures({ amazon: { account: "123456789012", region: "eu-west-1" } })).toEqual([

@@ -12,6 +12,7 @@
  * Look-ups: `getAccountAssociation({ uid })` or by name, `getAccountAssociations({ childrenOf })`.
  */
 import * as pulumi from "@pulumi/pulumi";
+import type { AdoptByUid } from "../../provider/adoptByUid";
 import type { z } from "zod";
 import { kindLookups } from "../../provider/kindLookups";
 import { lazily } from "../../provider/lazyZod";
@@ -49,7 +50,7 @@ export interface ChainguardAccount {
   serviceBindings: Record<string, string>;
 }
 
-export interface AccountAssociationArgs {
+export interface AccountAssociationArgs extends AdoptByUid {
   /** The group whose associations these are. Changing it replaces the association. */
   groupUid: pulumi.Input<string>;
   /** Unique among the group's associations. */

@@ -2,11 +2,14 @@
  * Adoption end to end through the local engine (a real Pulumi program, the real host): an
  * organization that already holds the declared group and identity is brought under the stack
  * with platform:adopt, without a create; the next preview shows no change; destroy removes them
- * (they are managed now).
+ * (they are managed now). Records no key tells apart (identical invites, identical
+ * subscriptions) are taken over one by one with `adoptUid`.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { startEmulator, RunningEmulator } from "../../emulator";
+import { BUILTIN_ROLES } from "../../emulator";
+import { programProject } from "../../tests/support/programProject";
 import { call, snapshot } from "../../tools/engine/orgApi";
 import { withoutPlatformEnv } from "../../tools/engine/orgProject";
 import { runEngine } from "../../tools/engine/run";
@@ -101,4 +104,52 @@ test("platform:adopt brings existing records under the stack: nothing created, o
   const destroy = await run("destroy");
   expect(destroy.code).toBe(0);
   expect(await snapshot(api, emu.rootUid)).toEqual(before);
+});
+
+const TWINS = `
+import * as pulumi from "@pulumi/pulumi";
+import * as platform from "platform-pulumi";
+
+const config = new pulumi.Config();
+const groupUid = config.require("groupUid");
+const roleUid = config.require("roleUid");
+for (const n of [1, 2]) {
+  new platform.iam.GroupInvite(\`invite\${n}\`, { groupUid, roleUid, ttl: "86400s", adoptUid: config.require(\`invite\${n}\`) });
+  new platform.events.Subscription(\`subscription\${n}\`, {
+    parentUid: groupUid,
+    sink: "https://hooks.example.com/twins",
+    adoptUid: config.require(\`subscription\${n}\`),
+  });
+}
+`;
+
+test("identical invites and subscriptions are each taken over by adoptUid: no write, then no change", async () => {
+  const api = { url: emu.url, token: emu.token };
+  const group = await call(api, "POST", `/iam/v2beta1/groups/${emu.rootUid}`, { name: "twins" });
+  const roleUid = BUILTIN_ROLES.find((r) => r.name === "viewer")!.uid;
+  const config: Record<string, string> = { groupUid: group.uid, roleUid };
+  for (const n of [1, 2]) {
+    config[`invite${n}`] = (
+      await call(api, "POST", `/iam/v2beta1/groupInvites/${group.uid}`, { roleUid, ttl: "86400s" })
+    ).uid;
+    config[`subscription${n}`] = (
+      await call(api, "POST", `/events/v2beta1/subscriptions/${group.uid}`, { sink: "https://hooks.example.com/twins" })
+    ).uid;
+  }
+  const project = programProject({ name: "twins", source: TWINS, api });
+  try {
+    emu.clearRequests();
+    const up = await project.run("up", config);
+    expect(up.code).toBe(0);
+    expect(emu.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    for (const name of ["invite1", "invite2", "subscription1", "subscription2"])
+      expect(up.state!.resources.find((r) => r.urn.endsWith(`::${name}`))).toMatchObject({
+        id: config[name],
+        outputs: { adopted: true },
+      });
+    const preview = await project.run("preview --refresh --expect-no-changes", config);
+    expect(preview.code).toBe(0);
+  } finally {
+    project.remove();
+  }
 });

@@ -153,7 +153,7 @@ test("check names the failing property and sends nothing", async () => {
   expect(await failures({ parentUid: root, name: "r", permissions: [] })).toEqual([
     {
       property: "permissions",
-      reason: "unknown property; Role takes parentUid, name, description, capabilities, adopt",
+      reason: "unknown property; Role takes parentUid, name, description, capabilities, adopt, adoptUid",
     },
   ]);
   expect(h.calls()).toEqual([]);

@@ -6,10 +6,11 @@
  *         capabilities: ["CAP_IAM_GROUPS_LIST", "CAP_REPO_LIST"] });
  */
 import * as pulumi from "@pulumi/pulumi";
+import type { AdoptByUid } from "../../provider/adoptByUid";
 import type { Capability } from "./enums";
 import provider = require("./roleProvider");
 
-export interface RoleArgs {
+export interface RoleArgs extends AdoptByUid {
   /** The group the role is defined on. Changing it replaces the role. */
   parentUid: pulumi.Input<string>;
   /** Unique among the group's roles. */

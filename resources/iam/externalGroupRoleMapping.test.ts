@@ -161,7 +161,7 @@ test("check names the failing property and sends nothing; the service's refusal 
     {
       property: "name",
       reason:
-        "unknown property; ExternalGroupRoleMapping takes identityProviderUid, externalGroupId, roleUid, scope, adopt",
+        "unknown property; ExternalGroupRoleMapping takes identityProviderUid, externalGroupId, roleUid, scope, adopt, adoptUid",
     },
   ]);
   expect(h.calls()).toEqual([]);

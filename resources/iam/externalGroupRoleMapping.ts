@@ -11,6 +11,7 @@
  * `getExternalGroupRoleMappings({ identityProviderUid })`.
  */
 import * as pulumi from "@pulumi/pulumi";
+import type { AdoptByUid } from "../../provider/adoptByUid";
 import type { z } from "zod";
 import { collectionOf } from "../../provider/kindLookups";
 import { lazily } from "../../provider/lazyZod";
@@ -18,7 +19,7 @@ import { InputArgs, LookupOptions, defineLookup, findOne, listArgs, listRecords 
 import { uidString } from "../../provider/uid";
 import provider = require("./externalGroupRoleMappingProvider");
 
-export interface ExternalGroupRoleMappingArgs {
+export interface ExternalGroupRoleMappingArgs extends AdoptByUid {
   /** The identity provider whose directory holds the external group. */
   identityProviderUid: pulumi.Input<string>;
   /** The group's id in the identity provider's directory. */

@@ -194,7 +194,7 @@ test("check names the failing property and sends nothing", async () => {
     { property: "description", reason: "must be a string" },
   ]);
   expect(await failures({ parentUid: h.emu.rootUid, name: "team", nmae: "x" })).toEqual([
-    { property: "nmae", reason: "unknown property; Group takes parentUid, name, description, adopt" },
+    { property: "nmae", reason: "unknown property; Group takes parentUid, name, description, adopt, adoptUid" },
   ]);
   expect(h.calls()).toEqual([]);
 });

@@ -4,9 +4,10 @@
  *     const team = new platform.iam.Group("team", { parentUid: org.uid, name: "team" });
  */
 import * as pulumi from "@pulumi/pulumi";
+import type { AdoptByUid } from "../../provider/adoptByUid";
 import provider = require("./groupProvider");
 
-export interface GroupArgs {
+export interface GroupArgs extends AdoptByUid {
   /**
    * The group this one lives under (the root organization's uid for a top-level group).
    * Changing it replaces the group.

@@ -179,7 +179,7 @@ test("check names the failing property and sends nothing", async () => {
   expect(await failures({ code: "mine" })).toEqual([
     {
       property: "code",
-      reason: "unknown property; GroupInvite takes groupUid, roleUid, ttl, email, singleUse, adopt",
+      reason: "unknown property; GroupInvite takes groupUid, roleUid, ttl, email, singleUse, adopt, adoptUid",
     },
   ]);
   expect(h.calls()).toEqual([]);

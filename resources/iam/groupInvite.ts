@@ -14,6 +14,7 @@
  * Look-ups: `getGroupInvite({ uid })`, `getGroupInvites({ childrenOf, keyId })`.
  */
 import * as pulumi from "@pulumi/pulumi";
+import type { AdoptByUid } from "../../provider/adoptByUid";
 import { withSecretOutputs } from "../../provider/secretOutputs";
 import type { z } from "zod";
 import { collectionOf } from "../../provider/kindLookups";
@@ -22,7 +23,7 @@ import { InputArgs, LookupOptions, defineLookup, findOne, listArgs, listRecords 
 import { uidString } from "../../provider/uid";
 import provider = require("./groupInviteProvider");
 
-export interface GroupInviteArgs {
+export interface GroupInviteArgs extends AdoptByUid {
   /** The group the invite is to. Changing it replaces the invite. */
   groupUid: pulumi.Input<string>;
   /** The role the invited get on the group (a built-in role such as viewer, or a custom role usable there). */

@@ -6,6 +6,7 @@
  *         issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/app:ref:refs/heads/main" } });
  */
 import * as pulumi from "@pulumi/pulumi";
+import type { AdoptByUid } from "../../provider/adoptByUid";
 import type { ServicePrincipal } from "./enums";
 import provider = require("./identityProvider");
 
@@ -72,7 +73,7 @@ export interface StaticKeys {
   expirationTime?: string;
 }
 
-export interface IdentityArgs {
+export interface IdentityArgs extends AdoptByUid {
   /** The group the identity lives in. Changing it replaces the identity. */
   parentUid: pulumi.Input<string>;
   /** Unique among the group's identities. */

@@ -11,6 +11,7 @@
  * a preview too): that is the one way to keep the client secret out of the state in plain text.
  */
 import * as pulumi from "@pulumi/pulumi";
+import type { AdoptByUid } from "../../provider/adoptByUid";
 import { withSecretOutputs } from "../../provider/secretOutputs";
 import type { CorrelationRule } from "./correlationRule";
 
@@ -50,7 +51,7 @@ export interface ScimState {
   tokenExpireTime?: string;
 }
 
-export interface IdentityProviderArgs {
+export interface IdentityProviderArgs extends AdoptByUid {
   /** The group whose people sign in through it. Changing it replaces the identity provider. */
   parentUid: pulumi.Input<string>;
   /** Unique among the group's identity providers. */

@@ -150,7 +150,7 @@ test("check names the failing property and sends nothing; unknown values pass", 
     { property: "identityUid", reason: "is required" },
   ]);
   expect(await failures({ groupUid: team.uid, identityUid: ci.uid, roleUid: viewer.uid, role: "viewer" })).toEqual([
-    { property: "role", reason: "unknown property; RoleBinding takes groupUid, identityUid, roleUid, adopt" },
+    { property: "role", reason: "unknown property; RoleBinding takes groupUid, identityUid, roleUid, adopt, adoptUid" },
   ]);
   const pending = props({ groupUid: UNKNOWN, identityUid: UNKNOWN, roleUid: viewer.uid });
   expect(await h.host.check(urn, {}, pending)).toEqual({ inputs: pending, failures: [] });

@@ -4,9 +4,10 @@
  *     new platform.iam.RoleBinding("ci-viewer", { groupUid: team.uid, identityUid: ci.uid, roleUid: viewer.uid });
  */
 import * as pulumi from "@pulumi/pulumi";
+import type { AdoptByUid } from "../../provider/adoptByUid";
 import provider = require("./roleBindingProvider");
 
-export interface RoleBindingArgs {
+export interface RoleBindingArgs extends AdoptByUid {
   /** The group the role applies to. Changing it replaces the binding. */
   groupUid: pulumi.Input<string>;
   identityUid: pulumi.Input<string>;

@@ -9,6 +9,7 @@
  * Look-ups: `getOverlay({ uid })` or by name, `getOverlays({ childrenOf })`.
  */
 import * as pulumi from "@pulumi/pulumi";
+import type { AdoptByUid } from "../../provider/adoptByUid";
 import type { z } from "zod";
 import { kindLookups } from "../../provider/kindLookups";
 import { lazily } from "../../provider/lazyZod";
@@ -16,7 +17,7 @@ import { InputArgs, ListArgs, LookupOptions, OneByUidOrNameArgs } from "../../pr
 import type { CustomOverlay } from "./repoResource";
 import provider = require("./overlayProvider");
 
-export interface OverlayArgs {
+export interface OverlayArgs extends AdoptByUid {
   /** The group the overlay lives in. */
   parentUid: pulumi.Input<string>;
   name: pulumi.Input<string>;

@@ -7,6 +7,7 @@
  * Look-ups: `getOverlayBinding({ uid })`, `getOverlayBindings({ repoUid, overlayUid })`.
  */
 import * as pulumi from "@pulumi/pulumi";
+import type { AdoptByUid } from "../../provider/adoptByUid";
 import type { z } from "zod";
 import { lazily } from "../../provider/lazyZod";
 import { versionRefusal } from "../../provider/apiVersions";
@@ -16,7 +17,7 @@ import { uidString } from "../../provider/uid";
 import type { OverlayRecord } from "./overlay";
 import provider = require("./overlayBindingProvider");
 
-export interface OverlayBindingArgs {
+export interface OverlayBindingArgs extends AdoptByUid {
   /** The repo whose tags get the overlay. */
   repoUid: pulumi.Input<string>;
   overlayUid: pulumi.Input<string>;

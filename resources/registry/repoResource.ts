@@ -7,6 +7,7 @@
  * set `allowDelete: true`, run `pulumi up`, then remove the repo or destroy the stack.
  */
 import * as pulumi from "@pulumi/pulumi";
+import type { AdoptByUid } from "../../provider/adoptByUid";
 import type { CatalogTier } from "./catalogTier";
 import provider = require("./repoProvider");
 
@@ -55,7 +56,7 @@ export interface CustomOverlay {
   environment?: Record<string, string>;
 }
 
-export interface RepoArgs {
+export interface RepoArgs extends AdoptByUid {
   /** The group the repo lives in. Changing it replaces the repo (which needs `allowDelete`). */
   parentUid: pulumi.Input<string>;
   name: pulumi.Input<string>;

@@ -7,9 +7,10 @@
  * name deletes the old tag first).
  */
 import * as pulumi from "@pulumi/pulumi";
+import type { AdoptByUid } from "../../provider/adoptByUid";
 import provider = require("./tagProvider");
 
-export interface TagArgs {
+export interface TagArgs extends AdoptByUid {
   /** The repo the tag belongs to. */
   repoUid: pulumi.Input<string>;
   name: pulumi.Input<string>;

@@ -11,7 +11,7 @@ import { repoRoot } from "../../tools/host/stage";
 
 export interface ProgramProject {
   stateFile: string;
-  /** One engine operation (`up`, `refresh`, ...) with the API settings plus the program's `config`. */
+  /** One engine operation (`up`, `preview --refresh`, ...) with the API settings and the program's `config`. */
   run(operation: string, config?: Record<string, string>): Promise<EngineRun>;
   remove(): void;
 }
@@ -33,7 +33,7 @@ export function programProject(options: {
     run: (operation, config = {}) =>
       runEngine(
         [
-          operation,
+          ...operation.split(" "),
           "--config",
           `platform:apiUrl=${options.api.url}`,
           "--secret-config",
