@@ -5,7 +5,6 @@
  */
 import * as struct from "google-protobuf/google/protobuf/struct_pb";
 import { serializeProperty } from "@pulumi/pulumi/runtime/rpc";
-import type { ApiRecord } from "../provider/kind";
 import identityProvider = require("../resources/iam/identityProvider");
 import groupProvider = require("../resources/iam/groupProvider");
 import overlayProvider = require("../resources/registry/overlayProvider");
@@ -15,42 +14,41 @@ import type { Subtree } from "./read";
 
 const identity = identityProvider.kind;
 const claimMatch = { issuer: "https://token.example.com", subject: "deploy" };
-const refusalsOf = (kind: typeof identity, record: ApiRecord) => refusalReasons(kind, declaredInputs(kind, record));
 
 describe("records the provider would refuse are refused at export time, with the provider's reason", () => {
   test('an identity named "", a description of 5,000 characters, 65 claims', () => {
-    expect(refusalsOf(identity, { uid: "root/i1", name: "", claimMatch })).toEqual(["name: must not be empty"]);
-    expect(refusalsOf(identity, { uid: "root/i2", name: "x", description: "d".repeat(5000), claimMatch })).toEqual([
+    expect(refusalReasons(identity, { uid: "root/i1", name: "", claimMatch })).toEqual(["name: must not be empty"]);
+    expect(refusalReasons(identity, { uid: "root/i2", name: "x", description: "d".repeat(5000), claimMatch })).toEqual([
       "description: must be at most 4096 characters",
     ]);
     const claims = Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`claim${i}`, "v"]));
-    expect(refusalsOf(identity, { uid: "root/i3", name: "x", claimMatch: { ...claimMatch, claims } })).toEqual([
+    expect(refusalReasons(identity, { uid: "root/i3", name: "x", claimMatch: { ...claimMatch, claims } })).toEqual([
       "claimMatch.claims: must have at most 64 entries (it has 65)",
     ]);
-    expect(refusalsOf(identity, { uid: "root/i4", name: "x", description: "", claimMatch })).toEqual([]);
+    expect(refusalReasons(identity, { uid: "root/i4", name: "x", description: "", claimMatch })).toEqual([]);
   });
 
   test("a field the kind requires is declared even when empty: an overlay's empty config is exported, not refused", () => {
     const overlay = overlayProvider.kind;
     const record = { uid: "root/o", name: "base", config: {} };
     expect(declaredInputs(overlay, record)).toEqual({ parentUid: "root", name: "base", config: {} });
-    expect(refusalReasons(overlay, declaredInputs(overlay, record))).toEqual([]);
+    expect(refusalReasons(overlay, record)).toEqual([]);
     // A required list the service holds empty is declared so, and refused with the provider's reason.
     const binding = overlayBindingProvider.kind;
     const empty = { uid: "root/r/b", repo: "root/r", overlay: { uid: "root/o" }, tags: [] };
-    expect(refusalsOf(binding, empty)).toEqual(["tags: must name at least one tag"]);
+    expect(refusalReasons(binding, empty)).toEqual(["tags: must name at least one tag"]);
   });
 
   test("a __proto__ key or a lone surrogate anywhere: refused, naming where", () => {
     const claims = JSON.parse('{"__proto__": "x", "team": "a"}') as Record<string, string>;
-    expect(refusalsOf(identity, { uid: "root/i", name: "x", claimMatch: { ...claimMatch, claims } })).toEqual([
+    expect(refusalReasons(identity, { uid: "root/i", name: "x", claimMatch: { ...claimMatch, claims } })).toEqual([
       'claimMatch.claims: has the key "__proto__", which the Pulumi SDK drops from every input (so `up` would delete that entry)',
     ]);
-    expect(refusalsOf(groupProvider.kind, { uid: "root/g", name: "g", description: "half \ud800 a pair" })).toEqual([
-      "description: holds text that is not well-formed Unicode (a lone surrogate), which Pulumi cannot carry",
-    ]);
+    expect(refusalReasons(groupProvider.kind, { uid: "root/g", name: "g", description: "half \ud800 a pair" })).toEqual(
+      ["description: holds text that is not well-formed Unicode (a lone surrogate), which Pulumi cannot carry"],
+    );
     expect(
-      refusalsOf(groupProvider.kind, { uid: "root/g", name: "g", description: "a whole pair \ud83d\ude00" }),
+      refusalReasons(groupProvider.kind, { uid: "root/g", name: "g", description: "a whole pair \ud83d\ude00" }),
     ).toEqual([]);
   });
 

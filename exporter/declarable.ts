@@ -12,7 +12,7 @@ import { inputsOf } from "../provider/changes";
 import type { ApiRecord, Kind } from "../provider/kind";
 import { Props, isObject } from "../provider/values";
 import { formatPath } from "../provider/zodIssues";
-import { ADOPT_INPUT } from "./adoption";
+import { adoptionInputs } from "./adoption";
 import type { Subtree } from "./read";
 import { oneLine } from "./text";
 
@@ -35,7 +35,7 @@ export function sortOut(tree: Subtree): { declarable: Subtree; leftOut: LeftOut[
   const kinds = tree.kinds.map(({ exported, records }) => ({
     exported,
     records: records.filter((record) => {
-      const reasons = refusalReasons(exported.kind, declaredInputs(exported.kind, record));
+      const reasons = refusalReasons(exported.kind, record);
       if (reasons.length > 0) leftOut.push({ uid: record.uid, noun: exported.kind.noun, reasons });
       return reasons.length === 0;
     }),
@@ -62,9 +62,10 @@ export function declaredInputs(kind: Kind, record: ApiRecord): Props {
   );
 }
 
-/** Why a program declaring these inputs (adopting the record) could not be applied as it is: none when it can. */
-export function refusalReasons(kind: Kind, inputs: Props): string[] {
-  const { failures } = checkInputs(kind, { ...inputs, [ADOPT_INPUT]: true });
+/** Why a program declaring the record (and adopting it) could not be applied as it is: none when it can. */
+export function refusalReasons(kind: Kind, record: ApiRecord): string[] {
+  const inputs = declaredInputs(kind, record);
+  const { failures } = checkInputs(kind, { ...inputs, ...adoptionInputs(kind, record.uid) });
   return [...failures.map((f) => `${f.property}: ${f.reason}`), ...uncarried(inputs)];
 }
 

@@ -6,6 +6,8 @@ import * as vm from "node:vm";
 import * as ts from "typescript";
 import { completeKind, Kind } from "../provider/kind";
 import type { Props } from "../provider/values";
+import subscriptionProvider = require("../resources/events/subscriptionProvider");
+import groupInviteProvider = require("../resources/iam/groupInviteProvider");
 import idpProvider = require("../resources/iam/idpProvider");
 import { identifier, isSafeIdentifier } from "./identifiers";
 import { generateProgram, property } from "./program";
@@ -346,6 +348,43 @@ describe("the exported program, whatever the records hold", () => {
     expect(text).toContain(`const viewerRoleUid2 = "custom-viewer"; // the role "viewer", not declared here`);
     expect(text).toContain("defaultRole: viewerRoleUid,");
     expect(text).toContain("defaultRole: viewerRoleUid2,");
+  });
+
+  test("twins no key tells apart (two identical invites, two identical subscriptions) each adopt their own record by uid", () => {
+    const twins: Subtree = {
+      under: "root",
+      kinds: [
+        {
+          exported: { domain: "iam", kind: groupInviteProvider.kind },
+          records: [
+            { uid: "root/i1", roleUid: "viewer-uid", ttl: "86400s" },
+            { uid: "root/i2", roleUid: "viewer-uid", ttl: "86400s" },
+          ],
+        },
+        {
+          exported: { domain: "events", kind: subscriptionProvider.kind },
+          records: [
+            { uid: "root/s1", sink: "https://hooks.example.com/a" },
+            { uid: "root/s2", sink: "https://hooks.example.com/a" },
+          ],
+        },
+      ],
+    };
+    const { text } = generateProgram(twins, {
+      js: false,
+      manageDeletes: false,
+      roles: new Map([["viewer-uid", "viewer"]]),
+    });
+    for (const uid of ["root/i1", "root/i2", "root/s1", "root/s2"]) expect(text).toContain(`adoptUid: "${uid}",`);
+    expect(text).not.toContain("adopt: true");
+    const declared = runAsCommonJs(text, true);
+    expect(declared.map((d) => [d.type, d.args.adoptUid])).toEqual([
+      ["iam.GroupInvite", "root/i1"],
+      ["iam.GroupInvite", "root/i2"],
+      ["events.Subscription", "root/s1"],
+      ["events.Subscription", "root/s2"],
+    ]);
+    expect(new Set(declared.map((d) => d.name)).size).toBe(4);
   });
 
   test("records left out are named in a comment that ends where it should, whatever the reasons hold", () => {

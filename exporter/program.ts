@@ -2,8 +2,9 @@
  * Writing what was read as a Pulumi program that declares exactly it: one resource per record,
  * references between records as Outputs (`parentUid: team.uid`), roles outside the tree by uid,
  * readable unique names, a stable order (what a record refers to comes first), adoption on every
- * resource, and secrets never written: each is read from a config key the program names. A
- * resource's logical name is its variable's name, so both are unique.
+ * resource (exporter/adoption.ts: by uid where no key tells records apart), and secrets never
+ * written: each is read from a config key the program names. A resource's logical name is its
+ * variable's name, so both are unique.
  *
  * Record contents never change the program's structure: only the fields the kind describes as
  * references become Outputs, names become safe identifiers (exporter/identifiers.ts), and every
@@ -11,7 +12,7 @@
  */
 import type { Kind } from "../provider/kind";
 import { isObject } from "../provider/values";
-import { ADOPT_INPUT } from "./adoption";
+import { adoptionInputs } from "./adoption";
 import { declaredInputs, LeftOut, leftOutLine } from "./declarable";
 import { Names, identifier, pascal } from "./identifiers";
 import { compareText, Subtree } from "./read";
@@ -106,11 +107,9 @@ export function generateProgram(tree: Subtree, options: ProgramOptions): Generat
   for (const node of ordered) {
     const base = baseName(node, byUid, options.roles);
     const parent = parentOf(node, byUid);
-    node.variable = names.claim([
-      base,
-      `${base}${node.kind.typeName}`,
-      ...(parent?.variable ? [`${parent.variable}${pascal(base)}`] : []),
-    ]);
+    // A base that is already the kind's noun (a record with nothing to name it by) is numbered rather than doubled.
+    const typed = base === identifier(node.kind.noun) ? [] : [`${base}${node.kind.typeName}`];
+    node.variable = names.claim([base, ...typed, ...(parent?.variable ? [`${parent.variable}${pascal(base)}`] : [])]);
   }
 
   const secretKeys: string[] = [];
@@ -162,7 +161,8 @@ export function generateProgram(tree: Subtree, options: ProgramOptions): Generat
     for (const [field, value] of Object.entries(node.inputs)) {
       fields.push(`  ${property(field)}: ${render(node, field, value)},`);
     }
-    fields.push(`  ${ADOPT_INPUT}: true,`);
+    for (const [field, value] of Object.entries(adoptionInputs(node.kind, node.uid)))
+      fields.push(`  ${property(field)}: ${literal(value, "    ")},`);
     lines.push(
       "",
       `const ${node.variable} = new platform.${node.domain}.${node.kind.typeName}(`,
