@@ -11,6 +11,7 @@ import groupInviteProvider = require("../resources/iam/groupInviteProvider");
 import idpProvider = require("../resources/iam/idpProvider");
 import { identifier, isSafeIdentifier } from "./identifiers";
 import { generateProgram, property } from "./program";
+import { HOSTILE_NAMES } from "../tests/support/hostileNames";
 import type { Subtree } from "./read";
 
 const group: Kind = completeKind({
@@ -188,58 +189,6 @@ function runAsCommonJs(text: string, typescript: boolean): Array<{ type: string;
   run(module.exports, (id: string) => modules[id], module, "/program/index.js", "/program");
   return declared;
 }
-
-/** Names that are globals, module bindings, reserved words or the program's own (CommonJS, ES modules, TypeScript). */
-const HOSTILE_NAMES = [
-  "require",
-  "exports",
-  "module",
-  "__filename",
-  "__dirname",
-  "pulumi",
-  "platform",
-  "config",
-  "opts",
-  "underUid",
-  "under uid",
-  "viewer role uid",
-  "Object",
-  "Array",
-  "Promise",
-  "process",
-  "console",
-  "globalThis",
-  "global",
-  "undefined",
-  "NaN",
-  "Infinity",
-  "arguments",
-  "eval",
-  "await",
-  "yield",
-  "let",
-  "static",
-  "enum",
-  "default",
-  "class",
-  "constructor",
-  "__proto__",
-  "toString",
-  "hasOwnProperty",
-  "__importStar",
-  "__createBinding",
-  "Symbol",
-  "setTimeout",
-  "structuredClone",
-  "fetch",
-  "URL",
-  "Buffer",
-  "JSON",
-  "Math",
-  "Reflect",
-  "String",
-  "Error",
-];
 
 describe("the exported program, whatever the records hold", () => {
   const hostile: Subtree = {

@@ -15,6 +15,7 @@ import { call, listAll, OrgSnapshot, snapshot } from "../tools/engine/orgApi";
 import { withoutPlatformEnv } from "../tools/engine/orgProject";
 import { EngineRun, runEngine } from "../tools/engine/run";
 import { repoRoot } from "../tools/host/stage";
+import { HOSTILE_GROUP_NAMES, HOSTILE_NAMES } from "./support/hostileNames";
 import { typeErrors } from "./support/typeCheck";
 
 jest.setTimeout(600_000);
@@ -322,32 +323,6 @@ describe("platform-pulumi export: round trip through the local engine", () => {
   });
 });
 
-/** Names a program gives meanings of its own to: globals, module bindings, reserved words, its own names. */
-const HOSTILE_GROUP_NAMES = [
-  "require",
-  "exports",
-  "module",
-  "__filename",
-  "__dirname",
-  "pulumi",
-  "platform",
-  "config",
-  "opts",
-  "under uid",
-  "global this",
-  "process",
-  "console",
-  "undefined",
-  "eval",
-  "arguments",
-  "await",
-  "let",
-  "constructor",
-  "__proto__",
-  "viewer role uid",
-];
-const HOSTILE_IDENTITY_NAMES = ["Object", "Array", "Promise", "JSON", "Symbol", "NaN", "Infinity", "require", "module"];
-
 interface HostileOrg {
   hostile: string;
   builtinViewer: string;
@@ -373,9 +348,10 @@ async function buildHostileOrganization(api: { url: string; token: string }, roo
   const groups = new Map<string, string>();
   for (const name of HOSTILE_GROUP_NAMES)
     groups.set(name, (await post(`/iam/v2beta1/groups/${hostile}`, { name })).uid);
+  // Every hostile name as an identity (some inside the group named `require`): a group's may not hold capitals.
   const identities = new Map<string, string>();
-  for (const name of HOSTILE_IDENTITY_NAMES) {
-    const parent = name === "module" ? groups.get("require")! : hostile;
+  for (const [i, name] of HOSTILE_NAMES.entries()) {
+    const parent = i % 2 ? groups.get("require")! : hostile;
     identities.set(name, (await post(`/iam/v2beta1/identities/${parent}`, { name, claimMatch: claimMatch(name) })).uid);
   }
   // Descriptions that are uids: of each other (a cycle, were they references), of a role, of the tree's group.
@@ -384,12 +360,19 @@ async function buildHostileOrganization(api: { url: string; token: string }, roo
   await call(api, "PATCH", `/iam/v2beta1/groups/${a.uid}?updateMask=description`, { name: "a", description: b.uid });
   await post(`/iam/v2beta1/groups/${a.uid}`, { name: "c", description: builtinViewer });
   await post(`/iam/v2beta1/groups/${b.uid}`, { name: "d", description: hostile });
-  // The built-in viewer and the custom one above, both named "viewer", bound in the tree.
-  await post(`/iam/v2beta1/roleBindings/${hostile}`, { identityUid: identities.get("Object"), roleUid: builtinViewer });
-  await post(`/iam/v2beta1/roleBindings/${hostile}`, {
-    identityUid: identities.get("Array"),
-    roleUid: customViewerAbove,
-  });
+  // The built-in viewer and the custom one above, both named "viewer", bound in the tree (each on the
+  // identity's own group: one in `require`, one in `hostile`).
+  for (const [name, roleUid] of [
+    ["Object", builtinViewer],
+    ["Array", customViewerAbove],
+    ["require", customViewerAbove],
+  ]) {
+    const identityUid = identities.get(name)!;
+    await post(`/iam/v2beta1/roleBindings/${identityUid.slice(0, identityUid.lastIndexOf("/"))}`, {
+      identityUid,
+      roleUid,
+    });
+  }
   // Twins no key tells apart.
   for (let i = 0; i < 2; i++) {
     await post(`/iam/v2beta1/groupInvites/${hostile}`, { roleUid: builtinViewer, ttl: "86400s" });
