@@ -2,14 +2,14 @@
 /**
  * `platform-pulumi emulator --port N [--state FILE] [--no-seed] [--require-patch-fields]`: runs the local Platform
  * API v2 emulator until interrupted, printing the base URL and the dev owner token.
- * `platform-pulumi export --under <group uid> [--out DIR] [--js] [--manage-deletes]`: writes a
+ * `platform-pulumi export --under <group uid> [--out DIR] [--js] [--manage-deletes] [--partial]`: writes a
  * Pulumi project declaring everything below that group (exporter/).
  */
 import { parseArgs } from "node:util";
 import { startEmulator } from "./emulator";
 
 const USAGE = `Usage: platform-pulumi emulator [--port N] [--state FILE] [--no-seed] [--token-ttl SECONDS] [--require-patch-fields] [--quiet]
-       platform-pulumi export --under GROUP_UID [--out DIR] [--js] [--manage-deletes] [--name PROJECT]
+       platform-pulumi export --under GROUP_UID [--out DIR] [--js] [--manage-deletes] [--name PROJECT] [--partial]
 
 emulator:
   --port N             port on 127.0.0.1 (default 8080; 0 picks a free port)
@@ -28,7 +28,10 @@ with PLATFORM_IDENTITY_TOKEN_FILE, as the provider reads them):
   --out DIR            the project folder to write (default: platform-export); new or empty
   --js                 write index.js (CommonJS) instead of index.ts and tsconfig.json
   --manage-deletes     leave out retainOnDelete: removing a resource from the program deletes its record
-  --name PROJECT       the Pulumi project name (default: platform-<last segment of the uid>)`;
+  --name PROJECT       the Pulumi project name (default: platform-<last segment of the uid>)
+  --partial            write the program even if some records cannot be declared as they are (the provider
+                       would refuse them, or a program cannot carry them): they are left out, each named in
+                       a comment and on stderr; without it such an export writes nothing and exits 1`;
 
 function fail(message: string): never {
   console.error(`platform-pulumi: ${message}\n\n${USAGE}`);
@@ -111,6 +114,7 @@ async function runExport(args: string[]): Promise<void> {
         js: { type: "boolean", default: false },
         "manage-deletes": { type: "boolean", default: false },
         name: { type: "string" },
+        partial: { type: "boolean", default: false },
       },
       strict: true,
     }));
@@ -119,7 +123,7 @@ async function runExport(args: string[]): Promise<void> {
   }
   if (!values.under) fail("export needs --under <group uid>");
   // Loaded here: the emulator command needs none of the provider.
-  const { exportOrganization } = await import("./exporter");
+  const { exportOrganization, leftOutLine } = await import("./exporter");
   const { sharedClient } = await import("./provider/client");
   const started = Date.now();
   const result = await exportOrganization({
@@ -128,10 +132,17 @@ async function runExport(args: string[]): Promise<void> {
     js: values.js,
     manageDeletes: values["manage-deletes"],
     name: values.name,
+    partial: values.partial,
     client: sharedClient(),
     progress: (line) =>
       process.stderr.write(`platform-pulumi export: ${line} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`),
   });
+  if (result.leftOut.length > 0) {
+    process.stderr.write(
+      `platform-pulumi export: left out ${result.leftOut.length} record(s) that cannot be declared as they are ` +
+        `(named in a comment at the top of the program):\n${result.leftOut.map(leftOutLine).join("\n")}\n`,
+    );
+  }
   const counts = Object.entries(result.counts).map(([type, n]) => `${n} ${type}`);
   console.log(`Wrote ${result.files.join(", ")} to ${values.out}: ${counts.join(", ") || "nothing below that group"}.`);
   for (const key of result.secretKeys) console.log(`Set the secret ${key}: pulumi config set --secret ${key} <value>`);

@@ -9,9 +9,12 @@ import * as path from "node:path";
 import * as YAML from "yaml";
 import type { ApiClient } from "../provider/client";
 import { uidIssue } from "../provider/uid";
+import { LeftOut, leftOutLine, sortOut } from "./declarable";
+export { leftOutLine } from "./declarable";
 import { exportedKinds } from "./kinds";
 import { generateProgram } from "./program";
 import { Progress, readGroup, readRole, readSubtree } from "./read";
+import { referenceFields } from "./references";
 
 export interface ExportOptions {
   /** The group whose descendants are exported (itself not declared). */
@@ -22,6 +25,11 @@ export interface ExportOptions {
   manageDeletes?: boolean;
   /** The Pulumi project name (default: platform-<last segment of under>). */
   name?: string;
+  /**
+   * Write the program even when some records cannot be declared as they are (see
+   * exporter/declarable.ts): they are left out, each named in a comment, instead of the export failing.
+   */
+  partial?: boolean;
   client: ApiClient;
   progress?: Progress;
 }
@@ -30,6 +38,26 @@ export interface ExportResult {
   files: string[];
   counts: Record<string, number>;
   secretKeys: string[];
+  /** Records not declared (only with `partial`), each with why. */
+  leftOut: LeftOut[];
+}
+
+/**
+ * Some records cannot be declared as they are: nothing was written. An export is a promise that
+ * the program declares exactly what exists, so one that would leave records out (and whose `up`
+ * would then leave them unmanaged) fails unless asked for (--partial), naming each record and why.
+ */
+export class ExportRefusedError extends Error {
+  constructor(readonly leftOut: LeftOut[]) {
+    super(
+      `${leftOut.length} record${leftOut.length === 1 ? "" : "s"} cannot be declared as ${leftOut.length === 1 ? "it is" : "they are"}, ` +
+        "so nothing was written:\n" +
+        leftOut.map(leftOutLine).join("\n") +
+        "\nFix them in the organization and export again, or run the export with --partial to write the program " +
+        "without them (they stay in the organization as they are, each named in a comment).",
+    );
+    this.name = "ExportRefusedError";
+  }
 }
 
 const PROJECT_FILES = ["Pulumi.yaml", "package.json", "tsconfig.json", "index.ts", "index.js"];
@@ -43,17 +71,20 @@ export async function exportOrganization(options: ExportOptions): Promise<Export
   }
   await readGroup(options.client, options.under);
   const tree = await readSubtree(options.client, options.under, exportedKinds(), options.progress);
+  const { declarable, leftOut } = sortOut(tree);
+  if (leftOut.length > 0 && !options.partial) throw new ExportRefusedError(leftOut);
 
-  // Uids that records refer to outside the tree: the roles among them are declared by look-up.
-  const declared = new Set(tree.kinds.flatMap((k) => k.records.map((r) => r.uid)));
+  // Roles that records refer to outside the tree (built-in ones, or a custom role of a group
+  // above): named by uid in the program, with their names read here for its variables.
+  const declared = new Set(declarable.kinds.flatMap((k) => k.records.map((r) => r.uid)));
   const referred = new Set<string>();
-  for (const { exported, records } of tree.kinds) {
+  for (const { exported, records } of declarable.kinds) {
+    const references = referenceFields(exported.kind);
     for (const record of records) {
       for (const [field, value] of Object.entries(exported.kind.toOutputs(record))) {
-        // References are the fields named `…Uid`, and an identity provider's `defaultRole`.
-        const reference = field.endsWith("Uid") || field === "defaultRole";
-        if (field === exported.kind.parentField || !reference || typeof value !== "string") continue;
-        if (!declared.has(value) && value !== options.under && !uidIssue(value, "segment")) referred.add(value);
+        // A role's uid is one segment: the references of that form are to roles.
+        if (references.get(field) !== "segment" || typeof value !== "string") continue;
+        if (!declared.has(value) && !uidIssue(value, "segment")) referred.add(value);
       }
     }
   }
@@ -63,7 +94,12 @@ export async function exportOrganization(options: ExportOptions): Promise<Export
     if (role) roles.set(uid, role.name);
   }
 
-  const program = generateProgram(tree, { js: !!options.js, manageDeletes: !!options.manageDeletes, roles });
+  const program = generateProgram(declarable, {
+    js: !!options.js,
+    manageDeletes: !!options.manageDeletes,
+    roles,
+    leftOut,
+  });
   const name = options.name ?? `platform-${options.under.split("/").pop()!.toLowerCase()}`;
   const files: Record<string, string> = {
     "Pulumi.yaml": YAML.stringify({
@@ -78,7 +114,7 @@ export async function exportOrganization(options: ExportOptions): Promise<Export
   if (!options.js) files["tsconfig.json"] = JSON.stringify(TSCONFIG, null, 2) + "\n";
   fs.mkdirSync(options.out, { recursive: true });
   for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(options.out, file), text);
-  return { files: Object.keys(files), counts: program.counts, secretKeys: program.secretKeys };
+  return { files: Object.keys(files), counts: program.counts, secretKeys: program.secretKeys, leftOut };
 }
 
 /** Declared in Pulumi.yaml so `pulumi up` asks for them: set each with `pulumi config set --secret`. */

@@ -1,23 +1,33 @@
 /**
  * Writing what was read as a Pulumi program that declares exactly it: one resource per record,
- * references between records as Outputs (`parentUid: team.uid`), roles outside the tree by
- * look-up (`platform.iam.getRoleOutput({ name: "viewer" })`), readable unique names, a stable
- * order (what a record refers to comes first), adoption on every resource, and secrets never
+ * references between records as Outputs (`parentUid: team.uid`), roles outside the tree by uid,
+ * readable unique names, a stable order (what a record refers to comes first), adoption on every
+ * resource (exporter/adoption.ts: by uid where no key tells records apart), and secrets never
  * written: each is read from a config key the program names. A resource's logical name is its
  * variable's name, so both are unique.
+ *
+ * Record contents never change the program's structure: only the fields the kind describes as
+ * references become Outputs, names become safe identifiers (exporter/identifiers.ts), and every
+ * text, key and comment is written so that it reads back as the same value.
  */
 import type { Kind } from "../provider/kind";
-import { inputsOf } from "../provider/changes";
 import { isObject } from "../provider/values";
+import { adoptionInputs } from "./adoption";
+import { declaredInputs, LeftOut, leftOutLine } from "./declarable";
+import { Names, identifier, pascal } from "./identifiers";
 import { compareText, Subtree } from "./read";
+import { referenceFields } from "./references";
+import { jsString } from "./text";
 
 export interface ProgramOptions {
   /** CommonJS JavaScript instead of TypeScript. */
   js: boolean;
   /** Leave out `retainOnDelete: true`: removing a resource from the program deletes the record. */
   manageDeletes: boolean;
-  /** Roles outside the tree that records refer to, by uid: declared as look-ups by name. */
+  /** Roles outside the tree that records refer to, by uid, with their names: declared as uid constants. */
   roles: Map<string, string>;
+  /** Records read but not declared, each with why: named in a comment at the top of the program. */
+  leftOut?: LeftOut[];
 }
 
 export interface GeneratedProgram {
@@ -28,8 +38,8 @@ export interface GeneratedProgram {
   counts: Record<string, number>;
 }
 
-/** The input that makes a create take over the record it finds instead of failing. */
-export const ADOPT_INPUT = "adopt";
+/** The names the program declares besides its resources (`pulumi` and `platform` are its imports). */
+const PROGRAM_NAMES = ["pulumi", "platform", "config", "underUid", "opts"];
 
 interface Node {
   domain: string;
@@ -39,15 +49,6 @@ interface Node {
   name?: string;
   variable?: string;
 }
-
-const RESERVED = new Set(
-  (
-    "break case catch class const continue debugger default delete do else enum export extends false finally for " +
-    "function if implements import in instanceof interface let new null package private protected public return " +
-    "static super switch this throw true try typeof var void while with yield await arguments eval undefined " +
-    "platform pulumi config underUid opts"
-  ).split(" "),
-);
 
 /** A write-only secret member the service never answers (a client secret): read from a config key. */
 class SecretFromConfig {
@@ -75,6 +76,12 @@ const holdsPlaceholder = (value: unknown): boolean =>
     ? value.some(holdsPlaceholder)
     : isObject(value) && Object.values(value).some(holdsPlaceholder));
 
+/** The uid a reference field of `node` holds, or undefined for any other field. */
+function referenceAt(node: Node, field: string): string | undefined {
+  const value = node.inputs[field];
+  return typeof value === "string" && referenceFields(node.kind).has(field) ? value : undefined;
+}
+
 export function generateProgram(tree: Subtree, options: ProgramOptions): GeneratedProgram {
   const nodes: Node[] = [];
   for (const { exported, records } of tree.kinds) {
@@ -84,7 +91,7 @@ export function generateProgram(tree: Subtree, options: ProgramOptions): Generat
         domain: exported.domain,
         kind,
         uid: record.uid,
-        inputs: withSecretPlaceholders(kind, inputsOf(kind, kind.toOutputs(record))),
+        inputs: withSecretPlaceholders(kind, declaredInputs(kind, record)),
         name: typeof record.name === "string" ? record.name : undefined,
       });
     }
@@ -94,13 +101,18 @@ export function generateProgram(tree: Subtree, options: ProgramOptions): Generat
   const byUid = new Map(nodes.filter((n) => !n.kind.keyedByParent).map((n) => [n.uid, n]));
   const ordered = declarationOrder(nodes, byUid);
 
-  const taken = new Set<string>();
+  const names = new Names(PROGRAM_NAMES);
   const roleVariables = new Map<string, string>();
   for (const [uid, name] of [...options.roles].sort((a, b) => compareText(a[1], b[1]) || compareText(a[0], b[0]))) {
-    roleVariables.set(uid, unique(`${identifier(name)}RoleUid`, taken));
+    roleVariables.set(uid, names.claim([`${identifier(name)}RoleUid`]));
   }
-  for (const node of ordered)
-    node.variable = unique(baseName(node, byUid, options.roles), taken, node, parentOf(node, byUid));
+  for (const node of ordered) {
+    const base = baseName(node, byUid, options.roles);
+    const parent = parentOf(node, byUid);
+    // A base that is already the kind's noun (a record with nothing to name it by) is numbered rather than doubled.
+    const typed = base === identifier(node.kind.noun) ? [] : [`${base}${node.kind.typeName}`];
+    node.variable = names.claim([base, ...typed, ...(parent?.variable ? [`${parent.variable}${pascal(base)}`] : [])]);
+  }
 
   const secretKeys: string[] = [];
   const counts: Record<string, number> = {};
@@ -112,6 +124,15 @@ export function generateProgram(tree: Subtree, options: ProgramOptions): Generat
       ? "// and is deleted when it leaves this program (--manage-deletes)."
       : "// and is kept in the organization when it leaves this program or on destroy (retainOnDelete).",
   );
+  if (options.leftOut?.length) {
+    lines.push(
+      "//",
+      "// Left out (export --partial): records this program cannot declare as they are, because the",
+      "// provider's check refuses them or a Pulumi program cannot carry them unchanged. Each stays in",
+      "// the organization as it is; fix it there and export again to declare it.",
+      ...options.leftOut.map((left) => `//${leftOutLine(left)}`),
+    );
+  }
   const usesConfig = ordered.some((node) =>
     Object.entries(node.inputs).some(([f, value]) => node.kind.secrets?.includes(f) || holdsPlaceholder(value)),
   );
@@ -125,14 +146,14 @@ export function generateProgram(tree: Subtree, options: ProgramOptions): Generat
   lines.push("");
   if (usesConfig) lines.push("const config = new pulumi.Config();");
   lines.push(
-    `const underUid = ${JSON.stringify(tree.under)};`,
+    `const underUid = ${jsString(tree.under)};`,
     options.manageDeletes ? "const opts = {};" : "const opts = { retainOnDelete: true };",
   );
   if (roleVariables.size > 0) lines.push("");
   for (const [uid, variable] of roleVariables) {
-    // The uid through apply: a look-up's result type has an index signature, which makes `.uid` on the Output unknown.
-    const name = JSON.stringify(options.roles.get(uid));
-    lines.push(`const ${variable} = platform.iam.getRoleOutput({ name: ${name} }).apply((role) => role.uid);`);
+    // By uid: a name can match several roles (a custom role named like a built-in one), a uid one.
+    const name = jsString(options.roles.get(uid));
+    lines.push(`const ${variable} = ${jsString(uid)}; // the role ${name}, not declared here`);
   }
 
   for (const node of ordered) {
@@ -142,11 +163,12 @@ export function generateProgram(tree: Subtree, options: ProgramOptions): Generat
     for (const [field, value] of Object.entries(node.inputs)) {
       fields.push(`  ${property(field)}: ${render(node, field, value)},`);
     }
-    fields.push(`  ${ADOPT_INPUT}: true,`);
+    for (const [field, value] of Object.entries(adoptionInputs(node.kind, node.uid)))
+      fields.push(`  ${property(field)}: ${literal(value, "    ")},`);
     lines.push(
       "",
       `const ${node.variable} = new platform.${node.domain}.${node.kind.typeName}(`,
-      `  ${JSON.stringify(node.variable)},`,
+      `  ${jsString(node.variable)},`,
       "  {",
       ...fields.map((line) => `  ${line}`),
       "  },",
@@ -159,16 +181,17 @@ export function generateProgram(tree: Subtree, options: ProgramOptions): Generat
   function fromConfig(node: Node, path: string): string {
     const key = `${node.variable}${path.split(".").map(pascal).join("")}`;
     secretKeys.push(key);
-    return `config.requireSecret(${JSON.stringify(key)})`;
+    return `config.requireSecret(${jsString(key)})`;
   }
 
   function render(node: Node, field: string, value: unknown): string {
     if (node.kind.secrets?.includes(field) && !(value instanceof SecretFromConfig)) return fromConfig(node, field);
-    if (typeof value === "string") {
-      const target = byUid.get(value);
+    const uid = referenceAt(node, field);
+    if (uid !== undefined) {
+      const target = byUid.get(uid);
       if (target && target !== node) return `${target.variable}.uid`;
-      if (field === node.kind.parentField && value === tree.under) return "underUid";
-      const role = roleVariables.get(value);
+      if (field === node.kind.parentField && uid === tree.under) return "underUid";
+      const role = roleVariables.get(uid);
       if (role) return role;
     }
     return literal(value, "    ", (v) => (v instanceof SecretFromConfig ? fromConfig(node, v.path) : undefined));
@@ -195,8 +218,9 @@ function declarationOrder(nodes: Node[], byUid: Map<string, Node>): Node[] {
   const visit = (node: Node) => {
     if (done.has(node) || visiting.has(node)) return;
     visiting.add(node);
-    for (const value of Object.values(node.inputs)) {
-      const target = typeof value === "string" ? byUid.get(value) : undefined;
+    for (const field of Object.keys(node.inputs)) {
+      const uid = referenceAt(node, field);
+      const target = uid === undefined ? undefined : byUid.get(uid);
       if (target && target !== node) visit(target);
     }
     visiting.delete(node);
@@ -208,8 +232,8 @@ function declarationOrder(nodes: Node[], byUid: Map<string, Node>): Node[] {
 }
 
 function parentOf(node: Node, byUid: Map<string, Node>): Node | undefined {
-  const parent = node.inputs[node.kind.parentField];
-  return typeof parent === "string" ? byUid.get(parent) : undefined;
+  const parent = referenceAt(node, node.kind.parentField);
+  return parent === undefined ? undefined : byUid.get(parent);
 }
 
 /**
@@ -219,49 +243,16 @@ function parentOf(node: Node, byUid: Map<string, Node>): Node | undefined {
 function baseName(node: Node, byUid: Map<string, Node>, roles: Map<string, string>): string {
   if (node.name) return identifier(node.name);
   const parts: string[] = [];
-  for (const [field, value] of Object.entries(node.inputs)) {
-    if (field === node.kind.parentField || typeof value !== "string") continue;
-    const target = byUid.get(value);
-    const part = target?.variable ?? (roles.has(value) ? identifier(roles.get(value)!) : undefined);
+  for (const field of Object.keys(node.inputs)) {
+    const uid = field === node.kind.parentField ? undefined : referenceAt(node, field);
+    if (uid === undefined) continue;
+    const target = byUid.get(uid);
+    const part = target?.variable ?? (roles.has(uid) ? identifier(roles.get(uid)!) : undefined);
     if (part) parts.push(part);
   }
   const parent = parentOf(node, byUid);
   if (parts.length > 0 && parent?.variable) parts.push("on", parent.variable);
   return parts.length > 0 ? identifier(parts.join(" ")) : identifier(node.kind.noun);
-}
-
-/** `base`, else with its type (`platformGroup`), else prefixed with its parent's name, else numbered. */
-function unique(base: string, taken: Set<string>, node?: Node, parent?: Node): string {
-  const candidates = [
-    base,
-    ...(node ? [`${base}${node.kind.typeName}`] : []),
-    ...(parent?.variable ? [`${parent.variable}${pascal(base)}`] : []),
-  ];
-  for (const candidate of candidates) {
-    if (!taken.has(candidate) && !RESERVED.has(candidate)) {
-      taken.add(candidate);
-      return candidate;
-    }
-  }
-  const last = candidates[candidates.length - 1];
-  for (let n = 2; ; n++) {
-    if (!taken.has(`${last}${n}`)) {
-      taken.add(`${last}${n}`);
-      return `${last}${n}`;
-    }
-  }
-}
-
-/** A camelCase JavaScript identifier from any text: "platform team-2" → platformTeam2. */
-export function identifier(text: string): string {
-  const words = text.split(/[^A-Za-z0-9]+/).filter(Boolean);
-  if (words.length === 0) return "record";
-  const joined = words.map((w, i) => (i === 0 ? w.charAt(0).toLowerCase() + w.slice(1) : pascal(w))).join("");
-  return /^[0-9]/.test(joined) ? `n${joined}` : joined;
-}
-
-function pascal(word: string): string {
-  return word.charAt(0).toUpperCase() + word.slice(1);
 }
 
 /**
@@ -281,9 +272,14 @@ function literal(value: unknown, indent: string, expression?: (value: unknown) =
     const members = entries.map(([k, v]) => `${indent}  ${property(k)}: ${literal(v, `${indent}  `, expression)},`);
     return `{\n${members.join("\n")}\n${indent}}`;
   }
-  return JSON.stringify(value) ?? "undefined";
+  return jsString(value);
 }
 
-function property(field: string): string {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(field) ? field : JSON.stringify(field);
+/**
+ * A key of an object literal that makes a key of that name. `__proto__: v` and `"__proto__": v`
+ * set the object's prototype instead (and the entry is gone); only a computed key makes the key.
+ */
+export function property(key: string): string {
+  if (key === "__proto__") return `[${jsString(key)}]`;
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : jsString(key);
 }

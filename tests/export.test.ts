@@ -9,12 +9,14 @@
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { BUILTIN_ROLES } from "../emulator";
 import { startProviderEmulator } from "./support/providerEmulator";
 import type { RunningEmulator } from "../emulator";
-import { call, OrgSnapshot, snapshot } from "../tools/engine/orgApi";
+import { call, listAll, OrgSnapshot, snapshot } from "../tools/engine/orgApi";
 import { withoutPlatformEnv } from "../tools/engine/orgProject";
 import { EngineRun, runEngine } from "../tools/engine/run";
 import { repoRoot } from "../tools/host/stage";
+import { HOSTILE_GROUP_NAMES, HOSTILE_NAMES } from "./support/hostileNames";
 import { typeErrors } from "./support/typeCheck";
 
 jest.setTimeout(600_000);
@@ -135,13 +137,17 @@ function runExport(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: numb
   });
 }
 
-describe("platform-pulumi export: round trip through the local engine", () => {
-  let emu: RunningEmulator;
-  let org: BigOrg;
-  let work: string;
-  const api = () => ({ url: emu.url, token: emu.token });
-  const env = () => ({ ...withoutPlatformEnv(), PLATFORM_API_URL: emu.url, PLATFORM_TOKEN: emu.token });
-  const engine = (operation: string[], project: string, state: string, config: string[] = []): Promise<EngineRun> =>
+/** The export's settings, from the environment as the provider reads them: the emulator's URL and token. */
+const exportEnv = (emu: RunningEmulator) => ({
+  ...withoutPlatformEnv(),
+  PLATFORM_API_URL: emu.url,
+  PLATFORM_TOKEN: emu.token,
+});
+
+/** The local engine on an exported project, configured for the emulator; `config` pairs are secrets. */
+const engineOn =
+  (emu: RunningEmulator) =>
+  (operation: string[], project: string, state: string, config: string[] = []): Promise<EngineRun> =>
     runEngine(
       [
         ...operation,
@@ -153,13 +159,27 @@ describe("platform-pulumi export: round trip through the local engine", () => {
       ],
       { cwd: project, state, env: withoutPlatformEnv() },
     );
+
+const newWorkDir = () => {
+  const work = path.join(repoRoot, ".work", `export-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
+  fs.mkdirSync(work, { recursive: true });
+  return work;
+};
+
+describe("platform-pulumi export: round trip through the local engine", () => {
+  let emu: RunningEmulator;
+  let org: BigOrg;
+  let work: string;
+  const api = () => ({ url: emu.url, token: emu.token });
+  const env = () => exportEnv(emu);
+  const engine = (operation: string[], project: string, state: string, config: string[] = []) =>
+    engineOn(emu)(operation, project, state, config);
   const writes = () => emu.requests().filter((r) => r.method !== "GET");
 
   beforeAll(async () => {
     emu = await startProviderEmulator();
     org = await buildOrganization(api(), emu.rootUid);
-    work = path.join(repoRoot, ".work", `export-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
-    fs.mkdirSync(work, { recursive: true });
+    work = newWorkDir();
   });
   afterAll(async () => {
     await emu?.close();
@@ -190,8 +210,15 @@ describe("platform-pulumi export: round trip through the local engine", () => {
     expect(fs.readdirSync(project).sort()).toEqual(["Pulumi.yaml", "index.ts", "package.json", "tsconfig.json"]);
     const program = fs.readFileSync(project + "/index.ts", "utf8");
     expect(program).not.toContain(emu.token);
-    // Roles outside the tree are looked up, never declared; references are Outputs.
-    expect(program).toContain(`platform.iam.getRoleOutput({ name: "viewer" }).apply((role) => role.uid)`);
+    // Roles outside the tree are named by uid, never declared; references are Outputs.
+    const roles = await call<{ roles: { uid: string; name: string }[] }>(
+      api(),
+      "GET",
+      "/iam/v2beta1/roles?page_size=200",
+    );
+    const viewer = roles.roles.find((r) => r.name === "viewer")!;
+    expect(program).toContain(`const viewerRoleUid = "${viewer.uid}"; // the role "viewer", not declared here`);
+    expect(program).not.toContain("getRole");
     expect(program).toMatch(/parentUid: team0\.uid/);
     // Custom roles are declared where they are defined, read from the groups' children.
     expect(program.match(/new platform\.iam\.Role\(/g)).toHaveLength(2);
@@ -206,7 +233,8 @@ describe("platform-pulumi export: round trip through the local engine", () => {
     expect(declaredCount).toBeGreaterThanOrEqual(
       before.groups.length + before.identities.length + before.roleBindings.length,
     );
-    expect((program.match(/adopt: true/g) ?? []).length).toBe(declaredCount);
+    // By key, or by uid for the records no key tells apart (the seeded subscriptions).
+    expect((program.match(/^ +(adopt: true|adoptUid: "[0-9a-f/]+"),$/gm) ?? []).length).toBe(declaredCount);
     expect((program.match(/^const \w+ = new platform/gm) ?? []).length).toBe(
       new Set(program.match(/^const (\w+) = new platform/gm)).size,
     );
@@ -310,5 +338,194 @@ describe("platform-pulumi export: round trip through the local engine", () => {
     const usage = await runExport([], env());
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain("export needs --under <group uid>");
+  });
+});
+
+interface HostileOrg {
+  hostile: string;
+  builtinViewer: string;
+  customViewerAbove: string;
+  /** Records the provider would refuse or a program cannot carry, by uid, with what the export must say. */
+  refused: Map<string, RegExp>;
+}
+
+/**
+ * Below the root, a group `hostile` holding what once broke an export, and a sibling group with
+ * a custom role named `viewer`; the root itself defines another custom `viewer`, usable below it.
+ */
+async function buildHostileOrganization(api: { url: string; token: string }, rootUid: string): Promise<HostileOrg> {
+  const post = (p: string, body: unknown) => call<{ uid: string }>(api, "POST", p, body);
+  const claimMatch = (subject: string) => ({ issuer: "https://token.example.com", subject });
+  const builtinViewer = BUILTIN_ROLES.find((r) => r.name === "viewer")!.uid;
+  const sibling = await post(`/iam/v2beta1/groups/${rootUid}`, { name: "sibling" });
+  await post(`/iam/v2beta1/roles/${sibling.uid}`, { name: "viewer", capabilities: ["CAP_REPO_LIST"] });
+  const customViewerAbove = (
+    await post(`/iam/v2beta1/roles/${rootUid}`, { name: "viewer", capabilities: ["CAP_IAM_GROUPS_LIST"] })
+  ).uid;
+  const hostile = (await post(`/iam/v2beta1/groups/${rootUid}`, { name: "hostile" })).uid;
+  const groups = new Map<string, string>();
+  for (const name of HOSTILE_GROUP_NAMES)
+    groups.set(name, (await post(`/iam/v2beta1/groups/${hostile}`, { name })).uid);
+  // Every hostile name as an identity (some inside the group named `require`): a group's may not hold capitals.
+  const identities = new Map<string, string>();
+  for (const [i, name] of HOSTILE_NAMES.entries()) {
+    const parent = i % 2 ? groups.get("require")! : hostile;
+    identities.set(name, (await post(`/iam/v2beta1/identities/${parent}`, { name, claimMatch: claimMatch(name) })).uid);
+  }
+  // Descriptions that are uids: of each other (a cycle, were they references), of a role, of the tree's group.
+  const a = await post(`/iam/v2beta1/groups/${hostile}`, { name: "a" });
+  const b = await post(`/iam/v2beta1/groups/${hostile}`, { name: "b", description: a.uid });
+  await call(api, "PATCH", `/iam/v2beta1/groups/${a.uid}?updateMask=description`, { name: "a", description: b.uid });
+  await post(`/iam/v2beta1/groups/${a.uid}`, { name: "c", description: builtinViewer });
+  await post(`/iam/v2beta1/groups/${b.uid}`, { name: "d", description: hostile });
+  // The built-in viewer and the custom one above, both named "viewer", bound in the tree (each on the
+  // identity's own group: one in `require`, one in `hostile`).
+  for (const [name, roleUid] of [
+    ["Object", builtinViewer],
+    ["Array", customViewerAbove],
+    ["require", customViewerAbove],
+  ]) {
+    const identityUid = identities.get(name)!;
+    await post(`/iam/v2beta1/roleBindings/${identityUid.slice(0, identityUid.lastIndexOf("/"))}`, {
+      identityUid,
+      roleUid,
+    });
+  }
+  // Twins no key tells apart.
+  for (let i = 0; i < 2; i++) {
+    await post(`/iam/v2beta1/groupInvites/${hostile}`, { roleUid: builtinViewer, ttl: "86400s" });
+    await post(`/events/v2beta1/subscriptions/${hostile}`, { sink: "https://hooks.example.com/twins" });
+  }
+  // An overlay whose config is empty: the program declares `config: {}`.
+  await post(`/registry/v2beta1/overlays/${hostile}`, { name: "empty", config: {} });
+  // What the provider refuses, or a program cannot carry.
+  const refused = new Map<string, RegExp>();
+  const refuse = async (p: string, body: unknown, reason: RegExp) => refused.set((await post(p, body)).uid, reason);
+  await refuse(
+    `/iam/v2beta1/identities/${hostile}`,
+    { name: "", claimMatch: claimMatch("x") },
+    /name: must not be empty/,
+  );
+  await refuse(
+    `/iam/v2beta1/groups/${hostile}`,
+    { name: "long", description: "d".repeat(5000) },
+    /description: must be at most 4096 characters/,
+  );
+  const claims = Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`claim${i}`, "v"]));
+  await refuse(
+    `/iam/v2beta1/identities/${hostile}`,
+    { name: "claims", claimMatch: { ...claimMatch("y"), claims } },
+    /claimMatch\.claims: must have at most 64 entries \(it has 65\)/,
+  );
+  await refuse(
+    `/iam/v2beta1/identities/${hostile}`,
+    JSON.parse(
+      '{"name": "proto", "claimMatch": {"issuer": "https://token.example.com", "subject": "z", "claims": {"__proto__": "x", "team": "a"}}}',
+    ),
+    /claimMatch\.claims: has the key "__proto__", which the Pulumi SDK drops from every input/,
+  );
+  await refuse(
+    `/iam/v2beta1/groups/${hostile}`,
+    { name: "surrogate", description: "half \ud800 a pair" },
+    /description: holds text that is not well-formed Unicode/,
+  );
+  return { hostile, builtinViewer, customViewerAbove, refused };
+}
+
+describe("platform-pulumi export of a hostile organization: whatever the records hold, the program type-checks and up adopts every record", () => {
+  let emu: RunningEmulator;
+  let org: HostileOrg;
+  let work: string;
+  const api = () => ({ url: emu.url, token: emu.token });
+  /** Everything below the hostile group, the collections a snapshot leaves out included, as the service answers it. */
+  const everything = async () => ({
+    ...(await snapshot(api(), org.hostile)),
+    groupInvites: await listAll(api(), "iam", "groupInvites", org.hostile),
+    overlays: await listAll(api(), "registry", "overlays", org.hostile),
+  });
+
+  beforeAll(async () => {
+    emu = await startProviderEmulator();
+    org = await buildHostileOrganization(api(), emu.rootUid);
+    work = newWorkDir();
+  });
+  afterAll(async () => {
+    await emu?.close();
+    if (work) fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  test("records the provider would refuse fail the export, each named with the reason, and nothing is written", async () => {
+    const out = path.join(work, "refused");
+    const exported = await runExport(["--under", org.hostile, "--out", out], exportEnv(emu));
+    expect(exported.code).toBe(1);
+    expect(exported.stderr).toContain(
+      `${org.refused.size} records cannot be declared as they are, so nothing was written`,
+    );
+    for (const [uid, reason] of org.refused) {
+      const line = exported.stderr.split("\n").find((l) => l.includes(` ${uid}: `));
+      expect([uid, line]).toEqual([uid, expect.stringMatching(reason)]);
+    }
+    expect(exported.stderr).toContain("--partial");
+    expect(fs.existsSync(out)).toBe(false);
+  });
+
+  test("--partial: the rest type-checks, up adopts every record with no write, preview is clean; the JavaScript runs too", async () => {
+    const before = await everything();
+    const project = path.join(work, "hostile");
+    const state = path.join(work, "hostile-state.json");
+    const exported = await runExport(["--under", org.hostile, "--out", project, "--partial"], exportEnv(emu));
+    expect(exported.code).toBe(0);
+    expect(exported.stderr).toContain(`left out ${org.refused.size} record(s)`);
+    const program = fs.readFileSync(path.join(project, "index.ts"), "utf8");
+    for (const [uid, reason] of org.refused) {
+      const comment = program.split("\n").find((l) => l.startsWith("//") && l.includes(` ${uid}: `));
+      expect([uid, comment]).toEqual([uid, expect.stringMatching(reason)]);
+      expect(program).not.toContain(`"${uid}"`);
+    }
+    // No variable is a global, a module binding, a reserved word or one of the program's own names.
+    const variables = [...program.matchAll(/^const (\S+) = /gm)].map((m) => m[1]);
+    expect(new Set(variables).size).toBe(variables.length);
+    for (const taken of ["require", "exports", "module", "platform", "pulumi", "undefined", "eval", "globalThis"])
+      expect(variables).not.toContain(taken);
+    // Both roles named "viewer" by uid, never looked up by name.
+    expect(program).not.toContain("getRole");
+    for (const uid of [org.builtinViewer, org.customViewerAbove])
+      expect(program).toMatch(
+        new RegExp(`^const viewerRoleUid2? = "${uid}"; // the role "viewer", not declared here$`, "m"),
+      );
+    // Descriptions that are uids stay text.
+    expect(program).toContain(`description: "${org.builtinViewer}",`);
+    expect(program).toContain(`description: "${org.hostile}",`);
+    expect(program).not.toMatch(/description: \w+\.uid/);
+    // Twins adopt by uid; the empty overlay config is declared.
+    expect((program.match(/^ +adoptUid: "/gm) ?? []).length).toBe(
+      before.groupInvites.length + before.subscriptions.length,
+    );
+    expect(program).toMatch(/name: "empty",\n\s+config: \{\},/);
+    expect(typeErrors(project, "export-hostile-typecheck")).toEqual([]);
+
+    emu.clearRequests();
+    const engine = engineOn(emu);
+    const up = await engine(["up"], project, state);
+    expect(up.stdout).not.toContain("error:");
+    expect(up.code).toBe(0);
+    const custom = up.state!.resources.filter((r) => r.custom);
+    expect(custom).toHaveLength((program.match(/^const \w+ = new platform/gm) ?? []).length);
+    expect(custom.filter((r) => r.outputs.adopted !== true)).toEqual([]);
+    expect(emu.requests().filter((r) => r.method !== "GET" && r.status < 400)).toEqual([]);
+    expect(await everything()).toEqual(before);
+    const proto = before.identities.find((i) => i.name === "proto")!;
+    const answered = await fetch(`${emu.url}/iam/v2beta1/identities/${proto.uid}`, {
+      headers: { authorization: `Bearer ${emu.token}` },
+    });
+    expect(await answered.text()).toContain(`"claims":{"__proto__":"x","team":"a"}`);
+    expect((await engine(["preview", "--refresh", "--expect-no-changes"], project, state)).code).toBe(0);
+
+    // The same records as CommonJS: the program loads and runs (its preview plans one adoption each).
+    const js = path.join(work, "hostile-js");
+    expect((await runExport(["--under", org.hostile, "--out", js, "--partial", "--js"], exportEnv(emu))).code).toBe(0);
+    const preview = await engine(["preview"], js, path.join(work, "hostile-js-state.json"));
+    expect(preview.stdout).not.toContain("error:");
+    expect(preview.code).toBe(0);
   });
 });
