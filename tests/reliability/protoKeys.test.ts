@@ -10,7 +10,8 @@ import { RunningEmulator, startEmulator } from "../../emulator";
 import { call } from "../support/emulatorClient";
 import { ProgramProject, programProject } from "../support/programProject";
 
-jest.setTimeout(180_000);
+// Six engine runs: on a loaded machine each can take 20 s or more.
+jest.setTimeout(300_000);
 
 const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
 import * as platform from "platform-pulumi";
