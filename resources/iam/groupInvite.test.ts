@@ -266,8 +266,10 @@ test("an export declares the invite for adoption and never writes its code", asy
     const program = fs.readFileSync(path.join(out, "index.ts"), "utf8");
     expect(program).toMatch(/new platform\.iam\.GroupInvite\(/);
     expect(program).toMatch(
-      /groupUid: underUid,\s+roleUid: viewerRoleUid,\s+ttl: "86400s",\s+email: "dave@example.com",\s+singleUse: true,\s+adopt: true,/,
+      /groupUid: underUid,\s+roleUid: viewerRoleUid,\s+ttl: "86400s",\s+email: "dave@example.com",\s+singleUse: true,\s+adoptUid: "[^"]+",/,
     );
+    // Invites are told apart by uid alone: the program names the very one it adopts.
+    expect(program).toContain(`adoptUid: "${created.id}",`);
     expect(program).not.toContain(String(created.props.code));
     expect(program).not.toMatch(/\bcode\b|keyId/);
   } finally {
