@@ -73,6 +73,9 @@ describe("platform-pulumi export, round trip under the real Pulumi CLI (Automati
       .filter((r) => inTeam(r.uid))
       .concat(before.roles.filter((r) => inTeam(String(r.definedOn))));
     expect(declared).toBe(expected.length);
+    // The team's 9 groups, an identity provider, a custom role, and identities with their bindings.
+    expect(expected.filter((r) => before.groups.includes(r))).toHaveLength(9);
+    expect(expected.length).toBeGreaterThanOrEqual(9 + 1 + 1 + 2);
 
     stack = realCliStack({
       programDir: project,
