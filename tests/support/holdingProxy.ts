@@ -1,12 +1,12 @@
 /**
- * A loopback proxy in front of the emulator that stops a run at a chosen write, for the stories
- * that kill `pulumi up` in the middle of a create: the chosen request is applied by the
- * emulator and its answer is then held (the record exists; the provider never learns its uid),
- * and every other write the test does not let through is parked unanswered and unapplied. Reads
+ * A loopback proxy in front of the emulator that stops a run at chosen writes, for the stories
+ * that kill `pulumi up` in the middle of its creates: each chosen request is applied by the
+ * emulator and its answer then held (the record exists; the provider never learns its uid), and
+ * every other write the test does not let through is parked, unanswered and unapplied. Reads
  * always pass, so look-ups and the provider's own reads behave as on the emulator itself.
  *
- * The test waits on events (the held write applied, the expected writes parked), never on the
- * clock; the held and parked connections are closed by the client's death or by close().
+ * The test waits on events (so many writes held, so many parked), never on the clock; held and
+ * parked connections end when their client dies or at close().
  */
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -18,7 +18,7 @@ export interface ProxiedWrite {
   body: Record<string, unknown>;
 }
 
-/** The held write, with the emulator's status for it. */
+/** A held write, with the emulator's status for it. */
 export interface HeldWrite extends ProxiedWrite {
   status: number;
 }
@@ -26,7 +26,7 @@ export interface HeldWrite extends ProxiedWrite {
 export interface HoldingProxyOptions {
   /** The emulator's base URL. */
   upstream: string;
-  /** The write to apply and then hold the answer of (the first one that matches). */
+  /** The writes to apply and then hold the answers of. */
   hold: (write: ProxiedWrite) => boolean;
   /** Writes forwarded as usual; every other write is parked. */
   pass: (write: ProxiedWrite) => boolean;
@@ -34,12 +34,10 @@ export interface HoldingProxyOptions {
 
 export interface HoldingProxy {
   url: string;
-  /** The held write, once the emulator has applied it. */
-  held: Promise<HeldWrite>;
-  /** The writes parked so far, in arrival order. */
-  parked(): ProxiedWrite[];
+  /** Resolves once `count` held writes have been applied by the emulator. */
+  held(count: number): Promise<HeldWrite[]>;
   /** Resolves once `count` writes are parked. */
-  parkedCount(count: number): Promise<ProxiedWrite[]>;
+  parked(count: number): Promise<ProxiedWrite[]>;
   /** Resolves once every held or parked connection has been closed by its client. */
   allClientsGone(): Promise<void>;
   /** From now on every request passes, as if the emulator were asked directly. */
@@ -47,24 +45,33 @@ export interface HoldingProxy {
   close(): Promise<void>;
 }
 
+/** A list that grows, and promises of its first `count` entries. */
+class Tally<T> {
+  readonly items: T[] = [];
+  private waiters: Array<{ count: number; resolve: (items: T[]) => void }> = [];
+
+  add(item: T): void {
+    this.items.push(item);
+    const ready = this.waiters.filter((w) => this.items.length >= w.count);
+    this.waiters = this.waiters.filter((w) => this.items.length < w.count);
+    for (const waiter of ready) waiter.resolve(this.items.slice(0, waiter.count));
+  }
+
+  reached(count: number): Promise<T[]> {
+    if (this.items.length >= count) return Promise.resolve(this.items.slice(0, count));
+    return new Promise((resolve) => this.waiters.push({ count, resolve }));
+  }
+}
+
 export async function holdingProxy(options: HoldingProxyOptions): Promise<HoldingProxy> {
   const upstream = new URL(options.upstream);
-  const parked: ProxiedWrite[] = [];
+  const held = new Tally<HeldWrite>();
+  const parked = new Tally<ProxiedWrite>();
   const waitingConnections = new Set<http.ServerResponse>();
-  const parkWaiters: Array<{ count: number; resolve: (writes: ProxiedWrite[]) => void }> = [];
   const goneWaiters: Array<() => void> = [];
-  let heldOnce = false;
   let released = false;
-  let resolveHeld!: (write: HeldWrite) => void;
-  let rejectHeld!: (error: Error) => void;
-  const held = new Promise<HeldWrite>((resolve, reject) => {
-    resolveHeld = resolve;
-    rejectHeld = reject;
-  });
-  // A test that never reaches its hold point fails on its own assertion, not on an unhandled rejection.
-  held.catch(() => undefined);
 
-  const wait = (res: http.ServerResponse) => {
+  const keepWaiting = (res: http.ServerResponse) => {
     waitingConnections.add(res);
     res.once("close", () => {
       waitingConnections.delete(res);
@@ -78,25 +85,19 @@ export async function holdingProxy(options: HoldingProxyOptions): Promise<Holdin
     req.on("end", () => {
       const body = Buffer.concat(chunks);
       const method = String(req.method);
-      const path = String(req.url).split("?")[0];
       if (released || method === "GET" || method === "HEAD") return forward(req, body, res);
-      const write: ProxiedWrite = { method, path, body: parseBody(body) };
-      if (!heldOnce && options.hold(write)) {
-        heldOnce = true;
-        wait(res);
-        return forward(req, body, undefined, (status) => resolveHeld({ ...write, status }));
+      const write: ProxiedWrite = { method, path: String(req.url).split("?")[0], body: parseBody(body) };
+      if (options.hold(write)) {
+        keepWaiting(res);
+        return forward(req, body, undefined, (status) => held.add({ ...write, status }));
       }
       if (options.pass(write)) return forward(req, body, res);
-      parked.push(write);
-      wait(res);
-      for (const waiter of parkWaiters.filter((w) => parked.length >= w.count)) {
-        parkWaiters.splice(parkWaiters.indexOf(waiter), 1);
-        waiter.resolve([...parked]);
-      }
+      keepWaiting(res);
+      parked.add(write);
     });
   });
 
-  /** Sends the request on to the emulator; answers `res` with its answer, or reports only the status. */
+  /** Sends the request on to the emulator; answers `res` with its answer, or only reports the status. */
   function forward(
     req: http.IncomingMessage,
     body: Buffer,
@@ -117,9 +118,10 @@ export async function holdingProxy(options: HoldingProxyOptions): Promise<Holdin
         });
       },
     );
-    outgoing.on("error", (error) => {
-      if (applied) rejectHeld(error);
-      res?.destroy(error);
+    // The emulator unreachable: the client sees its connection dropped, a held write status 0.
+    outgoing.on("error", () => {
+      applied?.(0);
+      res?.destroy();
     });
     outgoing.end(body);
   }
@@ -127,12 +129,8 @@ export async function holdingProxy(options: HoldingProxyOptions): Promise<Holdin
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    held,
-    parked: () => [...parked],
-    parkedCount: (count) =>
-      parked.length >= count
-        ? Promise.resolve([...parked])
-        : new Promise((resolve) => parkWaiters.push({ count, resolve })),
+    held: (count) => held.reached(count),
+    parked: (count) => parked.reached(count),
     allClientsGone: () =>
       waitingConnections.size === 0 ? Promise.resolve() : new Promise((resolve) => goneWaiters.push(resolve)),
     release: () => void (released = true),
