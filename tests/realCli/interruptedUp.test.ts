@@ -231,6 +231,11 @@ describe("pulumi up killed with SIGKILL during a create, under the real Pulumi C
       [...UNDER_WAY].sort(),
     );
 
+    // A refresh that is not interactive keeps them too, unless told to clear them.
+    const refresh = await stack.cli(["refresh", "--yes"]);
+    expect(refresh.code).toBe(0);
+    expect((await exported()).deployment.pending_operations ?? []).toHaveLength(UNDER_WAY.length);
+
     // v3.274.1 accepts an import of the pending create (each value after its own flag) and drops
     // the operation, but puts no resource in the state: the record would be left an orphan.
     const platformUrn = urnOf("iam:Group", "platform");
