@@ -6,7 +6,6 @@
  * `preview --refresh --expect-no-changes` passes; a console edit shows as drift; `destroy`
  * leaves the organization exactly as it was. The same for one team's subtree, as JavaScript.
  */
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { BUILTIN_ROLES } from "../emulator";
@@ -16,126 +15,11 @@ import { call, listAll, OrgSnapshot, snapshot } from "../tools/engine/orgApi";
 import { withoutPlatformEnv } from "../tools/engine/orgProject";
 import { EngineRun, runEngine } from "../tools/engine/run";
 import { repoRoot } from "../tools/host/stage";
+import { BigOrg, buildOrganization, runExport } from "./support/exportOrganization";
 import { HOSTILE_GROUP_NAMES, HOSTILE_NAMES } from "./support/hostileNames";
 import { typeErrors } from "./support/typeCheck";
 
 jest.setTimeout(600_000);
-
-const cliPath = path.join(repoRoot, "dist", "cli.js");
-
-interface BigOrg {
-  teams: string[];
-  groups: number;
-  identities: number;
-  bindings: number;
-  /** The uids of the account associations made (each its group's uid): team 3's own and a nested group's. */
-  associations: string[];
-}
-
-/**
- * 20 teams with 9 groups each (some nested three deep, names repeated across teams), 50
- * identities of four claim shapes, each bound as viewer on its group and as editor on its team.
- */
-async function buildOrganization(api: { url: string; token: string }, rootUid: string): Promise<BigOrg> {
-  const post = (p: string, body: unknown) => call<{ uid: string }>(api, "POST", `/iam/v2beta1/${p}`, body);
-  const roles = await call<{ roles: { uid: string; name: string }[] }>(api, "GET", "/iam/v2beta1/roles?page_size=200");
-  const role = (name: string) => roles.roles.find((r) => r.name === name)!.uid;
-  const teams: string[] = [];
-  const groups: string[] = [];
-  for (let t = 0; t < 20; t++) {
-    const team = await post(`groups/${rootUid}`, { name: `team-${t}`, description: `Team ${t}` });
-    teams.push(team.uid);
-    groups.push(team.uid);
-    let previous = team.uid;
-    for (let g = 0; g < 9; g++) {
-      // Every third group nests under the one before: depths 2 to 4.
-      const parent = g % 3 === 0 ? team.uid : previous;
-      const name = ["ops", "ci", "data", "web", "api", "infra", "ml", "sec", "qa"][g];
-      const group = await post(`groups/${parent}`, g % 2 ? { name } : { name, description: `${name} of team ${t}` });
-      groups.push(group.uid);
-      previous = group.uid;
-    }
-  }
-  const claimShapes = [
-    (i: number) => ({
-      issuer: "https://token.actions.githubusercontent.com",
-      subject: `repo:acme/app-${i}:ref:refs/heads/main`,
-    }),
-    (i: number) => ({
-      issuer: "https://gitlab.com",
-      subjectPattern: `project_path:acme/svc-${i}:ref_type:branch:ref:.*`,
-    }),
-    (i: number) => ({
-      issuerPattern: "https://[a-z]+\\.example\\.com",
-      subject: `svc-${i}`,
-      audience: "platform",
-      claims: { env: "prod" },
-    }),
-    (i: number) => ({
-      issuer: "https://accounts.google.com",
-      subject: `${1000 + i}`,
-      claimPatterns: { email: ".*@acme\\.com" },
-    }),
-  ];
-  let bindings = 0;
-  const lastIdentityOfTeam = new Map<string, string>();
-  for (let i = 0; i < 50; i++) {
-    const group = groups[(i * 7) % groups.length];
-    const team = teams.find((t) => group === t || group.startsWith(`${t}/`))!;
-    // Identities of mixed kinds: mostly OIDC claim matches, some AWS roles and service principals.
-    const kind =
-      i % 10 === 7
-        ? { awsIdentity: { awsAccount: "123456789012", arnPattern: `arn:aws:iam::123456789012:role/deploy-${i}-.*` } }
-        : i % 10 === 9
-          ? { servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" }
-          : { claimMatch: claimShapes[i % claimShapes.length](i) };
-    const identity = await post(`identities/${group}`, {
-      name: `robot-${i % 25}`,
-      ...(i % 5 === 0 ? { description: `Robot ${i}` } : {}),
-      ...kind,
-    }).catch(async () =>
-      // Two robots of one name in one group: the second gets its own name.
-      post(`identities/${group}`, { name: `robot-${i}`, ...kind }),
-    );
-    await post(`roleBindings/${group}`, { identityUid: identity.uid, roleUid: role("viewer") });
-    await post(`roleBindings/${team}`, { identityUid: identity.uid, roleUid: role("editor") });
-    bindings += 2;
-    lastIdentityOfTeam.set(team, identity.uid);
-  }
-  // Custom roles defined on nested groups (a role's uid does not tell where it is defined), each
-  // held by one of its team's identities.
-  for (const t of [0, 3]) {
-    const ci = groups[t * 10 + 2];
-    const custom = await post(`roles/${ci}`, {
-      name: `publisher-${t}`,
-      description: "Publishes images",
-      capabilities: ["CAP_REPO_LIST", "CAP_TAG_CREATE"],
-    });
-    await post(`roleBindings/${ci}`, { identityUid: lastIdentityOfTeam.get(teams[t])!, roleUid: custom.uid });
-    bindings += 1;
-  }
-  // Account associations, one per group and keyed by the group's uid: team 3's own, and one of a
-  // group nested in it.
-  const associations: string[] = [];
-  for (const [group, body] of [
-    [teams[3], { name: "team-3-aws", amazon: { account: "123456789012" } }],
-    [groups[3 * 10 + 4], { name: "team-3-gcp", google: { projectId: "acme-3", projectNumber: "42" } }],
-  ] as const)
-    associations.push((await post(`accountAssociations/${group}`, body)).uid);
-  return { teams, groups: groups.length, identities: 50, bindings, associations };
-}
-
-function runExport(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, "export", ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
 
 /** The export's settings, from the environment as the provider reads them: the emulator's URL and token. */
 const exportEnv = (emu: RunningEmulator) => ({

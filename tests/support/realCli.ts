@@ -61,6 +61,8 @@ export interface RealCliRunOptions {
   diff?: boolean;
   /** Config set before this run (and kept for the next ones), full keys. */
   config?: Record<string, string>;
+  /** Environment variables for this run only (the CLI's, hence the provider host's too). */
+  env?: Record<string, string>;
 }
 
 export interface RealCliStack {
@@ -71,7 +73,29 @@ export interface RealCliStack {
   /** That file's contents (undefined before the first operation). */
   checkpoint(): Checkpoint | undefined;
   run(operation: RealCliOperation, options?: RealCliRunOptions): Promise<RealCliRun>;
+  /** Starts an operation that the test may kill: see RealCliProcess. */
+  start(operation: RealCliOperation, options?: RealCliRunOptions): RealCliProcess;
+  /**
+   * `pulumi <args> --stack <stack> --non-interactive` in the program's folder, as a user types it,
+   * for the commands that run no program (cancel, refresh, stack export). The stack must exist:
+   * an operation creates it and writes its config.
+   */
+  cli(args: string[], options?: { env?: Record<string, string> }): Promise<RealCliResult>;
   remove(): void;
+}
+
+/**
+ * An operation under way: its runner (which serves the inline program), the `pulumi` it runs in
+ * the runner's process group, and the plugins `pulumi` launched, each in a process group of its
+ * own (the dynamic-provider host among them).
+ */
+export interface RealCliProcess {
+  /** The runner's pid, which is also its process group's id. */
+  pid: number;
+  /** The operation's result; rejects when the runner ended without one (it was killed). */
+  result: Promise<RealCliRun>;
+  /** SIGKILLs all those process groups, as a CI runner ends a job; resolves when the runner has exited. */
+  kill(): Promise<void>;
 }
 
 export interface RealCliRun extends RealCliResult {
@@ -84,6 +108,7 @@ export interface Checkpoint {
   checkpoint: {
     latest?: {
       resources?: CheckpointResource[];
+      pending_operations?: Array<{ resource: CheckpointResource; type: string }>;
       secrets_providers?: { type: string };
     };
   };
@@ -134,34 +159,46 @@ export function realCliStack(options: RealCliStackOptions): RealCliStack {
   for (const [key, value] of Object.entries(options.secretConfig ?? {})) config[key] = { value, secret: true };
 
   const checkpointFile = path.join(backendDir, ".pulumi", "stacks", options.project, `${stack}.json`);
+  const start = (operation: RealCliOperation, runOptions: RealCliRunOptions = {}): RealCliProcess => {
+    for (const [key, value] of Object.entries(runOptions.config ?? {})) config[key] = { value, secret: false };
+    const resultFile = path.join(scratch, `result-${operation}-${Date.now()}-${Math.random()}.json`);
+    const runEnv = { ...envVars, ...runOptions.env };
+    const request: RealCliRequest = {
+      operation,
+      refresh: runOptions.refresh,
+      expectNoChanges: runOptions.expectNoChanges,
+      diff: runOptions.diff,
+      programDir: program.dir,
+      entry: program.entry,
+      project: options.project,
+      stack,
+      cliRoot,
+      envVars: runEnv,
+      config,
+      resultFile,
+    };
+    const requestFile = `${resultFile}.request`;
+    fs.writeFileSync(requestFile, JSON.stringify(request));
+    const runner = startRunner(requestFile, program.dir, { ...withoutPlatformEnv(), ...runEnv });
+    const result = runner.output.then((runnerOutput) => {
+      if (!fs.existsSync(resultFile)) throw new Error(`the Automation API runner failed:\n${runnerOutput}`);
+      return { ...(JSON.parse(fs.readFileSync(resultFile, "utf8")) as RealCliResult), runnerOutput };
+    });
+    return { pid: runner.pid, result, kill: runner.kill };
+  };
   return {
     programDir: program.dir,
     checkpointFile,
     checkpoint: () =>
       fs.existsSync(checkpointFile) ? (JSON.parse(fs.readFileSync(checkpointFile, "utf8")) as Checkpoint) : undefined,
-    run: async (operation, runOptions = {}) => {
-      for (const [key, value] of Object.entries(runOptions.config ?? {})) config[key] = { value, secret: false };
-      const resultFile = path.join(scratch, `result-${operation}-${Date.now()}-${Math.random()}.json`);
-      const request: RealCliRequest = {
-        operation,
-        refresh: runOptions.refresh,
-        expectNoChanges: runOptions.expectNoChanges,
-        diff: runOptions.diff,
-        programDir: program.dir,
-        entry: program.entry,
-        project: options.project,
-        stack,
-        cliRoot,
-        envVars,
-        config,
-        resultFile,
-      };
-      const requestFile = `${resultFile}.request`;
-      fs.writeFileSync(requestFile, JSON.stringify(request));
-      const runnerOutput = await runRunner(requestFile, program.dir, { ...withoutPlatformEnv(), ...envVars });
-      if (!fs.existsSync(resultFile)) throw new Error(`the Automation API runner failed:\n${runnerOutput}`);
-      return { ...(JSON.parse(fs.readFileSync(resultFile, "utf8")) as RealCliResult), runnerOutput };
-    },
+    run: (operation, runOptions) => start(operation, runOptions).result,
+    start,
+    cli: (args, cliOptions = {}) =>
+      runCli(path.join(cliDir, "pulumi"), [...args, "--stack", stack, "--non-interactive"], program.dir, {
+        ...withoutPlatformEnv(),
+        ...envVars,
+        ...cliOptions.env,
+      }),
     remove: () => {
       program.remove();
       fs.rmSync(scratch, { recursive: true, force: true });
@@ -169,13 +206,79 @@ export function realCliStack(options: RealCliStackOptions): RealCliStack {
   };
 }
 
-function runRunner(requestFile: string, cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
+function runCli(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<RealCliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [runner, requestFile], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (chunk) => (output += chunk));
-    child.stderr.on("data", (chunk) => (output += chunk));
+    const child = spawn(file, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code: code ?? -1, stdout, stderr, outputs: {} }));
+  });
+}
+
+/** The runner, in a process group of its own (detached) so that a kill reaches everything it started. */
+function startRunner(
+  requestFile: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): { pid: number; output: Promise<string>; kill(): Promise<void> } {
+  const child = spawn(process.execPath, [runner, requestFile], {
+    cwd,
+    env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  if (child.pid === undefined) throw new Error(`the Automation API runner did not start (${process.execPath})`);
+  const pid = child.pid;
+  let output = "";
+  child.stdout.on("data", (chunk) => (output += chunk));
+  child.stderr.on("data", (chunk) => (output += chunk));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const closed = new Promise<string>((resolve, reject) => {
     child.once("error", reject);
     child.once("close", () => resolve(output));
   });
+  return {
+    pid,
+    output: closed,
+    kill: async () => {
+      // The CLI starts each plugin (the dynamic-provider host among them) in a process group of
+      // its own: every group below the runner is killed, found before the first kill orphans it.
+      for (const group of processGroupsBelow(pid)) {
+        try {
+          process.kill(-group, "SIGKILL");
+        } catch (error) {
+          // Already gone: a group ended between the listing and the kill, or the run had ended.
+          if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+        }
+      }
+      await exited;
+    },
+  };
+}
+
+/** The process groups led by a process or one of its descendants, the process's own first. */
+function processGroupsBelow(root: number): number[] {
+  const table = spawnSync("ps", ["-A", "-o", "pid=,ppid=,pgid="], { encoding: "utf8" });
+  if (table.status !== 0) throw new Error(`ps failed: ${table.stderr}`);
+  const rows = table.stdout
+    .trim()
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/).map(Number));
+  const below = new Set([root]);
+  for (let grown = true; grown;) {
+    grown = false;
+    for (const [pid, ppid] of rows) {
+      if (below.has(ppid) && !below.has(pid)) {
+        below.add(pid);
+        grown = true;
+      }
+    }
+  }
+  // Only groups led by one of these processes: never a group the test itself belongs to.
+  const groups = new Set([root]);
+  for (const [pid, , pgid] of rows) if (below.has(pid) && below.has(pgid)) groups.add(pgid);
+  return [...groups];
 }
