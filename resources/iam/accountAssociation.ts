@@ -12,6 +12,7 @@
  * Look-ups: `getAccountAssociation({ uid })` or by name, `getAccountAssociations({ childrenOf })`.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { ApiResource } from "../../provider/apiResource";
 import type { z } from "zod";
 import { kindLookups } from "../../provider/kindLookups";
 import { lazily } from "../../provider/lazyZod";
@@ -70,7 +71,7 @@ export interface AccountAssociationArgs {
 
 const TYPE = "pulumi-nodejs:dynamic/iam:AccountAssociation";
 
-export class AccountAssociation extends pulumi.dynamic.Resource {
+export class AccountAssociation extends ApiResource {
   /** The association's uid: the group's uid, "/", one more segment. Same as `id`. */
   declare readonly uid: pulumi.Output<string>;
   /** true when the record existed and was taken over (`adopt`) rather than created. */

@@ -6,6 +6,7 @@
  *         capabilities: ["CAP_IAM_GROUPS_LIST", "CAP_REPO_LIST"] });
  */
 import * as pulumi from "@pulumi/pulumi";
+import { ApiResource } from "../../provider/apiResource";
 import type { Capability } from "./enums";
 import provider = require("./roleProvider");
 
@@ -23,7 +24,7 @@ export interface RoleArgs {
 
 const TYPE = "pulumi-nodejs:dynamic/iam:Role";
 
-export class Role extends pulumi.dynamic.Resource {
+export class Role extends ApiResource {
   /** The role's uid (one segment). Same as `id`. */
   declare readonly uid: pulumi.Output<string>;
   declare readonly parentUid: pulumi.Output<string>;

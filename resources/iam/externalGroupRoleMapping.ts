@@ -11,6 +11,7 @@
  * `getExternalGroupRoleMappings({ identityProviderUid })`.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { ApiResource } from "../../provider/apiResource";
 import type { z } from "zod";
 import { collectionOf } from "../../provider/kindLookups";
 import { lazily } from "../../provider/lazyZod";
@@ -37,7 +38,7 @@ export interface ExternalGroupRoleMappingArgs {
 
 const TYPE = "pulumi-nodejs:dynamic/iam:ExternalGroupRoleMapping";
 
-export class ExternalGroupRoleMapping extends pulumi.dynamic.Resource {
+export class ExternalGroupRoleMapping extends ApiResource {
   /** The mapping's uid: the identity provider's uid, "/", one more segment. Same as `id`. */
   declare readonly uid: pulumi.Output<string>;
   /** true when the record existed and was taken over (`adopt`) rather than created. */

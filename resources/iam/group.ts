@@ -4,6 +4,7 @@
  *     const team = new platform.iam.Group("team", { parentUid: org.uid, name: "team" });
  */
 import * as pulumi from "@pulumi/pulumi";
+import { ApiResource } from "../../provider/apiResource";
 import provider = require("./groupProvider");
 
 export interface GroupArgs {
@@ -25,7 +26,7 @@ export interface GroupArgs {
 
 const TYPE = "pulumi-nodejs:dynamic/iam:Group";
 
-export class Group extends pulumi.dynamic.Resource {
+export class Group extends ApiResource {
   /** The group's uid: the parent's uid, "/", one more segment. Same as `id`. */
   declare readonly uid: pulumi.Output<string>;
   declare readonly parentUid: pulumi.Output<string>;

@@ -6,6 +6,7 @@
  *         issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/app:ref:refs/heads/main" } });
  */
 import * as pulumi from "@pulumi/pulumi";
+import { ApiResource } from "../../provider/apiResource";
 import type { ServicePrincipal } from "./enums";
 import provider = require("./identityProvider");
 
@@ -97,7 +98,7 @@ export interface IdentityArgs {
 
 const TYPE = "pulumi-nodejs:dynamic/iam:Identity";
 
-export class Identity extends pulumi.dynamic.Resource {
+export class Identity extends ApiResource {
   /** The identity's uid: its group's uid, "/", one more segment. Same as `id`. */
   declare readonly uid: pulumi.Output<string>;
   declare readonly parentUid: pulumi.Output<string>;

@@ -11,6 +11,7 @@
  * a preview too): that is the one way to keep the client secret out of the state in plain text.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { ApiResource } from "../../provider/apiResource";
 import { withSecretOutputs } from "../../provider/secretOutputs";
 import type { CorrelationRule } from "./correlationRule";
 
@@ -71,7 +72,7 @@ const TYPE = "pulumi-nodejs:dynamic/iam:IdentityProvider";
 /** The top-level properties holding a secret (`oidc.clientSecret`): secrets in state inputs and outputs. */
 const SECRET_PROPERTIES = ["oidc"];
 
-export class IdentityProvider extends pulumi.dynamic.Resource {
+export class IdentityProvider extends ApiResource {
   /** The identity provider's uid: the group's uid, "/", one more segment. Same as `id`. */
   declare readonly uid: pulumi.Output<string>;
   declare readonly parentUid: pulumi.Output<string>;

@@ -4,6 +4,7 @@
  *     new platform.iam.RoleBinding("ci-viewer", { groupUid: team.uid, identityUid: ci.uid, roleUid: viewer.uid });
  */
 import * as pulumi from "@pulumi/pulumi";
+import { ApiResource } from "../../provider/apiResource";
 import provider = require("./roleBindingProvider");
 
 export interface RoleBindingArgs {
@@ -41,7 +42,7 @@ export interface BoundRole {
 
 const TYPE = "pulumi-nodejs:dynamic/iam:RoleBinding";
 
-export class RoleBinding extends pulumi.dynamic.Resource {
+export class RoleBinding extends ApiResource {
   /** The binding's uid. Same as `id`. */
   declare readonly uid: pulumi.Output<string>;
   declare readonly groupUid: pulumi.Output<string>;

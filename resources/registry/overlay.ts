@@ -9,6 +9,7 @@
  * Look-ups: `getOverlay({ uid })` or by name, `getOverlays({ childrenOf })`.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { ApiResource } from "../../provider/apiResource";
 import type { z } from "zod";
 import { kindLookups } from "../../provider/kindLookups";
 import { lazily } from "../../provider/lazyZod";
@@ -31,7 +32,7 @@ export interface OverlayArgs {
 
 const TYPE = "pulumi-nodejs:dynamic/registry:Overlay";
 
-export class Overlay extends pulumi.dynamic.Resource {
+export class Overlay extends ApiResource {
   /** The overlay's uid. Same as `id`. */
   declare readonly uid: pulumi.Output<string>;
   /** true when the record existed and was taken over (`adopt`) rather than created. */

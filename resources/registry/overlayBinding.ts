@@ -7,6 +7,7 @@
  * Look-ups: `getOverlayBinding({ uid })`, `getOverlayBindings({ repoUid, overlayUid })`.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { ApiResource } from "../../provider/apiResource";
 import type { z } from "zod";
 import { lazily } from "../../provider/lazyZod";
 import { versionRefusal } from "../../provider/apiVersions";
@@ -31,7 +32,7 @@ export interface OverlayBindingArgs {
 
 const TYPE = "pulumi-nodejs:dynamic/registry:OverlayBinding";
 
-export class OverlayBinding extends pulumi.dynamic.Resource {
+export class OverlayBinding extends ApiResource {
   /** The binding's uid. Same as `id`. */
   declare readonly uid: pulumi.Output<string>;
   /** true when the record existed and was taken over (`adopt`) rather than created. */

@@ -7,6 +7,7 @@
  * set `allowDelete: true`, run `pulumi up`, then remove the repo or destroy the stack.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { ApiResource } from "../../provider/apiResource";
 import type { CatalogTier } from "./catalogTier";
 import provider = require("./repoProvider");
 
@@ -87,7 +88,7 @@ export interface RepoArgs {
 
 const TYPE = "pulumi-nodejs:dynamic/registry:Repo";
 
-export class Repo extends pulumi.dynamic.Resource {
+export class Repo extends ApiResource {
   /** The repo's uid: the group's uid, "/", one more segment. Same as `id`. */
   declare readonly uid: pulumi.Output<string>;
   /** true when the record existed and was taken over (`adopt`) rather than created. */

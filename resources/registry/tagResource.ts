@@ -7,6 +7,7 @@
  * name deletes the old tag first).
  */
 import * as pulumi from "@pulumi/pulumi";
+import { ApiResource } from "../../provider/apiResource";
 import provider = require("./tagProvider");
 
 export interface TagArgs {
@@ -26,7 +27,7 @@ export interface TagArgs {
 
 const TYPE = "pulumi-nodejs:dynamic/registry:Tag";
 
-export class Tag extends pulumi.dynamic.Resource {
+export class Tag extends ApiResource {
   /** The tag's uid: the repo's uid, "/", one more segment. Same as `id`. */
   declare readonly uid: pulumi.Output<string>;
   /** true when the record existed and was taken over (`adopt`) rather than created. */

@@ -148,6 +148,10 @@ describe("the example organization under the real Pulumi CLI (Automation API, fi
     expect(check.stdout).toMatch(
       new RegExp(`\\+ ${DYNAMIC}iam:Identity: \\(create\\)\\s+\\[urn=[^\\]]+::gitlab-ci\\]`),
     );
+    // Exactly the repairs: the two edits updated, the deleted identity and the binding the service
+    // deleted with it created; nothing that takes a uid from an updated resource is replaced.
+    expect(check.stdout).toMatch(/Resources:\s+\+ 2 to create\s+~ 2 to update\s+4 changes\. 14 unchanged/);
+    expect(check.stdout).not.toMatch(/\(replace\)|to replace/);
     expect(writes(emu)).toEqual([]);
     // A preview's refresh stays in memory.
     expect(fs.readFileSync(stack.checkpointFile, "utf8")).toEqual(stateBefore);
@@ -180,6 +184,25 @@ describe("the example organization under the real Pulumi CLI (Automation API, fi
     const clean = await stack.run("preview", { refresh: true, expectNoChanges: true });
     expect(clean.code).toBe(0);
     expect(clean.stdout).toMatch(/Resources:\s+18 unchanged/);
+  });
+
+  test("renaming a group in the program previews one update and no replacement; up sends one PATCH of its name", async () => {
+    await deployed();
+    const payments = inState("payments").id!;
+    emu.clearRequests();
+    const preview = await stack.run("preview", { diff: true, config: { [`${PROJECT}:paymentsName`]: "billing" } });
+    expect(preview.code).toBe(0);
+    expect(preview.stdout).toMatch(/~ name\s*: "payments" => "billing"/);
+    // The children, the identity, the binding and the repo under it keep its uid: they are unchanged.
+    expect(preview.stdout).toMatch(/Resources:\s+~ 1 to update\s+17 unchanged/);
+    expect(preview.stdout).not.toMatch(/\(replace\)|to replace/);
+    expect(writes(emu)).toEqual([]);
+
+    const up = await stack.run("up");
+    expect(up.code).toBe(0);
+    expect(up.stdout).toMatch(/Resources:\s+~ 1 updated\s+17 unchanged/);
+    expect(described(emu)).toEqual([`PATCH /iam/v2beta1/groups/${payments}?updateMask=name`]);
+    expect(up.outputs.tree.value).toMatchObject({ teams: { payments } });
   });
 
   test("destroy leaves the organization exactly as it was", async () => {
