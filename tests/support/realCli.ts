@@ -47,6 +47,8 @@ export interface RealCliStackOptions {
   programDir: string;
   /** The project name in its Pulumi.yaml. */
   project: string;
+  /** Compile index.ts to an ES module (index.mjs, loaded with import()) instead of CommonJS. */
+  esm?: boolean;
   stack?: string;
   /** Names the scratch folders. */
   label: string;
@@ -61,11 +63,14 @@ export interface RealCliRunOptions {
   diff?: boolean;
   /** Config set before this run (and kept for the next ones), full keys. */
   config?: Record<string, string>;
+  secretConfig?: Record<string, string>;
 }
 
 export interface RealCliStack {
-  /** The staged program folder. */
+  /** The staged program folder: its node_modules holds the package as a copy. */
   programDir: string;
+  /** The compiled program in it: index.js, or index.mjs for an ES module. */
+  entry: string;
   /** The stack's state file in the file backend. */
   checkpointFile: string;
   /** That file's contents (undefined before the first operation). */
@@ -78,6 +83,9 @@ export interface RealCliRun extends RealCliResult {
   /** What the runner process printed besides the CLI (an inline program's own console output). */
   runnerOutput: string;
 }
+
+/** How the engine marks a secret value in a state or a stack export: `{ <signature>, ciphertext }`. */
+export const SECRET_SIGNATURE = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
 
 /** The parts of a file backend checkpoint the stories read. */
 export interface Checkpoint {
@@ -106,7 +114,7 @@ export function realCliStack(options: RealCliStackOptions): RealCliStack {
   const program = stageProgram({
     programDir: options.programDir,
     stack: `realcli-${options.label}`,
-    esm: false,
+    esm: options.esm ?? false,
     salt: `${process.pid}-${Math.random()}`,
   });
   program.compile();
@@ -136,11 +144,13 @@ export function realCliStack(options: RealCliStackOptions): RealCliStack {
   const checkpointFile = path.join(backendDir, ".pulumi", "stacks", options.project, `${stack}.json`);
   return {
     programDir: program.dir,
+    entry: program.entry,
     checkpointFile,
     checkpoint: () =>
       fs.existsSync(checkpointFile) ? (JSON.parse(fs.readFileSync(checkpointFile, "utf8")) as Checkpoint) : undefined,
     run: async (operation, runOptions = {}) => {
       for (const [key, value] of Object.entries(runOptions.config ?? {})) config[key] = { value, secret: false };
+      for (const [key, value] of Object.entries(runOptions.secretConfig ?? {})) config[key] = { value, secret: true };
       const resultFile = path.join(scratch, `result-${operation}-${Date.now()}-${Math.random()}.json`);
       const request: RealCliRequest = {
         operation,
@@ -149,6 +159,7 @@ export function realCliStack(options: RealCliStackOptions): RealCliStack {
         diff: runOptions.diff,
         programDir: program.dir,
         entry: program.entry,
+        esm: options.esm ?? false,
         project: options.project,
         stack,
         cliRoot,

@@ -4,16 +4,19 @@
  * starts for each operation, as one `pulumi` command per CI step would run.
  *
  * The program is an inline program: this process serves the CLI its language runtime (the CLI's
- * `--client`), loads the staged program with plain `require`, and so registers its resources from
- * a real Node process, where the closure serializer stores each provider as a bare require. (Jest's
- * module registry hides `require.cache` from the serializer, so the program cannot run in a test.)
+ * `--client`), loads the staged program with plain `require` (an ES module with `import()`, as the
+ * language host does), and so registers its resources from a real Node process, where the closure
+ * serializer stores each provider as a bare require. (Jest's module registry hides `require.cache`
+ * from the serializer, so the program cannot run in a test.)
  * The CLI runs the dynamic providers in the real host it launches, `pulumi-resource-pulumi-nodejs`.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type * as Automation from "@pulumi/pulumi/automation";
+import { loadProgram } from "../../tools/engine/programModule";
 
-export type RealCliOperation = "preview" | "up" | "refresh" | "destroy";
+/** `export` is `pulumi stack export`: the deployment as the backend holds it, secrets encrypted. */
+export type RealCliOperation = "preview" | "up" | "refresh" | "destroy" | "export";
 
 export interface RealCliRequest {
   operation: RealCliOperation;
@@ -23,8 +26,9 @@ export interface RealCliRequest {
   diff?: boolean;
   /** The staged program folder (its Pulumi.yaml names the project): the workspace's work dir. */
   programDir: string;
-  /** The compiled program, loaded with require. */
+  /** The compiled program: index.js loaded with require, or index.mjs with import() when `esm`. */
   entry: string;
+  esm: boolean;
   project: string;
   stack: string;
   /** A folder holding bin/pulumi: PulumiCommand.get({ root }) uses it, so nothing is downloaded. */
@@ -45,6 +49,8 @@ export interface RealCliResult {
   stderr: string;
   /** The stack outputs after the operation, as `pulumi stack output --json --show-secrets` has them. */
   outputs: Record<string, { value: unknown; secret: boolean }>;
+  /** What `pulumi stack export` printed (the `export` operation only). */
+  deployment?: unknown;
 }
 
 async function main(requestFile: string): Promise<void> {
@@ -54,7 +60,11 @@ async function main(requestFile: string): Promise<void> {
 
   const pulumiCommand = await automation.PulumiCommand.get({ root: request.cliRoot });
   const stack = await automation.LocalWorkspace.createOrSelectStack(
-    { projectName: request.project, stackName: request.stack, program: async () => load(request.entry) },
+    {
+      projectName: request.project,
+      stackName: request.stack,
+      program: async () => (await loadProgram(request.entry, request.esm)) as Record<string, unknown>,
+    },
     { workDir: request.programDir, pulumiCommand, envVars: request.envVars, secretsProvider: "passphrase" },
   );
   await stack.setAllConfig(request.config);
@@ -63,9 +73,10 @@ async function main(requestFile: string): Promise<void> {
   let code = 0;
   let stdout = "";
   let stderr = "";
+  let deployment: unknown;
   try {
-    const result = await operate(stack, request, display);
-    ({ stdout, stderr } = result);
+    if (request.operation === "export") deployment = await stack.exportStack();
+    else ({ stdout, stderr } = await operate(stack, request.operation, request, display));
   } catch (error) {
     // A non-zero exit is a CommandError. Its own code reads -2 ("unknown") and its stdout is empty:
     // the CLI's exit code and output are on the process error it keeps (execa's).
@@ -73,7 +84,7 @@ async function main(requestFile: string): Promise<void> {
     if (!answer?.err || typeof answer.err.exitCode !== "number") throw error;
     ({ exitCode: code, stdout, stderr } = answer.err);
   }
-  const result: RealCliResult = { code, stdout, stderr, outputs: await stack.outputs() };
+  const result: RealCliResult = { code, stdout, stderr, outputs: await stack.outputs(), deployment };
   fs.writeFileSync(request.resultFile, JSON.stringify(result));
 }
 
@@ -82,9 +93,13 @@ interface CommandResult {
   err?: { exitCode?: number; stdout: string; stderr: string };
 }
 
-function operate(stack: Automation.Stack, request: RealCliRequest, display: { color: "never" }) {
-  const { refresh, expectNoChanges, diff } = request;
-  switch (request.operation) {
+function operate(
+  stack: Automation.Stack,
+  operation: Exclude<RealCliOperation, "export">,
+  { refresh, expectNoChanges, diff }: RealCliRequest,
+  display: { color: "never" },
+) {
+  switch (operation) {
     case "preview":
       return stack.preview({ ...display, refresh, expectNoChanges, diff });
     case "up":
