@@ -10,8 +10,10 @@
  * from the serializer, so the program cannot run in a test.)
  * The CLI runs the dynamic providers in the real host it launches, `pulumi-resource-pulumi-nodejs`.
  */
+import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { promisify } from "node:util";
 import type * as Automation from "@pulumi/pulumi/automation";
 import { loadProgram } from "../../tools/engine/programModule";
 
@@ -49,7 +51,7 @@ export interface RealCliResult {
   stderr: string;
   /** The stack outputs after the operation, as `pulumi stack output --json --show-secrets` has them. */
   outputs: Record<string, { value: unknown; secret: boolean }>;
-  /** What `pulumi stack export` printed (the `export` operation only). */
+  /** What `pulumi stack export` printed (the `export` operation only), secrets encrypted. */
   deployment?: unknown;
 }
 
@@ -75,7 +77,7 @@ async function main(requestFile: string): Promise<void> {
   let stderr = "";
   let deployment: unknown;
   try {
-    if (request.operation === "export") deployment = await stack.exportStack();
+    if (request.operation === "export") deployment = await stackExport(pulumiCommand.command, request);
     else ({ stdout, stderr } = await operate(stack, request.operation, request, display));
   } catch (error) {
     // A non-zero exit is a CommandError. Its own code reads -2 ("unknown") and its stdout is empty:
@@ -86,6 +88,19 @@ async function main(requestFile: string): Promise<void> {
   }
   const result: RealCliResult = { code, stdout, stderr, outputs: await stack.outputs(), deployment };
   fs.writeFileSync(request.resultFile, JSON.stringify(result));
+}
+
+/**
+ * `pulumi stack export` as a user runs it, secrets encrypted. (The workspace's own exportStack
+ * adds --show-secrets, so that importStack can take its answer back.)
+ */
+async function stackExport(pulumi: string, request: RealCliRequest): Promise<unknown> {
+  const { stdout } = await promisify(execFile)(pulumi, ["stack", "export", "--stack", request.stack], {
+    cwd: request.programDir,
+    env: { ...process.env, ...request.envVars },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return JSON.parse(stdout);
 }
 
 /** What the Automation API's CommandError holds (not part of its typed interface). */
