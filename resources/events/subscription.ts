@@ -9,6 +9,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { AdoptByUid } from "../../provider/adoptByUid";
+import { ApiResource } from "../../provider/apiResource";
 import type { z } from "zod";
 import { lazily } from "../../provider/lazyZod";
 import { collectionOf } from "../../provider/kindLookups";
@@ -30,7 +31,7 @@ export interface SubscriptionArgs extends AdoptByUid {
 
 const TYPE = "pulumi-nodejs:dynamic/events:Subscription";
 
-export class Subscription extends pulumi.dynamic.Resource {
+export class Subscription extends ApiResource {
   /** The subscription's uid. Same as `id`. */
   declare readonly uid: pulumi.Output<string>;
   /** true when the record existed and was taken over (`adopt`) rather than created. */

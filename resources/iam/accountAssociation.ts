@@ -17,6 +17,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { hostSafeInputs, restoreMapOutputs } from "../../provider/programMaps";
 import type { AdoptByUid } from "../../provider/adoptByUid";
+import { ApiResource } from "../../provider/apiResource";
 import type { z } from "zod";
 import { kindLookups } from "../../provider/kindLookups";
 import { lazily } from "../../provider/lazyZod";
@@ -78,7 +79,7 @@ const TYPE = "pulumi-nodejs:dynamic/iam:AccountAssociation";
 /** The inputs (and outputs) that hold maps. */
 const MAP_FIELDS: readonly (keyof AccountAssociationArgs)[] = ["azure", "github", "chainguard"];
 
-export class AccountAssociation extends pulumi.dynamic.Resource {
+export class AccountAssociation extends ApiResource {
   /** The association's uid: its group's uid. Same as `id`. */
   declare readonly uid: pulumi.Output<string>;
   /** true when the record existed and was taken over (`adopt`) rather than created. */

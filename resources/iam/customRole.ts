@@ -7,6 +7,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { AdoptByUid } from "../../provider/adoptByUid";
+import { ApiResource } from "../../provider/apiResource";
 import type { Capability } from "./enums";
 import provider = require("./roleProvider");
 
@@ -24,7 +25,7 @@ export interface RoleArgs extends AdoptByUid {
 
 const TYPE = "pulumi-nodejs:dynamic/iam:Role";
 
-export class Role extends pulumi.dynamic.Resource {
+export class Role extends ApiResource {
   /** The role's uid (one segment). Same as `id`. */
   declare readonly uid: pulumi.Output<string>;
   declare readonly parentUid: pulumi.Output<string>;

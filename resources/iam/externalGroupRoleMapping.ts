@@ -12,6 +12,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { AdoptByUid } from "../../provider/adoptByUid";
+import { ApiResource } from "../../provider/apiResource";
 import type { z } from "zod";
 import { collectionOf } from "../../provider/kindLookups";
 import { lazily } from "../../provider/lazyZod";
@@ -38,7 +39,7 @@ export interface ExternalGroupRoleMappingArgs extends AdoptByUid {
 
 const TYPE = "pulumi-nodejs:dynamic/iam:ExternalGroupRoleMapping";
 
-export class ExternalGroupRoleMapping extends pulumi.dynamic.Resource {
+export class ExternalGroupRoleMapping extends ApiResource {
   /** The mapping's uid: the identity provider's uid, "/", one more segment. Same as `id`. */
   declare readonly uid: pulumi.Output<string>;
   /** true when the record existed and was taken over (`adopt`) rather than created. */

@@ -5,6 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { AdoptByUid } from "../../provider/adoptByUid";
+import { ApiResource } from "../../provider/apiResource";
 import provider = require("./groupProvider");
 
 export interface GroupArgs extends AdoptByUid {
@@ -26,7 +27,7 @@ export interface GroupArgs extends AdoptByUid {
 
 const TYPE = "pulumi-nodejs:dynamic/iam:Group";
 
-export class Group extends pulumi.dynamic.Resource {
+export class Group extends ApiResource {
   /** The group's uid: the parent's uid, "/", one more segment. Same as `id`. */
   declare readonly uid: pulumi.Output<string>;
   declare readonly parentUid: pulumi.Output<string>;

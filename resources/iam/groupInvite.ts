@@ -15,6 +15,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { AdoptByUid } from "../../provider/adoptByUid";
+import { ApiResource } from "../../provider/apiResource";
 import { withSecretOutputs } from "../../provider/secretOutputs";
 import type { z } from "zod";
 import { collectionOf } from "../../provider/kindLookups";
@@ -44,7 +45,7 @@ export interface GroupInviteArgs extends AdoptByUid {
 
 const TYPE = "pulumi-nodejs:dynamic/iam:GroupInvite";
 
-export class GroupInvite extends pulumi.dynamic.Resource {
+export class GroupInvite extends ApiResource {
   /** The invite's uid: the group's uid, "/", one more segment. Same as `id`. */
   declare readonly uid: pulumi.Output<string>;
   /** true when the record existed and was taken over (`adopt`) rather than created. */

@@ -8,6 +8,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { hostSafeInputs, restoreMapOutputs } from "../../provider/programMaps";
 import type { AdoptByUid } from "../../provider/adoptByUid";
+import { ApiResource } from "../../provider/apiResource";
 import type { ServicePrincipal } from "./enums";
 import provider = require("./identityProvider");
 
@@ -101,7 +102,7 @@ const TYPE = "pulumi-nodejs:dynamic/iam:Identity";
 /** The inputs (and outputs) that hold maps. */
 const MAP_FIELDS: readonly (keyof IdentityArgs)[] = ["claimMatch"];
 
-export class Identity extends pulumi.dynamic.Resource {
+export class Identity extends ApiResource {
   /** The identity's uid: its group's uid, "/", one more segment. Same as `id`. */
   declare readonly uid: pulumi.Output<string>;
   declare readonly parentUid: pulumi.Output<string>;

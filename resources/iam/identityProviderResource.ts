@@ -12,6 +12,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { AdoptByUid } from "../../provider/adoptByUid";
+import { ApiResource } from "../../provider/apiResource";
 import { withSecretOutputs } from "../../provider/secretOutputs";
 import type { CorrelationRule } from "./correlationRule";
 
@@ -72,7 +73,7 @@ const TYPE = "pulumi-nodejs:dynamic/iam:IdentityProvider";
 /** The top-level properties holding a secret (`oidc.clientSecret`): secrets in state inputs and outputs. */
 const SECRET_PROPERTIES = ["oidc"];
 
-export class IdentityProvider extends pulumi.dynamic.Resource {
+export class IdentityProvider extends ApiResource {
   /** The identity provider's uid: the group's uid, "/", one more segment. Same as `id`. */
   declare readonly uid: pulumi.Output<string>;
   declare readonly parentUid: pulumi.Output<string>;

@@ -5,6 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { AdoptByUid } from "../../provider/adoptByUid";
+import { ApiResource } from "../../provider/apiResource";
 import provider = require("./roleBindingProvider");
 
 export interface RoleBindingArgs extends AdoptByUid {
@@ -42,7 +43,7 @@ export interface BoundRole {
 
 const TYPE = "pulumi-nodejs:dynamic/iam:RoleBinding";
 
-export class RoleBinding extends pulumi.dynamic.Resource {
+export class RoleBinding extends ApiResource {
   /** The binding's uid. Same as `id`. */
   declare readonly uid: pulumi.Output<string>;
   declare readonly groupUid: pulumi.Output<string>;

@@ -17,6 +17,7 @@
  * revoke it first.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { ApiResource } from "../../provider/apiResource";
 import { withSecretOutputs } from "../../provider/secretOutputs";
 import provider = require("./scimTokenProvider");
 
@@ -35,7 +36,7 @@ const TYPE = "pulumi-nodejs:dynamic/iam:ScimToken";
 /** The engine keeps these encrypted in the state and masked in every display. */
 const SECRET_OUTPUTS = ["token"];
 
-export class ScimToken extends pulumi.dynamic.Resource {
+export class ScimToken extends ApiResource {
   declare readonly identityProviderUid: pulumi.Output<string>;
   declare readonly expireTime: pulumi.Output<string | undefined>;
   declare readonly neverExpires: pulumi.Output<boolean | undefined>;

@@ -11,6 +11,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { hostSafeInputs, restoreMapOutputs } from "../../provider/programMaps";
 import type { AdoptByUid } from "../../provider/adoptByUid";
+import { ApiResource } from "../../provider/apiResource";
 import type { z } from "zod";
 import { kindLookups } from "../../provider/kindLookups";
 import { lazily } from "../../provider/lazyZod";
@@ -35,7 +36,7 @@ const TYPE = "pulumi-nodejs:dynamic/registry:Overlay";
 /** The inputs (and outputs) that hold maps. */
 const MAP_FIELDS: readonly (keyof OverlayArgs)[] = ["config"];
 
-export class Overlay extends pulumi.dynamic.Resource {
+export class Overlay extends ApiResource {
   /** The overlay's uid. Same as `id`. */
   declare readonly uid: pulumi.Output<string>;
   /** true when the record existed and was taken over (`adopt`) rather than created. */

@@ -9,6 +9,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { restoreMapOutputs } from "../../provider/programMaps";
 import type { AdoptByUid } from "../../provider/adoptByUid";
+import { ApiResource } from "../../provider/apiResource";
 import type { z } from "zod";
 import { lazily } from "../../provider/lazyZod";
 import { versionRefusal } from "../../provider/apiVersions";
@@ -35,7 +36,7 @@ const TYPE = "pulumi-nodejs:dynamic/registry:OverlayBinding";
 /** The outputs that hold maps. */
 const MAP_OUTPUTS = ["overlay"];
 
-export class OverlayBinding extends pulumi.dynamic.Resource {
+export class OverlayBinding extends ApiResource {
   /** The binding's uid. Same as `id`. */
   declare readonly uid: pulumi.Output<string>;
   /** true when the record existed and was taken over (`adopt`) rather than created. */

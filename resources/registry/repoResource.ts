@@ -9,6 +9,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { hostSafeInputs, restoreMapOutputs } from "../../provider/programMaps";
 import type { AdoptByUid } from "../../provider/adoptByUid";
+import { ApiResource } from "../../provider/apiResource";
 import type { CatalogTier } from "./catalogTier";
 import provider = require("./repoProvider");
 
@@ -91,7 +92,7 @@ const TYPE = "pulumi-nodejs:dynamic/registry:Repo";
 /** The inputs (and outputs) that hold maps. */
 const MAP_FIELDS: readonly (keyof RepoArgs)[] = ["customOverlay"];
 
-export class Repo extends pulumi.dynamic.Resource {
+export class Repo extends ApiResource {
   /** The repo's uid: the group's uid, "/", one more segment. Same as `id`. */
   declare readonly uid: pulumi.Output<string>;
   /** true when the record existed and was taken over (`adopt`) rather than created. */

@@ -8,6 +8,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { AdoptByUid } from "../../provider/adoptByUid";
+import { ApiResource } from "../../provider/apiResource";
 import provider = require("./tagProvider");
 
 export interface TagArgs extends AdoptByUid {
@@ -27,7 +28,7 @@ export interface TagArgs extends AdoptByUid {
 
 const TYPE = "pulumi-nodejs:dynamic/registry:Tag";
 
-export class Tag extends pulumi.dynamic.Resource {
+export class Tag extends ApiResource {
   /** The tag's uid: the repo's uid, "/", one more segment. Same as `id`. */
   declare readonly uid: pulumi.Output<string>;
   /** true when the record existed and was taken over (`adopt`) rather than created. */

@@ -157,6 +157,9 @@ export function describeOrgStories(variant: StoryVariant): void {
       emu.clearRequests();
       const preview = await stack.run(["preview"], settings);
       expect(preview.stdout).toContain(`~ name: "payments" => "billing"`);
+      // What lives under the group keeps its uid (the id, known in a preview): nothing else changes.
+      expect(preview.stdout).toMatch(/Resources:\s+~ 1 to update\s+\d+ unchanged/);
+      expect(preview.stdout).not.toContain("replace");
       expect(writes(emu)).toEqual([]);
       const up = await stack.run(["up"], settings);
       expect(up.code).toBe(0);
@@ -216,6 +219,7 @@ export function describeOrgStories(variant: StoryVariant): void {
       expect(check.stdout).toMatch(/~ pulumi-nodejs:dynamic\/iam:Group "platform": description/);
       expect(check.stdout).toMatch(/\+ pulumi-nodejs:dynamic\/iam:Identity "gitlab-ci": would be created/);
       expect(check.stdout).toMatch(/~ pulumi-nodejs:dynamic\/registry:Repo "platform-base": catalogTier/);
+      expect(check.stdout).not.toContain("replace");
 
       const repair = await stack.run(["up", "--refresh"], settings);
       expect(repair.code).toBe(0);

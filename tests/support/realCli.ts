@@ -47,6 +47,8 @@ export interface RealCliStackOptions {
   programDir: string;
   /** The project name in its Pulumi.yaml. */
   project: string;
+  /** Compile index.ts to an ES module (index.mjs, loaded with import()) instead of CommonJS. */
+  esm?: boolean;
   stack?: string;
   /** Names the scratch folders. */
   label: string;
@@ -61,13 +63,16 @@ export interface RealCliRunOptions {
   diff?: boolean;
   /** Config set before this run (and kept for the next ones), full keys. */
   config?: Record<string, string>;
+  secretConfig?: Record<string, string>;
   /** Environment variables for this run only (the CLI's, hence the provider host's too). */
   env?: Record<string, string>;
 }
 
 export interface RealCliStack {
-  /** The staged program folder. */
+  /** The staged program folder: its node_modules holds the package as a copy. */
   programDir: string;
+  /** The compiled program in it: index.js, or index.mjs for an ES module. */
+  entry: string;
   /** The stack's state file in the file backend. */
   checkpointFile: string;
   /** That file's contents (undefined before the first operation). */
@@ -103,6 +108,9 @@ export interface RealCliRun extends RealCliResult {
   runnerOutput: string;
 }
 
+/** How the engine marks a secret value in a state or a stack export: `{ <signature>, ciphertext }`. */
+export const SECRET_SIGNATURE = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
+
 /** The parts of a file backend checkpoint the stories read. */
 export interface Checkpoint {
   checkpoint: {
@@ -131,7 +139,7 @@ export function realCliStack(options: RealCliStackOptions): RealCliStack {
   const program = stageProgram({
     programDir: options.programDir,
     stack: `realcli-${options.label}`,
-    esm: false,
+    esm: options.esm ?? false,
     salt: `${process.pid}-${Math.random()}`,
   });
   program.compile();
@@ -161,6 +169,7 @@ export function realCliStack(options: RealCliStackOptions): RealCliStack {
   const checkpointFile = path.join(backendDir, ".pulumi", "stacks", options.project, `${stack}.json`);
   const start = (operation: RealCliOperation, runOptions: RealCliRunOptions = {}): RealCliProcess => {
     for (const [key, value] of Object.entries(runOptions.config ?? {})) config[key] = { value, secret: false };
+    for (const [key, value] of Object.entries(runOptions.secretConfig ?? {})) config[key] = { value, secret: true };
     const resultFile = path.join(scratch, `result-${operation}-${Date.now()}-${Math.random()}.json`);
     const runEnv = { ...envVars, ...runOptions.env };
     const request: RealCliRequest = {
@@ -170,6 +179,7 @@ export function realCliStack(options: RealCliStackOptions): RealCliStack {
       diff: runOptions.diff,
       programDir: program.dir,
       entry: program.entry,
+      esm: options.esm ?? false,
       project: options.project,
       stack,
       cliRoot,
@@ -188,6 +198,7 @@ export function realCliStack(options: RealCliStackOptions): RealCliStack {
   };
   return {
     programDir: program.dir,
+    entry: program.entry,
     checkpointFile,
     checkpoint: () =>
       fs.existsSync(checkpointFile) ? (JSON.parse(fs.readFileSync(checkpointFile, "utf8")) as Checkpoint) : undefined,

@@ -4,16 +4,21 @@
  * starts for each operation, as one `pulumi` command per CI step would run.
  *
  * The program is an inline program: this process serves the CLI its language runtime (the CLI's
- * `--client`), loads the staged program with plain `require`, and so registers its resources from
- * a real Node process, where the closure serializer stores each provider as a bare require. (Jest's
- * module registry hides `require.cache` from the serializer, so the program cannot run in a test.)
+ * `--client`), loads the staged program with plain `require` (an ES module with `import()`, as the
+ * language host does), and so registers its resources from a real Node process, where the closure
+ * serializer stores each provider as a bare require. (Jest's module registry hides `require.cache`
+ * from the serializer, so the program cannot run in a test.)
  * The CLI runs the dynamic providers in the real host it launches, `pulumi-resource-pulumi-nodejs`.
  */
+import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { promisify } from "node:util";
 import type * as Automation from "@pulumi/pulumi/automation";
+import { loadProgram } from "../../tools/engine/programModule";
 
-export type RealCliOperation = "preview" | "up" | "refresh" | "destroy";
+/** `export` is `pulumi stack export`: the deployment as the backend holds it, secrets encrypted. */
+export type RealCliOperation = "preview" | "up" | "refresh" | "destroy" | "export";
 
 export interface RealCliRequest {
   operation: RealCliOperation;
@@ -23,8 +28,9 @@ export interface RealCliRequest {
   diff?: boolean;
   /** The staged program folder (its Pulumi.yaml names the project): the workspace's work dir. */
   programDir: string;
-  /** The compiled program, loaded with require. */
+  /** The compiled program: index.js loaded with require, or index.mjs with import() when `esm`. */
   entry: string;
+  esm: boolean;
   project: string;
   stack: string;
   /** A folder holding bin/pulumi: PulumiCommand.get({ root }) uses it, so nothing is downloaded. */
@@ -45,6 +51,8 @@ export interface RealCliResult {
   stderr: string;
   /** The stack outputs after the operation, as `pulumi stack output --json --show-secrets` has them. */
   outputs: Record<string, { value: unknown; secret: boolean }>;
+  /** What `pulumi stack export` printed (the `export` operation only), secrets encrypted. */
+  deployment?: unknown;
 }
 
 async function main(requestFile: string): Promise<void> {
@@ -54,7 +62,11 @@ async function main(requestFile: string): Promise<void> {
 
   const pulumiCommand = await automation.PulumiCommand.get({ root: request.cliRoot });
   const stack = await automation.LocalWorkspace.createOrSelectStack(
-    { projectName: request.project, stackName: request.stack, program: async () => load(request.entry) },
+    {
+      projectName: request.project,
+      stackName: request.stack,
+      program: async () => (await loadProgram(request.entry, request.esm)) as Record<string, unknown>,
+    },
     { workDir: request.programDir, pulumiCommand, envVars: request.envVars, secretsProvider: "passphrase" },
   );
   await stack.setAllConfig(request.config);
@@ -63,9 +75,10 @@ async function main(requestFile: string): Promise<void> {
   let code = 0;
   let stdout = "";
   let stderr = "";
+  let deployment: unknown;
   try {
-    const result = await operate(stack, request, display);
-    ({ stdout, stderr } = result);
+    if (request.operation === "export") deployment = await stackExport(pulumiCommand.command, request);
+    else ({ stdout, stderr } = await operate(stack, request.operation, request, display));
   } catch (error) {
     // A non-zero exit is a CommandError. Its own code reads -2 ("unknown") and its stdout is empty:
     // the CLI's exit code and output are on the process error it keeps (execa's).
@@ -73,8 +86,21 @@ async function main(requestFile: string): Promise<void> {
     if (!answer?.err || typeof answer.err.exitCode !== "number") throw error;
     ({ exitCode: code, stdout, stderr } = answer.err);
   }
-  const result: RealCliResult = { code, stdout, stderr, outputs: await stack.outputs() };
+  const result: RealCliResult = { code, stdout, stderr, outputs: await stack.outputs(), deployment };
   fs.writeFileSync(request.resultFile, JSON.stringify(result));
+}
+
+/**
+ * `pulumi stack export` as a user runs it, secrets encrypted. (The workspace's own exportStack
+ * adds --show-secrets, so that importStack can take its answer back.)
+ */
+async function stackExport(pulumi: string, request: RealCliRequest): Promise<unknown> {
+  const { stdout } = await promisify(execFile)(pulumi, ["stack", "export", "--stack", request.stack], {
+    cwd: request.programDir,
+    env: { ...process.env, ...request.envVars },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return JSON.parse(stdout);
 }
 
 /** What the Automation API's CommandError holds (not part of its typed interface). */
@@ -82,9 +108,13 @@ interface CommandResult {
   err?: { exitCode?: number; stdout: string; stderr: string };
 }
 
-function operate(stack: Automation.Stack, request: RealCliRequest, display: { color: "never" }) {
-  const { refresh, expectNoChanges, diff } = request;
-  switch (request.operation) {
+function operate(
+  stack: Automation.Stack,
+  operation: Exclude<RealCliOperation, "export">,
+  { refresh, expectNoChanges, diff }: RealCliRequest,
+  display: { color: "never" },
+) {
+  switch (operation) {
     case "preview":
       return stack.preview({ ...display, refresh, expectNoChanges, diff });
     case "up":

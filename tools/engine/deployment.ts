@@ -182,7 +182,9 @@ export class Deployment {
     const replaces = diff.changes === "unknown" ? [] : diff.replaces;
     if (replaces.length === 0) {
       this.record({ kind: "update", reg, changes, replaces });
-      if (preview) return { id: old.id, outputs: { ...old.outputs, ...inputs } };
+      // As the real engine: the dynamic-provider host has no provider preview, so an update
+      // previews with its new inputs as its outputs (the rest reads as unknown); the id stays known.
+      if (preview) return { id: old.id, outputs: inputs };
       const outputs = await this.journaled(
         "updating",
         { ...base, id: old.id },

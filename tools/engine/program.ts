@@ -1,4 +1,4 @@
-import * as url from "node:url";
+import { loadProgram } from "./programModule";
 import { Props, secretOutputs, withSecrets } from "./wire";
 
 /** One RegisterResource (or ReadResource, for `Resource.get`) call from the program. */
@@ -157,9 +157,7 @@ export async function runProgram(options: ProgramOptions): Promise<ProgramResult
   let error: Error | undefined;
   try {
     await stack.runInPulumiStack(async () => {
-      let exported = options.esm
-        ? esmExports(await dynamicImport(url.pathToFileURL(options.entry).href))
-        : require(options.entry);
+      let exported = await loadProgram(options.entry, options.esm);
       if (typeof exported === "function") exported = await exported();
       return exported;
     });
@@ -169,19 +167,4 @@ export async function runProgram(options: ProgramOptions): Promise<ProgramResult
   // Registrations still in flight (resources whose inputs resolved late) finish before the run ends.
   await settings.waitForRPCs();
   return { outputs: stackOutputs, error };
-}
-
-/** A real `import()`: tsc would turn one written here into `require()`, which cannot load an ES module. */
-// eslint-disable-next-line @typescript-eslint/no-implied-eval -- the one way to keep import() through tsc
-const dynamicImport = new Function("specifier", "return import(specifier)") as (specifier: string) => Promise<any>;
-
-/** The language host's rule: a default export replaces the named ones (never both). */
-function esmExports(namespace: Record<string, unknown>): unknown {
-  if (Object.getOwnPropertyDescriptor(namespace, "default") !== undefined) {
-    if (Object.keys(namespace).length !== 1) {
-      throw new Error("expected the program module to have either a default export or named exports, not both");
-    }
-    return namespace.default;
-  }
-  return { ...namespace };
 }
