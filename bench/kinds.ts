@@ -26,6 +26,8 @@ export interface ManagedKind {
    * (one request more: a lost answer is settled against that list).
    */
   listsBeforeCreate: boolean;
+  /** Its record's uid is its parent's (one per parent, an account association): found by that uid, no search. */
+  keyedByParent: boolean;
   urn(name: string): string;
 }
 
@@ -48,6 +50,7 @@ interface KindDescription {
   replaceOn: readonly string[];
   companions?: ReadonlyArray<{ input: string }>;
   createdAtField?: string | null;
+  keyedByParent?: boolean;
 }
 
 /**
@@ -64,6 +67,7 @@ function described(module: string, kind: KindDescription | undefined) {
       updatable: kind.writable.some((field) => !kind.replaceOn.includes(field)),
       companionInputs: (kind.companions ?? []).map((c) => c.input),
       listsBeforeCreate: kind.createdAtField === null,
+      keyedByParent: kind.keyedByParent === true,
     };
   const handWritten = /\/resources\/([^/]+)\/([a-z][A-Za-z0-9]*)Provider\.js$/.exec(module);
   if (!handWritten) throw new Error(`${module} exports no kind description`);
@@ -74,6 +78,7 @@ function described(module: string, kind: KindDescription | undefined) {
     updatable: true,
     companionInputs: [] as string[],
     listsBeforeCreate: false,
+    keyedByParent: false,
   };
 }
 
@@ -84,7 +89,7 @@ export async function managedKinds(h: Harness): Promise<ManagedKind[]> {
   const kinds: ManagedKind[] = [];
   for (const module of providerModules(h.staged.packageDir)) {
     const provider = h.staged.require<Pulumi.dynamic.ResourceProvider & { kind?: KindDescription }>(module);
-    const { typeName, domain, updatable, companionInputs, listsBeforeCreate } = described(module, provider.kind);
+    const { typeName, domain, updatable, companionInputs, listsBeforeCreate, keyedByParent } = described(module, provider.kind);
     const name = `bench-kind-${domain}-${typeName}`;
     const probe = new Probe(provider, name, {}, {}, "bench", typeName);
     await new Promise((resolve) => probe.urn.apply(resolve));
@@ -100,6 +105,7 @@ export async function managedKinds(h: Harness): Promise<ManagedKind[]> {
       updatable,
       companionInputs,
       listsBeforeCreate,
+      keyedByParent,
       urn: (resource) => urnOf(`pulumi-nodejs:dynamic/${domain}:${typeName}`, resource),
     });
   }

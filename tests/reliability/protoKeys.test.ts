@@ -26,8 +26,10 @@ const ci = new platform.iam.Identity("ci", {
   name: "proto-ci",
   claimMatch: { issuer: "https://token.example.com", subject: "repo:acme/app", claims: map("claims") },
 });
+// A group has one account association (the seeded root has its own): this one's group is new.
+const team = new platform.iam.Group("team", { parentUid: root, name: "proto-team" });
 const association = new platform.iam.AccountAssociation("association", {
-  groupUid: root,
+  groupUid: team.uid,
   name: "proto-association",
   azure: { tenantId: "tenant", clientIds: map("clientIds") },
   github: { appInstallations: JSON.parse('{"__proto__": {"installations": [{"installationId": "42"}]}}') },
