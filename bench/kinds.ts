@@ -89,7 +89,10 @@ export async function managedKinds(h: Harness): Promise<ManagedKind[]> {
   const kinds: ManagedKind[] = [];
   for (const module of providerModules(h.staged.packageDir)) {
     const provider = h.staged.require<Pulumi.dynamic.ResourceProvider & { kind?: KindDescription }>(module);
-    const { typeName, domain, updatable, companionInputs, listsBeforeCreate, keyedByParent } = described(module, provider.kind);
+    const { typeName, domain, updatable, companionInputs, listsBeforeCreate, keyedByParent } = described(
+      module,
+      provider.kind,
+    );
     const name = `bench-kind-${domain}-${typeName}`;
     const probe = new Probe(provider, name, {}, {}, "bench", typeName);
     await new Promise((resolve) => probe.urn.apply(resolve));
