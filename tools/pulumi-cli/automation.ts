@@ -1,7 +1,7 @@
 /**
  * One operation of a stack under the real Pulumi CLI, driven by the Automation API
- * (`@pulumi/pulumi/automation`, LocalWorkspace), in a process of its own that tests/support/realCli.ts
- * starts for each operation, as one `pulumi` command per CI step would run.
+ * (`@pulumi/pulumi/automation`, LocalWorkspace), in a process of its own that ./stack.ts starts for
+ * each operation, as one `pulumi` command per CI step would run.
  *
  * The program is an inline program: this process serves the CLI its language runtime (the CLI's
  * `--client`), loads the staged program with plain `require`, and so registers its resources from
@@ -31,7 +31,7 @@ export interface RealCliRequest {
   cliRoot: string;
   /** The workspace's environment for the CLI: backend, passphrase, PULUMI_HOME, PATH, offline switches. */
   envVars: Record<string, string>;
-  /** Stack config, full keys (`project:key`, `platform:key`). */
+  /** Stack config to set before the operation, full keys (`project:key`, `platform:key`); may be empty. */
   config: Record<string, { value: string; secret: boolean }>;
   /** Where the RealCliResult is written as JSON. */
   resultFile: string;
@@ -45,6 +45,8 @@ export interface RealCliResult {
   stderr: string;
   /** The stack outputs after the operation, as `pulumi stack output --json --show-secrets` has them. */
   outputs: Record<string, { value: unknown; secret: boolean }>;
+  /** This process's peak resident memory: the inline program's, i.e. the SDK's, for the benchmarks. */
+  runnerPeakRssMb: number;
 }
 
 async function main(requestFile: string): Promise<void> {
@@ -57,7 +59,7 @@ async function main(requestFile: string): Promise<void> {
     { projectName: request.project, stackName: request.stack, program: async () => load(request.entry) },
     { workDir: request.programDir, pulumiCommand, envVars: request.envVars, secretsProvider: "passphrase" },
   );
-  await stack.setAllConfig(request.config);
+  if (Object.keys(request.config).length > 0) await stack.setAllConfig(request.config);
 
   const display = { color: "never" as const };
   let code = 0;
@@ -73,7 +75,13 @@ async function main(requestFile: string): Promise<void> {
     if (!answer?.err || typeof answer.err.exitCode !== "number") throw error;
     ({ exitCode: code, stdout, stderr } = answer.err);
   }
-  const result: RealCliResult = { code, stdout, stderr, outputs: await stack.outputs() };
+  const result: RealCliResult = {
+    code,
+    stdout,
+    stderr,
+    outputs: await stack.outputs(),
+    runnerPeakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+  };
   fs.writeFileSync(request.resultFile, JSON.stringify(result));
 }
 

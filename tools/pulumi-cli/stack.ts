@@ -1,0 +1,203 @@
+/**
+ * Stacks under the real Pulumi CLI, driven the way Pulumi's own projects test programs: the
+ * Automation API's LocalWorkspace (./automation.ts, one process per operation), the program as an
+ * inline program, a file backend in a temporary folder, the passphrase secrets provider, and
+ * nothing fetched: no update check, no plugin acquisition. The real-CLI stories, the README's
+ * commands, the demo and the benchmarks all run their stacks here.
+ */
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { stageProgram } from "../engine/stage";
+import { withoutPlatformEnv } from "../engine/orgProject";
+import type { RealCliOperation, RealCliRequest, RealCliResult } from "./automation";
+import { pulumiCliDir } from "./find";
+
+export type { RealCliOperation, RealCliResult } from "./automation";
+
+const runner = path.join(__dirname, "automation.js");
+
+export interface RealCliStackOptions {
+  /** The Pulumi program's folder (Pulumi.yaml, index.ts); it is staged with the built package as a copy. */
+  programDir: string;
+  /** The project name in its Pulumi.yaml. */
+  project: string;
+  stack?: string;
+  /** Names the scratch folders. */
+  label: string;
+  /** Config, full keys (`platform:apiUrl`, `<project>:rootUid`). */
+  config: Record<string, string>;
+  secretConfig?: Record<string, string>;
+  /** The CLI's folder; by default the one `npm run -s pulumi-cli` finds or builds. */
+  cliDir?: string;
+  /**
+   * Where the CLI keeps the stack: `"variable"` (default), a file backend named by
+   * PULUMI_BACKEND_URL with PULUMI_HOME beside it; `"login"`, the backend a `pulumi login` run in
+   * `env` records, with HOME (so `~/.pulumi` and `pulumi login --local`) in the scratch folder, as a
+   * user's own machine has it.
+   */
+  backend?: "variable" | "login";
+  /** Packages under the staged program's node_modules instead of the built platform-pulumi (name → folder). */
+  packages?: Record<string, string>;
+}
+
+export interface RealCliRunOptions {
+  refresh?: boolean;
+  expectNoChanges?: boolean;
+  diff?: boolean;
+  /** Config set before this run (and kept for the next ones), full keys. */
+  config?: Record<string, string>;
+  /** Environment for this run's CLI and program on top of the stack's (e.g. a CI job's variables). */
+  env?: Record<string, string>;
+}
+
+export interface RealCliStack {
+  /** The staged program folder. */
+  programDir: string;
+  /** The CLI's folder. */
+  cliDir: string;
+  /** The stack's name. */
+  stack: string;
+  /** The whole environment the CLI runs in: for running a `pulumi` command of one's own in programDir. */
+  env: NodeJS.ProcessEnv;
+  /** The stack's state file in the file backend. */
+  checkpointFile: string;
+  /** That file's contents (undefined before the first operation). */
+  checkpoint(): Checkpoint | undefined;
+  run(operation: RealCliOperation, options?: RealCliRunOptions): Promise<RealCliRun>;
+  remove(): void;
+}
+
+export interface RealCliRun extends RealCliResult {
+  /** What the runner process printed besides the CLI (an inline program's own console output). */
+  runnerOutput: string;
+}
+
+/** The parts of a file backend checkpoint the stories read. */
+export interface Checkpoint {
+  checkpoint: {
+    latest?: {
+      resources?: CheckpointResource[];
+      secrets_providers?: { type: string };
+    };
+  };
+}
+
+export interface CheckpointResource {
+  urn: string;
+  type: string;
+  id?: string;
+  custom?: boolean;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+  additionalSecretOutputs?: string[];
+}
+
+/** A stack of a program under the real CLI, in scratch folders of its own. */
+export function realCliStack(options: RealCliStackOptions): RealCliStack {
+  const cliDir = options.cliDir ?? pulumiCliDir();
+  const stack = options.stack ?? "dev";
+  const program = stageProgram({
+    programDir: options.programDir,
+    stack: `realcli-${options.label}`,
+    esm: false,
+    salt: `${process.pid}-${Math.random()}`,
+    packages: options.packages,
+  });
+  program.compile();
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), `platform-pulumi-realcli-${options.label}-`));
+  const backendDir = path.join(scratch, "backend");
+  const home = path.join(scratch, "home");
+  // PulumiCommand.get({ root }) runs <root>/bin/pulumi: a link gives any CLI folder that shape.
+  const cliRoot = path.join(scratch, "cli");
+  fs.mkdirSync(home);
+  fs.mkdirSync(cliRoot);
+  fs.symlinkSync(cliDir, path.join(cliRoot, "bin"));
+
+  const offline = {
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    // The CLI finds its bundled dynamic-provider launcher beside itself or on PATH.
+    PATH: [cliDir, process.env.PATH ?? ""].join(path.delimiter),
+  };
+  let envVars: Record<string, string>;
+  let checkpointFile: string;
+  if (options.backend === "login") {
+    envVars = { HOME: home, ...offline };
+    checkpointFile = path.join(home, ".pulumi", "stacks", options.project, `${stack}.json`);
+  } else {
+    fs.mkdirSync(backendDir);
+    envVars = {
+      PULUMI_BACKEND_URL: `file://${backendDir}`,
+      PULUMI_HOME: path.join(home, ".pulumi"),
+      PULUMI_CONFIG_PASSPHRASE: "real-cli-stories",
+      ...offline,
+    };
+    checkpointFile = path.join(backendDir, ".pulumi", "stacks", options.project, `${stack}.json`);
+  }
+  // The developer's own Pulumi and platform settings stay out: only what envVars says counts.
+  const baseEnv = withoutPlatformEnv();
+  for (const name of ["PULUMI_HOME", "PULUMI_BACKEND_URL", "PULUMI_CONFIG_PASSPHRASE", "PULUMI_ACCESS_TOKEN"])
+    delete baseEnv[name];
+  const env = { ...baseEnv, ...envVars };
+
+  const config: Record<string, { value: string; secret: boolean }> = {};
+  for (const [key, value] of Object.entries(options.config)) config[key] = { value, secret: false };
+  for (const [key, value] of Object.entries(options.secretConfig ?? {})) config[key] = { value, secret: true };
+  let configSet = false;
+
+  return {
+    programDir: program.dir,
+    cliDir,
+    stack,
+    env,
+    checkpointFile,
+    checkpoint: () =>
+      fs.existsSync(checkpointFile) ? (JSON.parse(fs.readFileSync(checkpointFile, "utf8")) as Checkpoint) : undefined,
+    run: async (operation, runOptions = {}) => {
+      const runConfig: typeof config = {};
+      for (const [key, value] of Object.entries(runOptions.config ?? {})) config[key] = { value, secret: false };
+      // The stack's config is set once (the CLI keeps it in Pulumi.<stack>.yaml); later runs set what they add.
+      for (const [key, value] of Object.entries(config))
+        if (!configSet || key in (runOptions.config ?? {})) runConfig[key] = value;
+      const resultFile = path.join(scratch, `result-${operation}-${Date.now()}-${Math.random()}.json`);
+      const runEnv = { ...envVars, ...runOptions.env };
+      const request: RealCliRequest = {
+        operation,
+        refresh: runOptions.refresh,
+        expectNoChanges: runOptions.expectNoChanges,
+        diff: runOptions.diff,
+        programDir: program.dir,
+        entry: program.entry,
+        project: options.project,
+        stack,
+        cliRoot,
+        envVars: runEnv,
+        config: runConfig,
+        resultFile,
+      };
+      const requestFile = `${resultFile}.request`;
+      fs.writeFileSync(requestFile, JSON.stringify(request));
+      const runnerOutput = await runRunner(requestFile, program.dir, { ...env, ...runOptions.env });
+      if (!fs.existsSync(resultFile)) throw new Error(`the Automation API runner failed:\n${runnerOutput}`);
+      configSet = true;
+      return { ...(JSON.parse(fs.readFileSync(resultFile, "utf8")) as RealCliResult), runnerOutput };
+    },
+    remove: () => {
+      program.remove();
+      fs.rmSync(scratch, { recursive: true, force: true });
+    },
+  };
+}
+
+function runRunner(requestFile: string, cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [runner, requestFile], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    child.once("error", reject);
+    child.once("close", () => resolve(output));
+  });
+}
