@@ -83,7 +83,7 @@ export function locatePulumiCli(options: {
       const dir = lastLine(stdout);
       if (code !== 0 || !dir) {
         const reasons = stderr.split("\n").filter((line) => line.startsWith("pulumi-cli: "));
-        reject(new Error(reasons.map((line) => line.slice("pulumi-cli: ".length)).join(" ") || `exit ${code}`));
+        reject(new Error(reasons.map((line) => line.slice("pulumi-cli: ".length)).join("; ") || `exit ${code}`));
         return;
       }
       const fromPath = USING_FROM_PATH.exec(stderr);

@@ -32,10 +32,12 @@ export interface RealCliStackOptions {
   /** The CLI's folder; by default the one `npm run -s pulumi-cli` finds or builds. */
   cliDir?: string;
   /**
-   * Where the CLI keeps the stack: `"variable"` (default), a file backend named by
-   * PULUMI_BACKEND_URL with PULUMI_HOME beside it; `"login"`, the backend a `pulumi login` run in
-   * `env` records, with HOME (so `~/.pulumi` and `pulumi login --local`) in the scratch folder, as a
-   * user's own machine has it.
+   * Where the CLI keeps the stack: `"variable"` (default), a file backend in the scratch folder
+   * named by PULUMI_BACKEND_URL; `"login"`, the backend that the caller's own `pulumi login` (run in
+   * `env`) records, as on a user's machine: checkpointFile then assumes it was
+   * `file://<programDir>/state`, as the README's commands have it. PULUMI_HOME is in the scratch
+   * folder either way (`~` in `pulumi login --local` is the account's home whatever HOME says, so
+   * it is never used here).
    */
   backend?: "variable" | "login";
   /** Packages under the staged program's node_modules instead of the built platform-pulumi (name → folder). */
@@ -107,8 +109,7 @@ export function realCliStack(options: RealCliStackOptions): RealCliStack {
   });
   program.compile();
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), `platform-pulumi-realcli-${options.label}-`));
-  const backendDir = path.join(scratch, "backend");
-  const home = path.join(scratch, "home");
+  const home = path.join(scratch, "pulumi-home");
   // PulumiCommand.get({ root }) runs <root>/bin/pulumi: a link gives any CLI folder that shape.
   const cliRoot = path.join(scratch, "cli");
   fs.mkdirSync(home);
@@ -121,21 +122,14 @@ export function realCliStack(options: RealCliStackOptions): RealCliStack {
     // The CLI finds its bundled dynamic-provider launcher beside itself or on PATH.
     PATH: [cliDir, process.env.PATH ?? ""].join(path.delimiter),
   };
-  let envVars: Record<string, string>;
-  let checkpointFile: string;
-  if (options.backend === "login") {
-    envVars = { HOME: home, ...offline };
-    checkpointFile = path.join(home, ".pulumi", "stacks", options.project, `${stack}.json`);
-  } else {
-    fs.mkdirSync(backendDir);
-    envVars = {
-      PULUMI_BACKEND_URL: `file://${backendDir}`,
-      PULUMI_HOME: path.join(home, ".pulumi"),
-      PULUMI_CONFIG_PASSPHRASE: "real-cli-stories",
-      ...offline,
-    };
-    checkpointFile = path.join(backendDir, ".pulumi", "stacks", options.project, `${stack}.json`);
+  let envVars: Record<string, string> = { PULUMI_HOME: home, ...offline };
+  let stateDir = path.join(program.dir, "state");
+  if (options.backend !== "login") {
+    stateDir = path.join(scratch, "backend");
+    fs.mkdirSync(stateDir);
+    envVars = { ...envVars, PULUMI_BACKEND_URL: `file://${stateDir}`, PULUMI_CONFIG_PASSPHRASE: "real-cli-stories" };
   }
+  const checkpointFile = path.join(stateDir, ".pulumi", "stacks", options.project, `${stack}.json`);
   // The developer's own Pulumi and platform settings stay out: only what envVars says counts.
   const baseEnv = withoutPlatformEnv();
   for (const name of ["PULUMI_HOME", "PULUMI_BACKEND_URL", "PULUMI_CONFIG_PASSPHRASE", "PULUMI_ACCESS_TOKEN"])
