@@ -7,11 +7,12 @@
  *   4. repair              `up --refresh` puts them back
  *   5. destroy             the organization is as it was before the demo
  *
- * With the `pulumi` CLI on PATH it uses the CLI (local file backend in a temporary folder);
- * without it, the project's local engine (tools/engine), which runs the same program with the
- * SDK's runtime and the real dynamic-provider host.
+ * It runs on the real Pulumi CLI whenever one can be had (`npm run -s pulumi-cli`: a `pulumi` v3 on
+ * PATH, else the one built from tools/pulumi-cli/go.mod, which a first run builds), through the
+ * same Automation API harness as the real-CLI tests (tools/pulumi-cli/stack.ts). Only when there is
+ * no CLI and no Go to build one does it use the project's local engine (tools/engine). Its first
+ * line says which, or that the CLI is being built.
  */
-import { spawnSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -23,12 +24,18 @@ import { EXAMPLE_SSO_CLIENT_SECRET, exampleDir, withoutPlatformEnv } from "../to
 import { runEngine } from "../tools/engine/run";
 import { repoRoot } from "../tools/host/stage";
 import { readState } from "../tools/engine/state";
+import { programCommand } from "../tools/pulumi-cli/command";
+import { LocatedCli, locatePulumiCli } from "../tools/pulumi-cli/find";
+import { realCliStack } from "../tools/pulumi-cli/stack";
 
 interface Runner {
+  /** One line: which engine runs the demo. */
   describe: string;
   run(args: string[]): Promise<{ code: number; output: string }>;
   /** The stack outputs, as `pulumi stack output --json` shows them. */
   outputs(): Promise<any>;
+  /** What this engine's drift check shows beyond the drift itself, if anything. */
+  driftNote?: string[];
   close(): void;
 }
 
@@ -52,6 +59,14 @@ const indent = (text: string) =>
     .join("\n");
 
 async function main(): Promise<number> {
+  const cli = await locatePulumiCli({
+    onBuildStart: (announcement) =>
+      say(
+        `platform-pulumi demo: first building the real Pulumi CLI (${announcement.replace(/^pulumi-cli: building the Pulumi CLI (\S+).*$/, "$1")}) ` +
+          "from its Go modules, once: a cold build takes about 7.5 minutes on 2 cores; later runs reuse it",
+      ),
+    progress: process.stderr,
+  }).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
   say("platform-pulumi demo");
   say("");
   say("platform-pulumi lets a Pulumi program declare an organization on Platform API v2: groups,");
@@ -63,7 +78,7 @@ async function main(): Promise<number> {
   say("");
   const emu = await startEmulator({ quiet: true });
   const api = { url: emu.url, token: emu.token };
-  const runner = hasPulumiCli() ? await cliRunner(emu) : engineRunner(emu);
+  const runner = cli instanceof Error ? engineRunner(emu, cli) : cliRunner(emu, cli);
   say(runner.describe);
   say(`Platform API emulator: ${emu.url}, organization "${ROOT_LABEL}" (uid ${emu.rootUid}).`);
 
@@ -126,6 +141,7 @@ async function main(): Promise<number> {
     const code = await step(["preview", "--refresh", "--expect-no-changes"], true);
     say(`→ exit code ${code}: the check fails and names what differs (the description, the missing identity`);
     say("  and its binding, the repo's tier), so the pull request shows the drift before anyone merges.");
+    for (const line of runner.driftNote ?? []) say(line);
 
     rule("4. Repair: up with refresh puts back what the program declares");
     await step(["up", "--refresh", "--yes"]);
@@ -192,12 +208,8 @@ function outputSummary(outputs: any): string[] {
 const TEAM_ORDER = ["platform", "payments", "data"];
 const count = (outputs: object | undefined) => Object.keys(outputs ?? {}).length;
 
-function hasPulumiCli(): boolean {
-  return spawnSync("pulumi", ["version"], { stdio: "ignore" }).status === 0;
-}
-
 /** The local engine on the root Pulumi.yaml (which runs examples/org-hierarchy). */
-function engineRunner(emu: RunningEmulator): Runner {
+function engineRunner(emu: RunningEmulator, noCli: Error): Runner {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "platform-demo-"));
   const state = path.join(dir, "dev.json");
   const config = [
@@ -212,7 +224,8 @@ function engineRunner(emu: RunningEmulator): Runner {
   ];
   return {
     describe:
-      "The pulumi CLI is not on PATH: using the project's local engine (tools/engine: the Pulumi SDK runtime + the real dynamic-provider host).",
+      `Engine: the project's local engine (tools/engine: the Pulumi SDK's runtime and the real dynamic-provider host), ` +
+      `because there is no Pulumi CLI to run: ${noCli.message}`,
     async run(args) {
       const result = await runEngine([...args.filter((a) => a !== "--yes"), ...config], {
         cwd: repoRoot,
@@ -227,56 +240,43 @@ function engineRunner(emu: RunningEmulator): Runner {
 }
 
 /**
- * The real CLI: a copy of the example with the package installed from this checkout, a local
- * file backend and a passphrase-encrypted stack in a temporary folder.
+ * The real CLI, with the harness of the real-CLI tests: the example staged with the package installed
+ * from this checkout as a copy, a file backend and passphrase secrets in a temporary folder, each
+ * command run by the Automation API with the same flags (the program as an inline program, since a
+ * CLI built from its Go modules has no Node.js language host).
  */
-async function cliRunner(emu: RunningEmulator): Promise<Runner> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "platform-demo-"));
-  const project = path.join(dir, "org-hierarchy");
-  fs.cpSync(exampleDir, project, { recursive: true, filter: (src) => !src.includes("node_modules") });
-  const pkg = JSON.parse(fs.readFileSync(path.join(project, "package.json"), "utf8"));
-  pkg.dependencies["platform-pulumi"] = `file:${repoRoot}`;
-  fs.writeFileSync(path.join(project, "package.json"), JSON.stringify(pkg, null, 2));
-  const env = {
-    ...process.env,
-    PULUMI_BACKEND_URL: `file://${path.join(dir, "backend")}`,
-    PULUMI_CONFIG_PASSPHRASE: "demo",
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-  };
-  fs.mkdirSync(path.join(dir, "backend"));
-  const sync = (cmd: string, args: string[]) => {
-    const r = spawnSync(cmd, args, { cwd: project, env, encoding: "utf8" });
-    if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed: ${r.stdout}${r.stderr}`);
-  };
-  sync("npm", ["install", "--no-audit", "--no-fund"]);
-  sync("pulumi", ["stack", "init", "dev"]);
-  sync("pulumi", ["config", "set", "platform:apiUrl", emu.url]);
-  sync("pulumi", ["config", "set", "--secret", "platform:token", emu.token]);
-  sync("pulumi", ["config", "set", "--secret", "ssoClientSecret", EXAMPLE_SSO_CLIENT_SECRET]);
-  sync("pulumi", ["config", "set", "rootUid", emu.rootUid]);
+function cliRunner(emu: RunningEmulator, cli: LocatedCli): Runner {
+  const stack = realCliStack({
+    programDir: exampleDir,
+    project: "org-hierarchy",
+    label: "demo",
+    cliDir: cli.dir,
+    config: { "platform:apiUrl": emu.url, "org-hierarchy:rootUid": emu.rootUid },
+    secretConfig: { "platform:token": emu.token, "org-hierarchy:ssoClientSecret": EXAMPLE_SSO_CLIENT_SECRET },
+  });
+  const where = {
+    path: `${cli.dir} (on PATH)`,
+    "built now": `${cli.dir} (just built from tools/pulumi-cli/go.mod)`,
+    "built before": `${cli.dir} (built from tools/pulumi-cli/go.mod)`,
+  }[cli.source];
+  let outputs: Record<string, unknown> = {};
   return {
-    describe: `Using the pulumi CLI with a local file backend in ${dir}.`,
-    run: (args) =>
-      new Promise((resolve) => {
-        const child = spawn("pulumi", [...args, "--non-interactive", "--stack", "dev"], { cwd: project, env });
-        let output = "";
-        child.stdout.on("data", (c) => (output += c));
-        child.stderr.on("data", (c) => (output += c));
-        child.once("close", (code) => resolve({ code: code ?? -1, output }));
-      }),
-    outputs: async () => {
-      const r = spawnSync("pulumi", ["stack", "output", "--json", "--stack", "dev"], {
-        cwd: project,
-        env,
-        encoding: "utf8",
-      });
-      if (r.status !== 0) throw new Error(`pulumi stack output failed: ${r.stdout}${r.stderr}`);
-      return JSON.parse(r.stdout);
+    describe:
+      `Engine: the real Pulumi CLI ${cli.version}, ${where}; each command runs through the Automation API ` +
+      "with the same flags, file backend and passphrase secrets in a temporary folder.",
+    async run(args) {
+      const command = programCommand(args);
+      const result = await stack.run(command.operation, command);
+      outputs = Object.fromEntries(Object.entries(result.outputs).map(([key, output]) => [key, output.value]));
+      return { code: result.code, output: result.stdout + result.stderr };
     },
-    close: () => {
-      spawnSync("pulumi", ["stack", "rm", "--yes", "--force", "dev"], { cwd: project, env, stdio: "ignore" });
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
+    outputs: async () => outputs,
+    driftNote: [
+      "  The real engine also previews the records under the edited group, and the bindings naming them,",
+      "  as replacements ([diff: ~parentUid]): in a preview it does not yet know an updated dynamic",
+      "  resource's uid. Step 4's up replaces none of them.",
+    ],
+    close: () => stack.remove(),
   };
 }
 

@@ -4,7 +4,7 @@
 // jest): path patterns, `-t "<test name>"` to run one test alone, and so on.
 //
 // First it finds or builds the real Pulumi CLI once for the whole run (`npm run -s pulumi-cli`) and
-// hands its folder to the real-CLI stories (tests/support/realCli.ts) in PLATFORM_PULUMI_CLI_DIR.
+// hands its folder to the real-CLI stories (tools/pulumi-cli/find.ts) in PLATFORM_PULUMI_CLI_DIR.
 // When there is none, it says so loudly and how to get one, and the stories fail with that message.
 const { spawnSync } = require("node:child_process");
 const { buildArgv, runCLI } = require("jest");

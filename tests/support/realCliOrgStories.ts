@@ -3,7 +3,7 @@
  * engine, its file backend and passphrase secrets, its dynamic-provider host, on the emulator.
  * Shared by tests/realCli/orgHierarchy.test.ts (CommonJS) and orgHierarchyEsm.test.ts (the program
  * compiled to an ES module). The program runs as an Automation API inline program
- * (tests/support/realCliRun.ts): preview and up create the organization; console edits fail
+ * (tools/pulumi-cli/automation.ts): preview and up create the organization; console edits fail
  * `preview --refresh --expect-no-changes`, named in the engine's own diff; `up --refresh` repairs
  * them; a rename previews as one update; an upgrade of the package changes nothing; destroy
  * leaves the organization as it was. Each test runs alone (`-t`): one that needs the organization

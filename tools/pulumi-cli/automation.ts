@@ -1,7 +1,7 @@
 /**
  * One operation of a stack under the real Pulumi CLI, driven by the Automation API
- * (`@pulumi/pulumi/automation`, LocalWorkspace), in a process of its own that tests/support/realCli.ts
- * starts for each operation, as one `pulumi` command per CI step would run.
+ * (`@pulumi/pulumi/automation`, LocalWorkspace), in a process of its own that ./stack.ts starts for
+ * each operation, as one `pulumi` command per CI step would run.
  *
  * The program is an inline program: this process serves the CLI its language runtime (the CLI's
  * `--client`), loads the staged program with plain `require` (an ES module with `import()`, as the
@@ -15,7 +15,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import type * as Automation from "@pulumi/pulumi/automation";
-import { loadProgram } from "../../tools/engine/programModule";
+import { loadProgram } from "../engine/programModule";
 
 /** `export` is `pulumi stack export`: the deployment as the backend holds it, secrets encrypted. */
 export type RealCliOperation = "preview" | "up" | "refresh" | "destroy" | "export";
@@ -37,7 +37,7 @@ export interface RealCliRequest {
   cliRoot: string;
   /** The workspace's environment for the CLI: backend, passphrase, PULUMI_HOME, PATH, offline switches. */
   envVars: Record<string, string>;
-  /** Stack config, full keys (`project:key`, `platform:key`). */
+  /** Stack config to set before the operation, full keys (`project:key`, `platform:key`); may be empty. */
   config: Record<string, { value: string; secret: boolean }>;
   /** Where the RealCliResult is written as JSON. */
   resultFile: string;
@@ -53,6 +53,8 @@ export interface RealCliResult {
   outputs: Record<string, { value: unknown; secret: boolean }>;
   /** What `pulumi stack export` printed (the `export` operation only), secrets encrypted. */
   deployment?: unknown;
+  /** This process's peak resident memory: the inline program's, i.e. the SDK's, for the benchmarks. */
+  runnerPeakRssMb: number;
 }
 
 async function main(requestFile: string): Promise<void> {
@@ -69,7 +71,7 @@ async function main(requestFile: string): Promise<void> {
     },
     { workDir: request.programDir, pulumiCommand, envVars: request.envVars, secretsProvider: "passphrase" },
   );
-  await stack.setAllConfig(request.config);
+  if (Object.keys(request.config).length > 0) await stack.setAllConfig(request.config);
 
   const display = { color: "never" as const };
   let code = 0;
@@ -86,7 +88,14 @@ async function main(requestFile: string): Promise<void> {
     if (!answer?.err || typeof answer.err.exitCode !== "number") throw error;
     ({ exitCode: code, stdout, stderr } = answer.err);
   }
-  const result: RealCliResult = { code, stdout, stderr, outputs: await stack.outputs(), deployment };
+  const result: RealCliResult = {
+    code,
+    stdout,
+    stderr,
+    outputs: await stack.outputs(),
+    deployment,
+    runnerPeakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+  };
   fs.writeFileSync(request.resultFile, JSON.stringify(result));
 }
 
