@@ -72,7 +72,10 @@ describe("platform-pulumi export, round trip under the real Pulumi CLI (Automati
     const expected = [...before.groups, ...before.identities, ...before.roleBindings, ...before.identityProviders]
       .filter((r) => inTeam(r.uid))
       .concat(before.roles.filter((r) => inTeam(String(r.definedOn))));
-    expect(declared).toBe(expected.length);
+    // Account associations, each keyed by its group's uid: the team's own is exported with it.
+    const associations = org.associations.filter((uid) => uid === team || inTeam(uid));
+    expect(associations).toHaveLength(2);
+    expect(declared).toBe(expected.length + associations.length);
     // The team's 9 groups, an identity provider, a custom role, and identities with their bindings.
     expect(expected.filter((r) => before.groups.includes(r))).toHaveLength(9);
     expect(expected.length).toBeGreaterThanOrEqual(9 + 1 + 1 + 2);
@@ -98,7 +101,7 @@ describe("platform-pulumi export, round trip under the real Pulumi CLI (Automati
       managed()
         .map((r) => r.id)
         .sort(),
-    ).toEqual(expected.map((r) => r.uid).sort());
+    ).toEqual([...expected.map((r) => r.uid), ...associations].sort());
     expect(managed().filter((r) => r.outputs!.adopted !== true)).toEqual([]);
     // No record was created: every create the provider sent was refused as ALREADY_EXISTS (409)
     // and the record taken over. The one write adoption cannot avoid is the client secret,
