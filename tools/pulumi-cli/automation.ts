@@ -47,6 +47,9 @@ export interface RealCliResult {
   outputs: Record<string, { value: unknown; secret: boolean }>;
   /** This process's peak resident memory: the inline program's, i.e. the SDK's, for the benchmarks. */
   runnerPeakRssMb: number;
+  /** CPU milliseconds of this process (the program, the Automation API) and of the CLI (with the host it ran). */
+  runnerCpuMs: number;
+  cliCpuMs: number;
 }
 
 async function main(requestFile: string): Promise<void> {
@@ -81,8 +84,21 @@ async function main(requestFile: string): Promise<void> {
     stderr,
     outputs: await stack.outputs(),
     runnerPeakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    runnerCpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
+    cliCpuMs: reapedChildrenCpuMs(),
   };
   fs.writeFileSync(request.resultFile, JSON.stringify(result));
+}
+
+/**
+ * CPU milliseconds of this process's children that have ended and been waited for, with theirs
+ * (/proc/self/stat cutime + cstime, in ticks of 10 ms): the CLI, and the provider host it ran.
+ */
+export function reapedChildrenCpuMs(): number {
+  if (!fs.existsSync("/proc/self/stat")) return NaN;
+  const fields = fs.readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+  // After "pid (comm) " the state is field 3; cutime and cstime are fields 16 and 17.
+  return (Number(fields[13]) + Number(fields[14])) * 10;
 }
 
 /** What the Automation API's CommandError holds (not part of its typed interface). */
