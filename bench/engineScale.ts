@@ -17,7 +17,8 @@ import { withoutPlatformEnv } from "../tools/engine/orgProject";
 import { runEngine } from "../tools/engine/run";
 import { timed } from "./stats";
 
-const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
+/** A program of `count` groups under `rootUid` (figure 8, and figure 10 through the real CLI). */
+export const GROUPS_PROGRAM = `import * as pulumi from "@pulumi/pulumi";
 import * as platform from "platform-pulumi";
 
 const config = new pulumi.Config();
@@ -63,7 +64,7 @@ async function runSize(n: number): Promise<{ stateBytes: number; steps: Record<E
   fs.mkdirSync(dir, { recursive: true });
   try {
     fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: engine-scale\nruntime: nodejs\n");
-    fs.writeFileSync(path.join(dir, "index.ts"), PROGRAM);
+    fs.writeFileSync(path.join(dir, "index.ts"), GROUPS_PROGRAM);
     const state = path.join(dir, "state.json");
     const config = [
       ...["--config", `platform:apiUrl=${emu.url}`, "--secret-config", `platform:token=${emu.token}`],

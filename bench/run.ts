@@ -4,9 +4,10 @@
  * written to bench/results.json (medians of several runs with their spread). What each figure
  * means and its target: bench/README.md.
  *
- *   node dist/bench/run.js [--quick] [--only requests,size,refresh,read,preview,emulator,require,scale,engine,lookup]
+ *   node dist/bench/run.js [--quick]
+ *                          [--only requests,size,refresh,read,preview,emulator,require,scale,engine,lookup,cli]
  *                          [--runs N] [--resources N] [--concurrency N] [--scale-sizes N,M]
- *                          [--engine-sizes N,M] [--cpu-prof]
+ *                          [--engine-sizes N,M] [--cli-sizes N,M] [--cli-checkpoint-sizes N,M] [--cpu-prof]
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -27,6 +28,8 @@ import {
 import { benchRequireTime } from "./requireTime";
 import { benchEmulatorKinds } from "./emulatorKinds";
 import { benchEngineScale } from "./engineScale";
+import { benchCliScale } from "./cliScale";
+import { locatePulumiCli } from "../tools/pulumi-cli/find";
 import { benchLookupMemory } from "./lookupMemory";
 import { benchReadInProcess } from "./readInProcess";
 import { benchScale } from "./scale";
@@ -44,6 +47,7 @@ const FIGURES = [
   "scale",
   "engine",
   "lookup",
+  "cli",
 ] as const;
 type Figure = (typeof FIGURES)[number];
 
@@ -56,6 +60,7 @@ const TARGETS = {
   emulatorListRatio: 2,
   requireMs: 25,
   scalePerResourceRatio: 1.1,
+  cliOursOverNoop: 1.1,
 };
 
 function options() {
@@ -68,6 +73,8 @@ function options() {
       concurrency: { type: "string" },
       "scale-sizes": { type: "string" },
       "engine-sizes": { type: "string" },
+      "cli-sizes": { type: "string" },
+      "cli-checkpoint-sizes": { type: "string" },
       "cpu-prof": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -75,7 +82,7 @@ function options() {
   });
   if (values.help) {
     console.log(
-      `usage: node dist/bench/run.js [--quick] [--only ${FIGURES.join(",")}] [--runs N] [--resources N] [--concurrency N] [--scale-sizes N,M] [--engine-sizes N,M] [--cpu-prof]`,
+      `usage: node dist/bench/run.js [--quick] [--only ${FIGURES.join(",")}] [--runs N] [--resources N] [--concurrency N] [--scale-sizes N,M] [--engine-sizes N,M] [--cli-sizes N,M] [--cli-checkpoint-sizes N,M] [--cpu-prof]`,
     );
     process.exit(0);
   }
@@ -108,6 +115,11 @@ function options() {
     longRunBurst: quick ? 4 : 8,
     scaleSizes: sizes("scale-sizes", values["scale-sizes"] ?? (quick ? "200,2000" : "1000,10000")),
     engineSizes: sizes("engine-sizes", values["engine-sizes"] ?? (quick ? "100,1000" : "1000,10000")),
+    cliSizes: sizes("cli-sizes", values["cli-sizes"] ?? (quick ? "100,1000" : "1000,10000")),
+    cliCheckpointSizes: sizes(
+      "cli-checkpoint-sizes",
+      values["cli-checkpoint-sizes"] ?? (quick ? "50,200" : "250,1000"),
+    ),
     cpuProf: values["cpu-prof"],
   };
 }
@@ -130,6 +142,8 @@ function command(o: Options, figure: Figure): string {
     flags.push(`--runs ${o.runs}`, `--resources ${o.resources}`, `--concurrency ${o.concurrency}`);
   if (figure === "scale") flags.push(`--scale-sizes ${o.scaleSizes.join(",")}`, `--concurrency ${o.concurrency}`);
   if (figure === "engine") flags.push(`--engine-sizes ${o.engineSizes.join(",")}`);
+  if (figure === "cli")
+    flags.push(`--cli-sizes ${o.cliSizes.join(",")}`, `--cli-checkpoint-sizes ${o.cliCheckpointSizes.join(",")}`);
   if (figure === "read") flags.push(`--runs ${o.runs}`, `--resources ${o.resources}`, `--concurrency ${o.concurrency}`);
   if (figure === "requests") flags.push(`--resources ${o.resources}`, `--concurrency ${o.concurrency}`);
   return `npm run build && node dist/bench/run.js ${flags.join(" ")}`;
@@ -391,6 +405,84 @@ async function figureEngine(o: Options): Promise<void> {
   record(o, "engine", { ...r, target: { perResourceRatio: TARGETS.scalePerResourceRatio } });
 }
 
+async function figureCli(o: Options): Promise<void> {
+  heading(
+    o,
+    "cli",
+    `[10] The real Pulumi CLI: up and preview --refresh of ${o.cliSizes.join(" and ")} groups, ours beside a no-op dynamic provider`,
+  );
+  const cli = await locatePulumiCli({ progress: process.stderr });
+  const r = await benchCliScale({
+    sizes: o.cliSizes,
+    checkpointSizes: o.cliCheckpointSizes,
+    cliDir: cli.dir,
+    cliVersion: cli.version,
+  });
+  const steps = { up: "up (one checkpoint)", previewRefresh: "preview --refresh" } as const;
+  const stepEntries = Object.entries(steps) as [keyof typeof steps, string][];
+  const variants = ["ours", "noop", "shaped"] as const;
+  const target = TARGETS.cliOursOverNoop;
+  const verdict = (v: number, limit = target) => (v <= limit ? "ok" : "MISSED");
+  console.log(`  pulumi ${r.cliVersion} (${cli.dir}); fixed cost per run (${r.fixedGroups} resources):`);
+  for (const variant of variants)
+    console.log(
+      `    ${variant.padEnd(6)} ${stepEntries
+        .map(
+          ([step, name]) =>
+            `${name} ${fmt(r.fixed[variant][step].ms / 1000, 1)} s (CPU ${fmt(r.fixed[variant][step].cpuMs / 1000, 1)} s)`,
+        )
+        .join(", ")}`,
+    );
+  for (const s of r.sizes) {
+    console.log(`  ${String(s.resources).padStart(6)}:`);
+    for (const [step, name] of stepEntries) {
+      console.log(`          ${name}:`);
+      for (const variant of variants) {
+        const f = s.variants[variant].steps[step];
+        console.log(
+          `            ${variant.padEnd(6)} ${fmt(f.ms / 1000, 1).padStart(6)} s, ${fmt(f.perResourceMs, 2)} ms/resource; CPU ${fmt(f.perResourceCpuMs, 2)}` +
+            ` (runner ${fmt(f.perResourceRunnerCpuMs, 2)}, CLI+host ${fmt(f.perResourceCliCpuMs, 2)}); runner RSS ${f.runnerPeakRssMb} MB`,
+        );
+      }
+      const [noop, shaped] = [s.oursOverNoop[step], s.oursOverShaped[step]];
+      console.log(
+        `            ours / no-op per resource: CPU ${fmt(noop.cpu)} (wall ${fmt(noop.wall)})  target ≤ ${target} ${verdict(noop.cpu)};` +
+          ` ours / Group-shaped no-op: CPU ${fmt(shaped.cpu)} (wall ${fmt(shaped.wall)}) ${verdict(shaped.cpu)}`,
+      );
+      if (noop.cpu > target)
+        misses.push(`[10] cli ${name} of ${s.resources}: ours / no-op CPU per resource ${fmt(noop.cpu)} > ${target}`);
+    }
+    console.log(
+      `          state file: ${variants.map((v) => `${v} ${fmt(s.variants[v].stateBytes / 1e6, 1)} MB`).join(", ")}`,
+    );
+  }
+  for (const variant of variants)
+    for (const [step, name] of stepEntries) {
+      const per = r.perResourceRatio[variant][step];
+      const whole = r.wholeRunRatio[variant][step];
+      const limit = TARGETS.scalePerResourceRatio;
+      console.log(
+        `  ${variant.padEnd(6)} ${name.padEnd(20)} largest / smallest per resource: CPU ${fmt(per.cpu)} (wall ${fmt(per.wall)}) ${verdict(per.cpu, limit)};` +
+          ` whole run / (size ratio × smallest): CPU ${fmt(whole.cpu)} (wall ${fmt(whole.wall)}) ${verdict(whole.cpu, limit)}  (target ≤ ${limit})`,
+      );
+      if (variant === "ours" && per.cpu > limit)
+        misses.push(`[10] cli ${name}: CPU per resource, largest / smallest ${fmt(per.cpu)} > ${limit}`);
+    }
+  console.log("  the default up, the whole state written after every step (whole runs, fixed cost included):");
+  for (const c of r.checkpointed)
+    console.log(
+      `  ${String(c.resources).padStart(6)}: ${variants
+        .map(
+          (v) => `${v} ${fmt(c.variants[v].ms / 1000, 1)} s, CPU ${fmt(c.variants[v].perResourceCpuMs, 2)} ms/resource`,
+        )
+        .join("; ")}`,
+    );
+  record(o, "cli", {
+    ...r,
+    target: { oursOverNoop: TARGETS.cliOursOverNoop, perResourceRatio: TARGETS.scalePerResourceRatio },
+  });
+}
+
 function writeResults(): void {
   // Figures measured alone replace their own entry; the others keep theirs (each says when).
   let previous: Record<string, unknown> = {};
@@ -430,6 +522,7 @@ async function main(): Promise<void> {
   if (o.figures.has("read")) await figureRead(o);
   if (o.figures.has("lookup")) await figureLookup(o);
   if (o.figures.has("engine")) await figureEngine(o);
+  if (o.figures.has("cli")) await figureCli(o);
   writeResults();
   console.log(`\nWritten: ${path.relative(process.cwd(), resultsPath) || resultsPath}`);
   console.log(

@@ -55,6 +55,9 @@ export interface RealCliResult {
   deployment?: unknown;
   /** This process's peak resident memory: the inline program's, i.e. the SDK's, for the benchmarks. */
   runnerPeakRssMb: number;
+  /** CPU milliseconds of this process (the program, the Automation API) and of the CLI (with the host it ran). */
+  runnerCpuMs: number;
+  cliCpuMs: number;
 }
 
 async function main(requestFile: string): Promise<void> {
@@ -95,6 +98,8 @@ async function main(requestFile: string): Promise<void> {
     outputs: await stack.outputs(),
     deployment,
     runnerPeakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    runnerCpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
+    cliCpuMs: reapedChildrenCpuMs(),
   };
   fs.writeFileSync(request.resultFile, JSON.stringify(result));
 }
@@ -110,6 +115,17 @@ async function stackExport(pulumi: string, request: RealCliRequest): Promise<unk
     maxBuffer: 64 * 1024 * 1024,
   });
   return JSON.parse(stdout);
+}
+
+/**
+ * CPU milliseconds of this process's children that have ended and been waited for, with theirs
+ * (/proc/self/stat cutime + cstime, in ticks of 10 ms): the CLI, and the provider host it ran.
+ */
+export function reapedChildrenCpuMs(): number {
+  if (!fs.existsSync("/proc/self/stat")) return NaN;
+  const fields = fs.readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+  // After "pid (comm) " the state is field 3; cutime and cstime are fields 16 and 17.
+  return (Number(fields[13]) + Number(fields[14])) * 10;
 }
 
 /** What the Automation API's CommandError holds (not part of its typed interface). */
