@@ -3,10 +3,10 @@
  * tests/realCli/exportRoundTrip.test.ts under the real CLI), built through the API, and
  * `platform-pulumi export` run as a user runs it: the built CLI in a process of its own.
  */
-import { spawn } from "node:child_process";
 import * as path from "node:path";
 import { call } from "../../tools/engine/orgApi";
 import { repoRoot } from "../../tools/host/stage";
+import { ProcessResult, runProcess } from "../../tools/runProcess";
 
 const cliPath = path.join(repoRoot, "dist", "cli.js");
 
@@ -112,17 +112,6 @@ export async function buildOrganization(api: { url: string; token: string }, roo
   return { teams, groups: groups.length, identities: 50, bindings, associations };
 }
 
-export function runExport(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, "export", ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+export function runExport(args: string[], env: NodeJS.ProcessEnv): Promise<ProcessResult> {
+  return runProcess(process.execPath, [cliPath, "export", ...args], { env });
 }

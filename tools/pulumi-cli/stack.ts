@@ -13,6 +13,7 @@ import { stageProgram } from "../engine/stage";
 import { withoutPlatformEnv } from "../engine/orgProject";
 import type { RealCliOperation, RealCliRequest, RealCliResult } from "./automation";
 import { pulumiCliDir } from "./find";
+import { runProcess } from "../runProcess";
 
 export type { RealCliOperation, RealCliResult } from "./automation";
 
@@ -223,27 +224,15 @@ export function realCliStack(options: RealCliStackOptions): RealCliStack {
     run: (operation, runOptions) => start(operation, runOptions).result,
     start,
     cli: (args, cliOptions = {}) =>
-      runCli(path.join(cliDir, "pulumi"), [...args, "--stack", stack, "--non-interactive"], program.dir, {
-        ...env,
-        ...cliOptions.env,
+      runProcess(path.join(cliDir, "pulumi"), [...args, "--stack", stack, "--non-interactive"], {
+        cwd: program.dir,
+        env: { ...env, ...cliOptions.env },
       }),
     remove: () => {
       program.remove();
       fs.rmSync(scratch, { recursive: true, force: true });
     },
   };
-}
-
-function runCli(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<RealCliCommandResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
 }
 
 /** The runner, in a process group of its own (detached) so that a kill reaches everything it started. */
