@@ -1,0 +1,50 @@
+/**
+ * Every kind the package manages, each listed once: the only place the package learns which
+ * kinds exist. The exporter, the benchmarks, the package test, the documents check, the
+ * generator and the emulator take the list from here; nothing finds kinds by reading folders.
+ *
+ * Each entry is the kind's provider module: its exports are the provider object a resource's
+ * state stores as `__provider` (a bare `require` of the module's path), and carry the
+ * description it was made from. `formerModules` are the paths earlier versions stored for the
+ * same kind; each stays a module whose exports are this provider, so every state still loads.
+ */
+import type { Provider } from "../provider/lifecycle";
+import subscription = require("./events/subscriptionProvider");
+import accountAssociation = require("./iam/accountAssociationProvider");
+import externalGroupRoleMapping = require("./iam/externalGroupRoleMappingProvider");
+import group = require("./iam/groupProvider");
+import groupInvite = require("./iam/groupInviteProvider");
+import identity = require("./iam/identityProvider");
+import identityProvider = require("./iam/idpProvider");
+import role = require("./iam/roleProvider");
+import roleBinding = require("./iam/roleBindingProvider");
+import scimToken = require("./iam/scimTokenProvider");
+import overlay = require("./registry/overlayProvider");
+import overlayBinding = require("./registry/overlayBindingProvider");
+import repo = require("./registry/repoProvider");
+import tag = require("./registry/tagProvider");
+
+export interface RegisteredKind {
+  /** The provider object, with the kind's description when the generic lifecycle made it. */
+  readonly provider: Partial<Provider> & Pick<Provider, "create" | "read" | "delete">;
+  /** Package-relative module paths (no extension) that earlier versions stored in states for this kind. */
+  readonly formerModules: readonly string[];
+}
+
+/** In the order of the API's domains, then of the documents. */
+export const KINDS: readonly RegisteredKind[] = [
+  { provider: subscription, formerModules: [] },
+  { provider: group, formerModules: [] },
+  { provider: identity, formerModules: [] },
+  { provider: role, formerModules: [] },
+  { provider: roleBinding, formerModules: [] },
+  { provider: identityProvider, formerModules: [] },
+  { provider: groupInvite, formerModules: [] },
+  { provider: accountAssociation, formerModules: [] },
+  { provider: externalGroupRoleMapping, formerModules: [] },
+  { provider: scimToken, formerModules: [] },
+  { provider: repo, formerModules: [] },
+  { provider: tag, formerModules: [] },
+  { provider: overlay, formerModules: [] },
+  { provider: overlayBinding, formerModules: [] },
+];
