@@ -51,7 +51,7 @@ export async function benchReadInProcess(options: {
     process.env.PLATFORM_API_URL = emu.url;
     process.env.PLATFORM_TOKEN = emu.token;
 
-    const provider = require("../resources/iam/groupProvider") as {
+    const provider = require("../resources/iam/group/provider") as {
       read(id: string, props: object): Promise<{ id: string }>;
     };
     agent = new Agent({ keepAliveTimeout: 10_000 });

@@ -21,6 +21,38 @@ export interface CheckFailure {
 export type ApiRecord = Props & { uid: string };
 
 /**
+ * A field's shape as the API's documents write it (api/api-v2-schema.json): `ref` names a
+ * documented message or enum, `map` is the value of a map, `items` the element of a list.
+ */
+export interface FieldShape {
+  type?: "string" | "integer" | "number" | "boolean" | "object" | "array";
+  ref?: string;
+  format?: string;
+  enum?: readonly string[];
+  items?: FieldShape;
+  map?: FieldShape;
+  properties?: Readonly<Record<string, FieldShape>>;
+}
+
+/**
+ * What the kind's class, its schema and the README say about it, in the project's own words:
+ * the generator (tools/generate) writes them into the class and its Args.
+ */
+export interface KindDocs {
+  /** What one resource of this kind is, and its id: the class's first paragraph. */
+  summary: string;
+  /** A declaration in a program: `new platform.iam.Group("team", { … })`. */
+  example: string;
+  /**
+   * The words on each input and output, by name; a member of a message input by its dotted
+   * path (`claimMatch.subject`). A field without words shows only its type.
+   */
+  fields?: Readonly<Record<string, string>>;
+  /** The README row's "Replaced when" cell; by default the replacing inputs, each "changes". */
+  replacedWhen?: string;
+}
+
+/**
  * A document of a record's own that the API reads and writes with operations of their own
  * (a repo's readme: GET and PATCH `repos/{uid}/readme`), managed through one input of the kind.
  * A program that leaves the input out sends no request for it; one that sets it has it written
@@ -41,6 +73,13 @@ export interface Companion {
 export interface ResourceKind {
   /** The class name users know: "Group". */
   typeName: string;
+  /** Its documentation (the generated class, schema and README row are written from it). */
+  docs?: KindDocs;
+  /**
+   * Outputs the record's documented message lacks, which the provider adds (a repo's
+   * `syncState`), with their shapes. The other outputs are the message's fields and the inputs.
+   */
+  extraOutputs?: Readonly<Record<string, FieldShape>>;
   /** How messages name one record: "group". */
   noun: string;
   /** The API domain, the first path segment: "iam". */

@@ -16,12 +16,27 @@ const isPlainObject = (input: unknown): input is Record<string, unknown> => {
   return prototype === Object.prototype || prototype === null;
 };
 
+/**
+ * The value schema of each map schema made here, by its own predicate (which every derived
+ * schema, a refinement or `.optional()`, keeps): what a map's entries are, for whoever describes
+ * the schema (tools/generate writes `Record<string, T>` from it).
+ */
+const mapValues = new WeakMap<object, Zod.ZodType>();
+
+/** The entries' schema when `schema` is a map made by mapOf, else undefined. */
+export function mapValueSchema(schema: Zod.ZodType): Zod.ZodType | undefined {
+  const def = (schema as unknown as { _zod?: { def?: { fn?: unknown } } })._zod?.def;
+  return typeof def?.fn === "function" ? mapValues.get(def.fn) : undefined;
+}
+
 export function mapOf<T>(
   z: Z,
   value: Zod.ZodType<T>,
   error: string | { error: (issue: { input?: unknown }) => string } = "must be an object",
 ): Zod.ZodType<Record<string, T>> {
-  return z.custom<Record<string, T>>(isPlainObject, error).superRefine((map, ctx) => {
+  const isMap = (input: unknown) => isPlainObject(input);
+  mapValues.set(isMap, value);
+  return z.custom<Record<string, T>>(isMap, error).superRefine((map, ctx) => {
     if (!isPlainObject(map)) return;
     for (const [key, item] of Object.entries(map)) {
       const parsed = value.safeParse(item);

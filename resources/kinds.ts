@@ -12,7 +12,7 @@ import type { Provider } from "../provider/lifecycle";
 import subscription = require("./events/subscriptionProvider");
 import accountAssociation = require("./iam/accountAssociationProvider");
 import externalGroupRoleMapping = require("./iam/externalGroupRoleMappingProvider");
-import group = require("./iam/groupProvider");
+import group = require("./iam/group/provider");
 import groupInvite = require("./iam/groupInviteProvider");
 import identity = require("./iam/identityProvider");
 import identityProvider = require("./iam/idpProvider");
@@ -34,7 +34,7 @@ export interface RegisteredKind {
 /** In the order of the API's domains, then of the documents. */
 export const KINDS: readonly RegisteredKind[] = [
   { provider: subscription, formerModules: [] },
-  { provider: group, formerModules: [] },
+  { provider: group, formerModules: ["resources/iam/groupProvider"] },
   { provider: identity, formerModules: [] },
   { provider: role, formerModules: [] },
   { provider: roleBinding, formerModules: [] },

@@ -1,4 +1,4 @@
-export * from "./group";
+export * from "./group/resource";
 export * from "./identity";
 export * from "./roleBinding";
 export * from "./role";

@@ -9,26 +9,15 @@ import { kindLookups } from "../../provider/kindLookups";
 import { Z, lazily } from "../../provider/lazyZod";
 import { mapOf } from "../../provider/mapSchema";
 import { InputArgs, ListArgs, LookupOptions, OneByUidOrNameArgs } from "../../provider/lookup";
-import groupProvider = require("./groupProvider");
+import groupProvider = require("./group/provider");
+import type { GroupRecord } from "./group/resource";
 import identityProvider = require("./identityProvider");
 
 // Group and Identity are the names of the managed resource classes; what a look-up
 // returns is a plain record of the service's fields, hence GroupRecord / IdentityRecord.
-// Schemas are built on first use (provider/lazyZod.ts): call groupRecordSchema() for the schema.
-export const groupRecordSchema = lazily((z) =>
-  z.looseObject({
-    uid: z.string(),
-    name: z.string(),
-    description: z.string().optional(),
-    verified: z.boolean().optional(),
-    resourceLimits: z.record(z.string(), z.unknown()).optional(),
-    kind: z.string().optional(),
-    status: z.string().optional(),
-    createTime: z.string().optional(),
-    updateTime: z.string().optional(),
-  }),
-);
-export type GroupRecord = z.infer<ReturnType<typeof groupRecordSchema>>;
+// Schemas are built on first use (provider/lazyZod.ts): call identityRecordSchema() for the schema.
+/** What a look-up needs of a group record; its type is the generated GroupRecord (group/resource.ts). */
+export const groupRecordSchema = lazily((z) => z.looseObject({ uid: z.string() }) as unknown as z.ZodType<GroupRecord>);
 
 export const identityRecordSchema = lazily((z) =>
   z.looseObject({

@@ -153,7 +153,7 @@ test("no token of any kind reaches the provider text, state, outputs, messages o
     .filter(Boolean);
   expect(providers.length).toBeGreaterThan(0);
   for (const text of providers) {
-    expect(text).toMatch(/require\("platform-pulumi\/dist\/resources\/iam\/groupProvider(\.js)?"\)/);
+    expect(text).toMatch(/require\("platform-pulumi\/dist\/resources\/iam\/group\/provider(\.js)?"\)/);
     expect(text).not.toContain(repoRoot);
     expect(text).not.toContain(emu.url);
     expect(text).not.toContain(tokenFile);

@@ -1,0 +1,109 @@
+/**
+ * `npm run generate`: writes every file derived from the kinds' descriptions (each kind's
+ * `resource.ts` beside its description, the README's resources table); `--check` writes
+ * nothing and fails naming each file that is stale. Runs from the compiled tree (dist/), and
+ * reads the registry (resources/kinds.ts), so it knows the kinds the package ships and no other.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { parseArgs } from "node:util";
+import type { FieldShape, ResourceKind } from "../../provider/kind";
+import { KINDS } from "../../resources/kinds";
+import { KindModel, kindModel } from "./kindModel";
+import { resourcesTable, withTable } from "./readmeTable";
+import { resourceModule } from "./resourceModule";
+
+/** The compiled tree this runs from, and the repository whose sources it writes. */
+const distRoot = path.resolve(__dirname, "..", "..");
+export const repoRoot = path.resolve(distRoot, "..");
+
+export interface GeneratedFile {
+  /** Absolute path of the source file. */
+  file: string;
+  text: string;
+}
+
+/** The API document's messages and enums, from the repository's committed copy. */
+export function documentedSchemas(root: string = repoRoot): Readonly<Record<string, FieldShape>> {
+  const document = JSON.parse(fs.readFileSync(path.join(root, "api", "api-v2-schema.json"), "utf8")) as {
+    schemas: Record<string, FieldShape>;
+  };
+  return document.schemas;
+}
+
+/** The source folder of the module whose exports are `provider`: where its kind's files live. */
+function kindFolder(provider: object): string | undefined {
+  const module = Object.values(require.cache).find((entry) => entry?.exports === provider);
+  if (!module || path.basename(module.filename) !== "provider.js") return undefined;
+  return path.join(repoRoot, path.relative(distRoot, path.dirname(module.filename)));
+}
+
+async function formatted(file: string, text: string): Promise<string> {
+  const prettier = await import("prettier");
+  const options = (await prettier.resolveConfig(file)) ?? {};
+  return prettier.format(text, { ...options, filepath: file });
+}
+
+/** The class module of one kind, in `folder`, importing the core from `core`. */
+export async function generateKind(
+  kind: ResourceKind,
+  folder: string,
+  schemas: Readonly<Record<string, FieldShape>>,
+  core: string = path.relative(folder, path.join(repoRoot, "provider")).split(path.sep).join("/"),
+): Promise<GeneratedFile> {
+  const file = path.join(folder, "resource.ts");
+  const text = resourceModule(kindModel(kind, schemas), schemas, { core, provider: "./provider" });
+  return { file, text: await formatted(file, text) };
+}
+
+/** Every generated file of the registry's kinds. */
+export async function generatedFiles(): Promise<GeneratedFile[]> {
+  const schemas = documentedSchemas();
+  const files: GeneratedFile[] = [];
+  const models: KindModel[] = [];
+  for (const { provider } of KINDS) {
+    const kind = provider.kind;
+    const folder = kind && kindFolder(provider);
+    // A kind not yet in a folder of its own keeps its hand-written class.
+    if (!kind?.docs || !folder) continue;
+    files.push(await generateKind(kind, folder, schemas));
+    models.push(kindModel(kind, schemas));
+  }
+  if (models.length === KINDS.length) {
+    const readme = path.join(repoRoot, "README.md");
+    const text = withTable(fs.readFileSync(readme, "utf8"), resourcesTable(models));
+    files.push({ file: readme, text });
+  }
+  return files;
+}
+
+/** The generated files whose committed text differs from what the descriptions give now. */
+export async function staleFiles(): Promise<string[]> {
+  const stale: string[] = [];
+  for (const { file, text } of await generatedFiles())
+    if (!fs.existsSync(file) || fs.readFileSync(file, "utf8") !== text) stale.push(path.relative(repoRoot, file));
+  return stale;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { check: { type: "boolean", default: false } } });
+  if (values.check) {
+    const stale = await staleFiles();
+    if (stale.length > 0) {
+      console.error(`Stale generated files (run \`npm run generate\`):\n  ${stale.join("\n  ")}`);
+      process.exitCode = 1;
+    } else console.log("Every generated file is current.");
+    return;
+  }
+  for (const { file, text } of await generatedFiles()) {
+    if (fs.existsSync(file) && fs.readFileSync(file, "utf8") === text) continue;
+    fs.writeFileSync(file, text);
+    console.log(`wrote ${path.relative(repoRoot, file)}`);
+  }
+}
+
+if (require.main === module)
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  });
