@@ -69,9 +69,7 @@ export function getArguments<State extends object>(
   const keys = Object.keys(stateOrOptions);
   const earlierForm =
     keys.length > 0 && keys.every((key) => OPTION_KEYS.has(key)) && !keys.some((key) => shape.outputs.includes(key));
-  return earlierForm
-    ? { state: undefined, opts: stateOrOptions as pulumi.CustomResourceOptions }
-    : { state: stateOrOptions as State, opts };
+  return earlierForm ? { state: undefined, opts: stateOrOptions } : { state: stateOrOptions as State, opts };
 }
 
 export abstract class KindResource extends ApiResource {

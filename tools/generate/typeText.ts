@@ -23,10 +23,26 @@ export interface JsonSchema {
 /** A member name as a property key: bare when it is an identifier. */
 export const key = (name: string) => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name));
 
-/** A doc comment for `text` at `indent`, or nothing. */
+/** The lines of `text` wrapped at word boundaries to fit `width`. */
+function wrapped(text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const paragraphLine of text.split("\n")) {
+    let line = "";
+    for (const word of paragraphLine.split(" ")) {
+      if (line && line.length + 1 + word.length > width) {
+        lines.push(line);
+        line = word;
+      } else line = line ? `${line} ${word}` : word;
+    }
+    lines.push(line);
+  }
+  return lines;
+}
+
+/** A doc comment for `text` at `indent`, or nothing; lines fit the project's 120 columns. */
 export function docComment(text: string | undefined, indent: string): string {
   if (!text) return "";
-  const lines = text.replace(/\*\//g, "*\\/").split("\n");
+  const lines = wrapped(text.replace(/\*\//g, "*\\/"), 120 - indent.length - 8);
   if (lines.length === 1) return `${indent}/** ${lines[0]} */\n`;
   return `${indent}/**\n${lines.map((line) => `${indent} *${line ? ` ${line}` : ""}`).join("\n")}\n${indent} */\n`;
 }

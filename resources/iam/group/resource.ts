@@ -6,7 +6,10 @@ import provider = require("./provider");
 
 /** The inputs of a Group. */
 export interface GroupArgs {
-  /** The group this one lives under (the root organization's uid for a top-level group). Changing it replaces the group. */
+  /**
+   * The group this one lives under (the root organization's uid for a top-level group). Changing it replaces the
+   * group.
+   */
   parentUid: pulumi.Input<string>;
   /** Must match ^[a-z0-9 ._-]{1,}$ and be unique among the parent's groups. */
   name: pulumi.Input<string>;
@@ -30,7 +33,10 @@ export interface GroupArgs {
 export interface GroupState {
   /** The record's uid, as the API names it. Same as `id`. */
   uid?: pulumi.Input<string>;
-  /** The group this one lives under (the root organization's uid for a top-level group). Changing it replaces the group. */
+  /**
+   * The group this one lives under (the root organization's uid for a top-level group). Changing it replaces the
+   * group.
+   */
   parentUid?: pulumi.Input<string>;
   /** Must match ^[a-z0-9 ._-]{1,}$ and be unique among the parent's groups. */
   name?: pulumi.Input<string>;
@@ -101,7 +107,7 @@ const SHAPE: ResourceShape = {
  * A group of the organization hierarchy, managed by Pulumi: it lives under a parent group (the root
  * organization for a top-level group) and holds identities, roles, repos and child groups. Its id is its uid.
  *
- *     const team = new platform.iam.Group("team", { parentUid: org.uid, name: "team" });
+ * const team = new platform.iam.Group("team", { parentUid: org.uid, name: "team" });
  */
 export class Group extends KindResource {
   /** @internal */
@@ -109,7 +115,10 @@ export class Group extends KindResource {
 
   /** The record's uid, as the API names it. Same as `id`. */
   declare readonly uid: pulumi.Output<string>;
-  /** The group this one lives under (the root organization's uid for a top-level group). Changing it replaces the group. */
+  /**
+   * The group this one lives under (the root organization's uid for a top-level group). Changing it replaces the
+   * group.
+   */
   declare readonly parentUid: pulumi.Output<string>;
   /** Must match ^[a-z0-9 ._-]{1,}$ and be unique among the parent's groups. */
   declare readonly name: pulumi.Output<string>;
