@@ -5,8 +5,8 @@
  */
 import * as http from "node:http";
 import { AddressInfo } from "node:net";
-import * as roles from "../resources/iam/role";
-import * as iamLookups from "../resources/iam/lookups";
+import * as roles from "../resources/iam/role/lookups";
+import * as groupLookups from "../resources/iam/group/lookups";
 import * as repos from "../resources/registry/repo";
 import { fakeClient } from "../tests/support/lookupClient";
 import { createClient, requestTarget } from "./client";
@@ -188,7 +188,7 @@ describe("look-up arguments", () => {
 
   test.each(bad)("getGroup({ uid: %j }) is refused naming uid, without a request", async (uid) => {
     const client = fakeClient([]);
-    await expect(iamLookups.getGroup({ uid }, { client })).rejects.toThrow(
+    await expect(groupLookups.getGroup({ uid }, { client })).rejects.toThrow(
       /^getGroup: invalid arguments: uid: is not a well-formed uid: it /,
     );
     expect(client.seen).toEqual([]);
@@ -197,7 +197,7 @@ describe("look-up arguments", () => {
   test.each(bad)("list arguments descendantsOf, childrenOf, ancestorsOf and ids refuse %j", async (uid) => {
     const client = fakeClient([]);
     for (const arg of ["descendantsOf", "childrenOf", "ancestorsOf"]) {
-      await expect(iamLookups.getGroups({ [arg]: uid }, { client })).rejects.toThrow(
+      await expect(groupLookups.getGroups({ [arg]: uid }, { client })).rejects.toThrow(
         new RegExp(`^getGroups: invalid arguments: ${arg}: is not a well-formed uid`),
       );
     }

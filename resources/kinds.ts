@@ -14,10 +14,10 @@ import accountAssociation = require("./iam/accountAssociationProvider");
 import externalGroupRoleMapping = require("./iam/externalGroupRoleMappingProvider");
 import group = require("./iam/group/provider");
 import groupInvite = require("./iam/groupInviteProvider");
-import identity = require("./iam/identityProvider");
-import identityProvider = require("./iam/idpProvider");
-import role = require("./iam/roleProvider");
-import roleBinding = require("./iam/roleBindingProvider");
+import identity = require("./iam/identity/provider");
+import identityProvider = require("./iam/identityProvider/provider");
+import role = require("./iam/role/provider");
+import roleBinding = require("./iam/roleBinding/provider");
 import scimToken = require("./iam/scimTokenProvider");
 import overlay = require("./registry/overlayProvider");
 import overlayBinding = require("./registry/overlayBindingProvider");
@@ -35,10 +35,10 @@ export interface RegisteredKind {
 export const KINDS: readonly RegisteredKind[] = [
   { provider: subscription, formerModules: [] },
   { provider: group, formerModules: ["resources/iam/groupProvider"] },
-  { provider: identity, formerModules: [] },
-  { provider: role, formerModules: [] },
-  { provider: roleBinding, formerModules: [] },
-  { provider: identityProvider, formerModules: [] },
+  { provider: identity, formerModules: ["resources/iam/identityProvider"] },
+  { provider: role, formerModules: ["resources/iam/roleProvider"] },
+  { provider: roleBinding, formerModules: ["resources/iam/roleBindingProvider"] },
+  { provider: identityProvider, formerModules: ["resources/iam/idpProvider"] },
   { provider: groupInvite, formerModules: [] },
   { provider: accountAssociation, formerModules: [] },
   { provider: externalGroupRoleMapping, formerModules: [] },

@@ -1,7 +1,7 @@
-import { RunningEmulator, BUILTIN_ROLES } from "../../emulator";
-import { startProviderEmulator } from "../../tests/support/providerEmulator";
-import { fetchClient, listRequests } from "../../tests/support/lookupClient";
-import { getRole, getRoles } from "./role";
+import { RunningEmulator, BUILTIN_ROLES } from "../../../emulator";
+import { startProviderEmulator } from "../../../tests/support/providerEmulator";
+import { fetchClient, listRequests } from "../../../tests/support/lookupClient";
+import { getRole, getRoles } from "./lookups";
 
 const CUSTOM = 250;
 const PATH = "/iam/v2beta1/roles";
