@@ -29,7 +29,7 @@ const OURS = /^(provider\/(kind|lifecycle|values|changes|rules|adoption|resource
 
 test("kinds, the lifecycle and the resource classes require no zod themselves", () => {
   const requirers = zodRequirers([
-    "resources/iam/group.js",
+    "resources/iam/group/resource.js",
     "resources/iam/identity/resource.js",
     "resources/iam/roleBinding/resource.js",
     "resources/iam/groupProvider.js",
