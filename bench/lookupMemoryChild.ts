@@ -10,7 +10,7 @@
  */
 import { ApiClient, ApiRequest, createClient } from "../provider/client";
 import { listPages } from "../provider/pagination";
-import { getGroups, groupRecordSchema } from "../resources/iam/lookups";
+import { getGroups, groupRecordSchema } from "../resources/iam/group/lookups";
 import { withClient } from "../provider/lookup";
 
 const MB = 1024 * 1024;

@@ -5,7 +5,7 @@
  */
 import * as struct from "google-protobuf/google/protobuf/struct_pb";
 import { serializeProperty } from "@pulumi/pulumi/runtime/rpc";
-import identityProvider = require("../resources/iam/identityProvider");
+import identityProvider = require("../resources/iam/identity/provider");
 import groupProvider = require("../resources/iam/group/provider");
 import overlayProvider = require("../resources/registry/overlayProvider");
 import overlayBindingProvider = require("../resources/registry/overlayBindingProvider");

@@ -8,7 +8,7 @@ import { completeKind, Kind } from "../provider/kind";
 import type { Props } from "../provider/values";
 import subscriptionProvider = require("../resources/events/subscriptionProvider");
 import groupInviteProvider = require("../resources/iam/groupInviteProvider");
-import idpProvider = require("../resources/iam/idpProvider");
+import idpProvider = require("../resources/iam/identityProvider/provider");
 import { identifier, isSafeIdentifier } from "./identifiers";
 import { generateProgram, property } from "./program";
 import { HOSTILE_NAMES } from "../tests/support/hostileNames";

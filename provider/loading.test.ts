@@ -29,12 +29,12 @@ const OURS = /^(provider\/(kind|lifecycle|values|changes|rules|adoption|resource
 
 test("kinds, the lifecycle and the resource classes require no zod themselves", () => {
   const requirers = zodRequirers([
-    "resources/iam/group.js",
-    "resources/iam/identity.js",
-    "resources/iam/roleBinding.js",
+    "resources/iam/group/resource.js",
+    "resources/iam/identity/resource.js",
+    "resources/iam/roleBinding/resource.js",
     "resources/iam/groupProvider.js",
-    "resources/iam/identityProvider.js",
-    "resources/iam/roleBindingProvider.js",
+    "resources/iam/identity/provider.js",
+    "resources/iam/roleBinding/provider.js",
   ]);
   expect(requirers.filter((file) => OURS.test(file))).toEqual([]);
   expect(requirers).not.toContain("provider/check.js");

@@ -8,8 +8,9 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { RunningEmulator } from "../emulator";
 import { startProviderEmulator } from "../tests/support/providerEmulator";
-import * as roles from "../resources/iam/role";
-import * as iamLookups from "../resources/iam/lookups";
+import * as roles from "../resources/iam/role/lookups";
+import * as groupLookups from "../resources/iam/group/lookups";
+import * as identityLookups from "../resources/iam/identity/lookups";
 import * as repos from "../resources/registry/repo";
 import * as tags from "../resources/registry/tag";
 import * as vulnerabilities from "../resources/vulnerabilities/advisory";
@@ -60,7 +61,7 @@ describe.each([
     );
   });
 
-  const iam = { ...roles, ...iamLookups };
+  const iam = { ...roles, ...groupLookups, ...identityLookups };
   const registry = { ...repos, ...tags };
 
   test("every getXOutput resolves against the emulator, with Inputs as arguments", async () => {

@@ -3,10 +3,11 @@
  * collection a request reaches: every malformed variant is refused before any request, by the
  * client's path building and by every look-up argument that takes a uid.
  */
+import { withClient } from "./lookup";
 import * as http from "node:http";
 import { AddressInfo } from "node:net";
-import * as roles from "../resources/iam/role";
-import * as iamLookups from "../resources/iam/lookups";
+import * as roles from "../resources/iam/role/lookups";
+import * as groupLookups from "../resources/iam/group/lookups";
 import * as repos from "../resources/registry/repo";
 import { fakeClient } from "../tests/support/lookupClient";
 import { createClient, requestTarget } from "./client";
@@ -19,7 +20,6 @@ import {
   uidIssue,
   uidString,
 } from "./uid";
-import { withClient } from "./lookup";
 
 /** Uids that must never reach a path, each with the reason the message gives. */
 const MALFORMED: Array<[string, RegExp]> = [
@@ -189,7 +189,7 @@ describe("look-up arguments", () => {
 
   test.each(bad)("getGroup({ uid: %j }) is refused naming uid, without a request", async (uid) => {
     const client = fakeClient([]);
-    await expect(iamLookups.getGroup({ uid }, withClient(client))).rejects.toThrow(
+    await expect(groupLookups.getGroup({ uid }, withClient(client))).rejects.toThrow(
       /^getGroup: invalid arguments: uid: is not a well-formed uid: it /,
     );
     expect(client.seen).toEqual([]);
@@ -198,7 +198,7 @@ describe("look-up arguments", () => {
   test.each(bad)("list arguments descendantsOf, childrenOf, ancestorsOf and ids refuse %j", async (uid) => {
     const client = fakeClient([]);
     for (const arg of ["descendantsOf", "childrenOf", "ancestorsOf"]) {
-      await expect(iamLookups.getGroups({ [arg]: uid }, withClient(client))).rejects.toThrow(
+      await expect(groupLookups.getGroups({ [arg]: uid }, withClient(client))).rejects.toThrow(
         new RegExp(`^getGroups: invalid arguments: ${arg}: is not a well-formed uid`),
       );
     }

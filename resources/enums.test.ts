@@ -1,6 +1,6 @@
 /** The enums the checks use are the documented ones, nothing more or less. */
 import { loadApiDocument } from "../emulator/apiDocument";
-import { CORRELATION_RULES } from "./iam/correlationRule";
+import { CORRELATION_RULES } from "./iam/identityProvider/correlationRule";
 import { CAPABILITIES, SERVICE_PRINCIPALS } from "./iam/enums";
 import { CATALOG_TIERS } from "./registry/catalogTier";
 

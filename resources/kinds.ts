@@ -15,10 +15,10 @@ import accountAssociation = require("./iam/accountAssociationProvider");
 import externalGroupRoleMapping = require("./iam/externalGroupRoleMappingProvider");
 import group = require("./iam/group/provider");
 import groupInvite = require("./iam/groupInviteProvider");
-import identity = require("./iam/identityProvider");
-import identityProvider = require("./iam/idpProvider");
-import role = require("./iam/roleProvider");
-import roleBinding = require("./iam/roleBindingProvider");
+import identity = require("./iam/identity/provider");
+import identityProvider = require("./iam/identityProvider/provider");
+import role = require("./iam/role/provider");
+import roleBinding = require("./iam/roleBinding/provider");
 import scimToken = require("./iam/scimTokenProvider");
 import overlay = require("./registry/overlayProvider");
 import overlayBinding = require("./registry/overlayBindingProvider");
@@ -39,10 +39,10 @@ export const KINDS: readonly RegisteredKind[] = [
   { provider: externalGroupRoleMapping, formerModules: [] },
   { provider: groupInvite, formerModules: [] },
   { provider: group, formerModules: ["resources/iam/groupProvider"] },
-  { provider: identity, formerModules: [] },
-  { provider: identityProvider, formerModules: [] },
-  { provider: roleBinding, formerModules: [] },
-  { provider: role, formerModules: [] },
+  { provider: identity, formerModules: ["resources/iam/identityProvider"] },
+  { provider: identityProvider, formerModules: ["resources/iam/idpProvider"] },
+  { provider: roleBinding, formerModules: ["resources/iam/roleBindingProvider"] },
+  { provider: role, formerModules: ["resources/iam/roleProvider"] },
   { provider: scimToken, formerModules: [] },
   { provider: overlayBinding, formerModules: [] },
   { provider: overlay, formerModules: [] },

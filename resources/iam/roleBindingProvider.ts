@@ -1,63 +1,6 @@
 /**
- * The RoleBinding provider. This module's exports ARE the provider object, so when the package
- * is installed the closure serializer stores `__provider` as a bare
- * `require("platform-pulumi/dist/resources/iam/roleBindingProvider.js")`: a shim that loads the
- * package's current code at call time, and captures no config, token or machine path.
- *
- * KEEP THIS FILE'S PATH AND NAME STABLE FOREVER: every stack's state names it.
+ * Where stacks created before version 0.2 store the RoleBinding provider (`__provider` names this
+ * path): it stays loadable forever, as the provider the kind's folder now holds.
  */
-import type { ResourceKind } from "../../provider/kind";
-import { defineProvider } from "../../provider/lifecycle";
-import { isObject, parentOfUid, shown } from "../../provider/values";
-
-const uidOf = (value: unknown): string | undefined =>
-  isObject(value) && typeof value.uid === "string" ? value.uid : undefined;
-
-const roleBinding: ResourceKind = {
-  typeName: "RoleBinding",
-  noun: "role binding",
-  domain: "iam",
-  collection: "roleBindings",
-  message: "iam.RoleBinding",
-  inputs: (f) =>
-    f.z.strictObject({
-      groupUid: f.uid("a group"),
-      identityUid: f.uid("an identity"),
-      roleUid: f.uid("a role", "segment"),
-    }),
-  parentField: "groupUid",
-  writable: ["identityUid", "roleUid"],
-  // Deleting an identity deletes its bindings with it, so a binding of another identity is
-  // another binding: when an identity is replaced (deleted first, under the same name), its
-  // bindings are replaced with it rather than PATCHed after the service deleted them. A role
-  // is replaced only under another group (created first), so a binding moves to the new role by
-  // PATCH before the old role, and what the service deletes with it, goes.
-  replaceOn: ["groupUid", "identityUid"],
-  // The flat uids are what inputs are compared with; a server that only hydrates still yields them.
-  toOutputs: (record) => ({
-    ...record,
-    groupUid: uidOf(record.group) ?? parentOfUid(record.uid),
-    identityUid: record.identityUid ?? uidOf(record.identity),
-    roleUid: record.roleUid ?? uidOf(record.role),
-  }),
-  label: (props) => {
-    const parts = [
-      props.roleUid ? `role "${shown(props.roleUid)}"` : "",
-      props.identityUid ? `for identity "${shown(props.identityUid)}"` : "",
-      props.groupUid ? `on group "${shown(props.groupUid)}"` : "",
-    ].filter(Boolean);
-    return `role binding${props.uid ? ` ${shown(props.uid)}` : ""}${parts.length ? ` (${parts.join(" ")})` : ""}`;
-  },
-  // Group, identity and role: at most one binding holds them.
-  naturalKey: (inputs) => ({
-    "uidp.children_of": shown(inputs.groupUid),
-    identity: shown(inputs.identityUid),
-    role: shown(inputs.roleUid),
-  }),
-  keyFields: ["identityUid", "roleUid"],
-  alreadyExistsHint:
-    "the identity already holds this role on the group through another binding; remove this RoleBinding from the program, " +
-    "or delete the other binding, or refer to it with platform.iam.RoleBinding.get(name, uid)",
-};
-
-export = defineProvider(roleBinding);
+import provider = require("./roleBinding/provider");
+export = provider;

@@ -27,14 +27,16 @@ export const key = (name: string) => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : J
 function wrapped(text: string, width: number): string[] {
   const lines: string[] = [];
   for (const paragraphLine of text.split("\n")) {
+    // A line's indentation (a code example's) is kept, on its continuation lines too.
+    const indent = /^ */.exec(paragraphLine)![0];
     let line = "";
-    for (const word of paragraphLine.split(" ")) {
-      if (line && line.length + 1 + word.length > width) {
-        lines.push(line);
+    for (const word of paragraphLine.slice(indent.length).split(" ")) {
+      if (line && indent.length + line.length + 1 + word.length > width) {
+        lines.push(indent + line);
         line = word;
       } else line = line ? `${line} ${word}` : word;
     }
-    lines.push(line);
+    lines.push(line ? indent + line : line);
   }
   return lines;
 }
@@ -52,6 +54,8 @@ export interface TypeContext {
   docs: Readonly<Record<string, string>>;
   /** Wrap members in pulumi.Input (an Args type) or not (an output type). */
   input: boolean;
+  /** Members left out, by dotted path: the write-only ones in what the service answers. */
+  omitted?: ReadonlySet<string>;
 }
 
 const literalUnion = (values: readonly unknown[]) => values.map((value) => JSON.stringify(value)).join(" | ");
@@ -146,7 +150,9 @@ export function documentedType(
       return `${shape.items ? documentedType(shape.items, schemas, context, path, indent, depth) : "unknown"}[]`;
     default: {
       if (shape.map) return `Record<string, ${documentedType(shape.map, schemas, context, path, indent, depth)}>`;
-      const properties = Object.entries(shape.properties ?? {});
+      const properties = Object.entries(shape.properties ?? {}).filter(
+        ([name]) => !context.omitted?.has(`${path}.${name}`),
+      );
       if (properties.length === 0 || depth >= MAX_DEPTH) return "Record<string, unknown>";
       return objectType(
         properties.map(([name, member]) => ({

@@ -1,28 +1,19 @@
 /**
  * Look-ups of roles, built-in or custom: `getRole({ name: "viewer" })` for the uid a role
  * binding needs, `getRoles()` for all the caller can see. Custom roles are managed with the
- * Role resource (customRole.ts); where roles live in the API comes from its description.
+ * Role resource (resource.ts); where roles live in the API comes from its description.
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { collectionOf } from "../../provider/kindLookups";
-import { lazily } from "../../provider/lazyZod";
-import { defineLookup, findOne, InputArgs, listArgs, listRecords } from "../../provider/lookup";
-import roleProvider = require("./roleProvider");
+import { collectionOf } from "../../../provider/kindLookups";
+import { lazily } from "../../../provider/lazyZod";
+import { defineLookup, findOne, InputArgs, listArgs, listRecords } from "../../../provider/lookup";
+import provider = require("./provider");
+import type { RoleRecord } from "./resource";
 
-export const roleSchema = lazily((z) =>
-  z.looseObject({
-    uid: z.string(),
-    name: z.string(),
-    description: z.string().optional(),
-    capabilities: z.array(z.string()).optional(),
-    createTime: z.string().optional(),
-    updateTime: z.string().optional(),
-  }),
-);
-/** A role as look-ups return it (the managed custom role is the Role resource). */
-export type RoleRecord = z.infer<ReturnType<typeof roleSchema>>;
-const roles = collectionOf<RoleRecord>(roleProvider.kind, roleSchema);
+/** What a look-up needs of a role record; its type is the generated RoleRecord (resource.ts). */
+export const roleSchema = lazily((z) => z.looseObject({ uid: z.string() }) as unknown as z.ZodType<RoleRecord>);
+const roles = collectionOf<RoleRecord>(provider.kind, roleSchema);
 
 const getRolesArgs = lazily((z) => z.strictObject({ ...listArgs() }));
 export type GetRolesArgs = z.input<ReturnType<typeof getRolesArgs>>;

@@ -2,10 +2,10 @@
  * RoleBinding through the REAL dynamic-provider host, with the `__provider` text the SDK writes
  * when a program constructs the resource from the installed package, against the emulator.
  */
-import { BUILTIN_ROLES } from "../../emulator";
-import { Harness, startHarness } from "../../tests/support/resourceHarness";
-import { HostError } from "../../tools/host/host";
-import { UNKNOWN } from "../../provider/values";
+import { BUILTIN_ROLES } from "../../../emulator";
+import { Harness, startHarness } from "../../../tests/support/resourceHarness";
+import { HostError } from "../../../tools/host/host";
+import { UNKNOWN } from "../../../provider/values";
 
 let h: Harness;
 let provider: string;
@@ -35,7 +35,7 @@ beforeEach(() => h.emu.clearRequests());
 const props = (values: Record<string, unknown>) => ({ ...values, __provider: provider });
 
 test("the serialized provider is a bare require of the installed package: small, no token, URL or path", () => {
-  expect(provider).toMatch(/require\("platform-pulumi\/dist\/resources\/iam\/roleBindingProvider\.js"\)/);
+  expect(provider).toMatch(/require\("platform-pulumi\/dist\/resources\/iam\/roleBinding\/provider\.js"\)/);
   expect(provider.match(/require\(/g)).toHaveLength(1);
   expect(provider.length).toBeLessThan(1024);
   for (const secret of [h.emu.token, h.emu.url, "127.0.0.1", h.staged.dir, "/work/", "node_modules/"]) {

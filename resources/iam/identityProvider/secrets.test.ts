@@ -8,7 +8,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { MockMonitor } from "@pulumi/pulumi/runtime/mocks";
 import * as settings from "@pulumi/pulumi/runtime/settings";
-import { IdentityProvider } from "./identityProviderResource";
+import { IdentityProvider } from "./resource";
 
 /** The signature the SDK's wire format marks a secret value with. */
 const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";

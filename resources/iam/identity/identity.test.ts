@@ -2,9 +2,9 @@
  * Identity through the REAL dynamic-provider host, with the `__provider` text the SDK writes
  * when a program constructs the resource from the installed package, against the emulator.
  */
-import { Harness, startHarness } from "../../tests/support/resourceHarness";
-import { HostError } from "../../tools/host/host";
-import { UNKNOWN } from "../../provider/values";
+import { Harness, startHarness } from "../../../tests/support/resourceHarness";
+import { HostError } from "../../../tools/host/host";
+import { UNKNOWN } from "../../../provider/values";
 
 let h: Harness;
 let provider: string;
@@ -22,7 +22,7 @@ const props = (values: Record<string, unknown>) => ({ ...values, __provider: pro
 const GITHUB = "https://token.actions.githubusercontent.com";
 
 test("the serialized provider is a bare require of the installed package: small, no token, URL or path", () => {
-  expect(provider).toMatch(/require\("platform-pulumi\/dist\/resources\/iam\/identityProvider\.js"\)/);
+  expect(provider).toMatch(/require\("platform-pulumi\/dist\/resources\/iam\/identity\/provider\.js"\)/);
   expect(provider.match(/require\(/g)).toHaveLength(1);
   expect(provider.length).toBeLessThan(1024);
   for (const secret of [h.emu.token, h.emu.url, "127.0.0.1", h.staged.dir, "/work/", "node_modules/"]) {

@@ -5,35 +5,19 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { kindLookups } from "../../provider/kindLookups";
-import { lazily } from "../../provider/lazyZod";
-import { InputArgs, ListArgs, OneByUidOrNameArgs } from "../../provider/lookup";
-import idpProvider = require("./idpProvider");
+import { kindLookups } from "../../../provider/kindLookups";
+import { lazily } from "../../../provider/lazyZod";
+import { InputArgs, ListArgs, OneByUidOrNameArgs } from "../../../provider/lookup";
+import provider = require("./provider");
+import type { IdentityProviderRecord } from "./resource";
 
 // IdentityProvider is the name of the managed resource class; what a look-up returns is a plain
-// record of the service's fields, hence IdentityProviderRecord.
-export const identityProviderRecordSchema = lazily((z) =>
-  z.looseObject({
-    uid: z.string(),
-    name: z.string(),
-    description: z.string().optional(),
-    defaultRole: z.string(),
-    oidc: z
-      .looseObject({
-        issuer: z.string().optional(),
-        clientId: z.string().optional(),
-        additionalScopes: z.array(z.string()).optional(),
-        groupsClaim: z.string().optional(),
-        correlationRule: z.string().optional(),
-        pkceEnabled: z.boolean().optional(),
-      })
-      .optional(),
-    scim: z.record(z.string(), z.unknown()).optional(),
-    createTime: z.string().optional(),
-    updateTime: z.string().optional(),
-  }),
+// record of the service's fields, hence IdentityProviderRecord (generated in resource.ts, without
+// the write-only client secret).
+/** What a look-up needs of an identity provider record. */
+export const identityProviderRecordSchema = lazily(
+  (z) => z.looseObject({ uid: z.string() }) as unknown as z.ZodType<IdentityProviderRecord>,
 );
-export type IdentityProviderRecord = z.infer<ReturnType<typeof identityProviderRecordSchema>>;
 
 export type GetIdentityProvidersArgs = ListArgs;
 export type GetIdentityProvidersOutputArgs = InputArgs<GetIdentityProvidersArgs>;
@@ -42,7 +26,7 @@ export interface GetIdentityProvidersResult {
 }
 
 const identityProviders = kindLookups<IdentityProviderRecord, GetIdentityProvidersResult>(
-  idpProvider.kind,
+  provider.kind,
   identityProviderRecordSchema,
 );
 

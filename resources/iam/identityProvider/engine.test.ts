@@ -7,11 +7,11 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { RunningEmulator } from "../../emulator";
-import { startProviderEmulator } from "../../tests/support/providerEmulator";
-import { withoutPlatformEnv } from "../../tools/engine/orgProject";
-import { runEngine } from "../../tools/engine/run";
-import { repoRoot } from "../../tools/host/stage";
+import { RunningEmulator } from "../../../emulator";
+import { startProviderEmulator } from "../../../tests/support/providerEmulator";
+import { withoutPlatformEnv } from "../../../tools/engine/orgProject";
+import { runEngine } from "../../../tools/engine/run";
+import { repoRoot } from "../../../tools/host/stage";
 
 jest.setTimeout(180_000);
 

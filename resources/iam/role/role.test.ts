@@ -2,10 +2,10 @@
  * The custom Role through the REAL dynamic-provider host, with the `__provider` text the SDK
  * writes when a program constructs the resource from the installed package, against the emulator.
  */
-import { Harness, startHarness } from "../../tests/support/resourceHarness";
-import { getRole } from "./role";
-import { fetchClient } from "../../tests/support/lookupClient";
-import { withClient } from "../../provider/lookup";
+import { Harness, startHarness } from "../../../tests/support/resourceHarness";
+import { getRole } from "./lookups";
+import { fetchClient } from "../../../tests/support/lookupClient";
+import { withClient } from "../../../provider/lookup";
 
 let h: Harness;
 let provider: string;
@@ -24,7 +24,7 @@ beforeEach(() => h.emu.clearRequests());
 const props = (values: Record<string, unknown>) => ({ ...values, __provider: provider });
 
 test("the serialized provider is a bare require of the installed package, at most 330 bytes", () => {
-  expect(provider).toMatch(/require\("platform-pulumi\/dist\/resources\/iam\/roleProvider\.js"\)/);
+  expect(provider).toMatch(/require\("platform-pulumi\/dist\/resources\/iam\/role\/provider\.js"\)/);
   expect(provider.match(/require\(/g)).toHaveLength(1);
   expect(Buffer.byteLength(provider)).toBeLessThanOrEqual(330);
   for (const secret of [h.emu.token, h.emu.url, h.staged.dir]) expect(provider).not.toContain(secret);

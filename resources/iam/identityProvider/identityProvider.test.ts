@@ -7,8 +7,8 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { Harness, startHarness } from "../../tests/support/resourceHarness";
-import { registerResource } from "../../tests/support/registeredResource";
+import { Harness, startHarness } from "../../../tests/support/resourceHarness";
+import { registerResource } from "../../../tests/support/registeredResource";
 
 let h: Harness;
 let provider: string;
@@ -91,7 +91,7 @@ const declaredFor = (name: string) => ({
 });
 
 test("the serialized provider is a bare require of the installed package, at most 330 bytes, nothing captured", () => {
-  expect(provider).toMatch(/require\("platform-pulumi\/dist\/resources\/iam\/idpProvider\.js"\)/);
+  expect(provider).toMatch(/require\("platform-pulumi\/dist\/resources\/iam\/identityProvider\/provider\.js"\)/);
   expect(provider.match(/require\(/g)).toHaveLength(1);
   expect(Buffer.byteLength(provider)).toBeLessThanOrEqual(330);
   for (const secret of [h.emu.token, h.emu.url, "127.0.0.1", h.staged.dir, "/work/", "node_modules/", SECRET]) {

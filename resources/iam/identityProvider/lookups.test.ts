@@ -2,17 +2,17 @@
  * The identity provider look-ups against the emulator (which seeds one, "corp-sso", whose client
  * secret it keeps): by uid, by name, the list, and the Output forms under setMocks with Inputs.
  */
+import { withClient } from "../../../provider/lookup";
 import * as pulumi from "@pulumi/pulumi";
-import { RunningEmulator } from "../../emulator";
-import { startProviderEmulator } from "../../tests/support/providerEmulator";
-import { fetchClient, listRequests } from "../../tests/support/lookupClient";
+import { RunningEmulator } from "../../../emulator";
+import { startProviderEmulator } from "../../../tests/support/providerEmulator";
+import { fetchClient, listRequests } from "../../../tests/support/lookupClient";
 import {
   getIdentityProvider,
   getIdentityProviderOutput,
   getIdentityProviders,
   getIdentityProvidersOutput,
-} from "./identityProviderLookups";
-import { withClient } from "../../provider/lookup";
+} from "./lookups";
 
 const resolve = <T>(output: pulumi.Output<T>): Promise<T> => (output as unknown as { promise(): Promise<T> }).promise();
 
