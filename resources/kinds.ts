@@ -10,10 +10,10 @@
  */
 import type { Provider } from "../provider/lifecycle";
 import subscription = require("./events/subscriptionProvider");
-import accountAssociation = require("./iam/accountAssociationProvider");
-import externalGroupRoleMapping = require("./iam/externalGroupRoleMappingProvider");
+import accountAssociation = require("./iam/accountAssociation/provider");
+import externalGroupRoleMapping = require("./iam/externalGroupRoleMapping/provider");
 import group = require("./iam/group/provider");
-import groupInvite = require("./iam/groupInviteProvider");
+import groupInvite = require("./iam/groupInvite/provider");
 import identity = require("./iam/identityProvider");
 import identityProvider = require("./iam/idpProvider");
 import role = require("./iam/roleProvider");
@@ -39,9 +39,9 @@ export const KINDS: readonly RegisteredKind[] = [
   { provider: role, formerModules: [] },
   { provider: roleBinding, formerModules: [] },
   { provider: identityProvider, formerModules: [] },
-  { provider: groupInvite, formerModules: [] },
-  { provider: accountAssociation, formerModules: [] },
-  { provider: externalGroupRoleMapping, formerModules: [] },
+  { provider: groupInvite, formerModules: ["resources/iam/groupInviteProvider"] },
+  { provider: accountAssociation, formerModules: ["resources/iam/accountAssociationProvider"] },
+  { provider: externalGroupRoleMapping, formerModules: ["resources/iam/externalGroupRoleMappingProvider"] },
   { provider: scimToken, formerModules: [] },
   { provider: repo, formerModules: [] },
   { provider: tag, formerModules: [] },

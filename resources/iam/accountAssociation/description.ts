@@ -1,13 +1,8 @@
 /**
- * The AccountAssociation provider. This module's exports ARE the provider object, so when the
- * package is installed the closure serializer stores `__provider` as a bare
- * `require("platform-pulumi/dist/resources/iam/accountAssociationProvider.js")`: a shim that
- * loads the package's current code at call time, and captures no config, token or machine path.
- *
- * KEEP THIS FILE'S PATH AND NAME STABLE FOREVER: every stack's state names it.
+ * The account association of a group: everything the package knows about the kind, and the
+ * only place it is written. Its provider, class, look-ups and README row come from here.
  */
-import type { ResourceKind } from "../../provider/kind";
-import { defineProvider } from "../../provider/lifecycle";
+import type { ResourceKind } from "../../../provider/kind";
 
 /** The documented blocks of iam.AccountAssociation, one per kind of account a group trusts. */
 const ACCOUNT_BLOCKS = ["amazon", "azure", "chainguard", "github", "google"] as const;
@@ -23,6 +18,46 @@ const accountAssociation: ResourceKind = {
   domain: "iam",
   collection: "accountAssociations",
   message: "iam.AccountAssociation",
+  docs: {
+    summary:
+      "The account association of a group: the cloud and source-control accounts (AWS, Azure,\n" +
+      "Google Cloud, GitHub, Chainguard) the group trusts, managed by Pulumi. A group has one, and\n" +
+      "its uid, the resource's id, is the group's uid. (A state written by earlier versions holds a\n" +
+      "uid of its own below the group as the id; refresh, update and destroy still find the record\n" +
+      "through the group, and a refresh replaces the id with the group's uid.)\n" +
+      "\n" +
+      "Every field updates in place with one PATCH; a block's update masks only its changed members\n" +
+      "(`amazon.account`, `azure.clientIds`). Moving it to another group replaces it.",
+    example:
+      'new platform.iam.AccountAssociation("aws", {\n' +
+      '  groupUid: team.uid, name: "aws-production", amazon: { account: "123456789012" } });',
+    fields: {
+      uid: "The association's uid: its group's uid. Same as `id`.",
+      adopted: "true when the record existed and was taken over (`adopt`) rather than created.",
+      groupUid: "The group whose associations these are. Changing it replaces the association.",
+      name: "The association's name (a group has one association).",
+      description: '"" when none was given.',
+      amazon: "An AWS account the group trusts.",
+      "amazon.account": "The 12-digit account id.",
+      azure: "An Azure tenant and the application (client) ids the group trusts there.",
+      "azure.clientIds": "Client ids by name.",
+      chainguard: "Bindings of Chainguard services to the group's identities, by service.",
+      github: "GitHub App installations the group trusts, by GitHub organization.",
+      "github.appInstallations.installations.installationId":
+        "The GitHub App installation's id (digits, as a string: an int64 on the wire).",
+      google: "A Google Cloud project the group trusts.",
+      "google.projectNumber": "Digits, as a string.",
+      adopt:
+        "Take over the group's existing association instead of failing (then\n" +
+        "one PATCH brings it to the declared values; see README, adoption). Never sent to the API.\n" +
+        "Defaults to the stack-wide `platform:adopt`.",
+    },
+    replacedWhen:
+      "`groupUid` changes; everything else updates in place, a block's update masking only its changed members " +
+      "(`amazon.account`, `azure.clientIds`). A second association for a group fails with ALREADY_EXISTS (adopt the " +
+      "existing one with `adopt: true`). A state written by 0.1.x, whose id is a uid of its own below the group, " +
+      "still refreshes (the id becomes the group's uid), updates and destroys",
+  },
   inputs: (f) => {
     const z = f.z;
     const digits = (what: string, max: number) =>
@@ -95,4 +130,4 @@ const accountAssociation: ResourceKind = {
     "or delete it first",
 };
 
-export = defineProvider(accountAssociation);
+export default accountAssociation;

@@ -1,14 +1,10 @@
 /**
- * The ExternalGroupRoleMapping provider. This module's exports ARE the provider object, so
- * when the package is installed the closure serializer stores `__provider` as a bare
- * `require("platform-pulumi/dist/resources/iam/externalGroupRoleMappingProvider.js")`: a shim
- * that loads the package's current code at call time, and captures no config, token or machine path.
- *
- * KEEP THIS FILE'S PATH AND NAME STABLE FOREVER: every stack's state names it.
+ * A role granted to the members of an identity provider's external group: everything the
+ * package knows about the kind, and the only place it is written. Its provider, class,
+ * look-ups and README row come from here.
  */
-import type { ResourceKind } from "../../provider/kind";
-import { defineProvider } from "../../provider/lifecycle";
-import { shown } from "../../provider/values";
+import type { ResourceKind } from "../../../provider/kind";
+import { shown } from "../../../provider/values";
 
 const externalGroupRoleMapping: ResourceKind = {
   typeName: "ExternalGroupRoleMapping",
@@ -16,6 +12,30 @@ const externalGroupRoleMapping: ResourceKind = {
   domain: "iam",
   collection: "externalGroupRoleMappings",
   message: "iam.ExternalGroupRoleMapping",
+  docs: {
+    summary:
+      "A role granted to the members of a group of an identity provider's directory (an \"external\n" +
+      "group\", as the provider's directory names it), managed by Pulumi. Its id is the mapping's uid\n" +
+      '(the identity provider\'s uid, "/", one more segment). The API cannot change a mapping in\n' +
+      "place: any change replaces it (the new one is created before the old one is deleted).",
+    example:
+      'new platform.iam.ExternalGroupRoleMapping("admins", {\n' +
+      '  identityProviderUid: sso.uid, externalGroupId: "platform-admins", roleUid: owner.uid });',
+    fields: {
+      uid: "The mapping's uid: the identity provider's uid, \"/\", one more segment. Same as `id`.",
+      adopted: "true when the record existed and was taken over (`adopt`) rather than created.",
+      identityProviderUid: "The identity provider whose directory holds the external group.",
+      externalGroupId: "The group's id in the identity provider's directory.",
+      roleUid: "The role its members get (a built-in role, or a custom role usable on the identity provider's group).",
+      scope: 'Where the role applies, as the API takes it; "" (the default) when not set.',
+      adopt:
+        "Take over an existing mapping of the same external group, role and scope on the identity\n" +
+        "provider instead of creating one (see README, adoption). Never sent to the API. Defaults\n" +
+        "to the stack-wide `platform:adopt`.",
+    },
+    replacedWhen:
+      "any input changes (the API has no mapping update): the new mapping is created before the old one is deleted",
+  },
   inputs: (f) =>
     f.z.strictObject({
       identityProviderUid: f.uid("an identity provider"),
@@ -44,4 +64,4 @@ const externalGroupRoleMapping: ResourceKind = {
     "delete the other one, or refer to it with platform.iam.ExternalGroupRoleMapping.get(name, uid)",
 };
 
-export = defineProvider(externalGroupRoleMapping);
+export default externalGroupRoleMapping;

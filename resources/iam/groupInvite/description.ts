@@ -1,14 +1,9 @@
 /**
- * The GroupInvite provider. This module's exports ARE the provider object, so when the package
- * is installed the closure serializer stores `__provider` as a bare
- * `require("platform-pulumi/dist/resources/iam/groupInviteProvider.js")`: a shim that loads the
- * package's current code at call time, and captures no config, token or machine path.
- *
- * KEEP THIS FILE'S PATH AND NAME STABLE FOREVER: every stack's state names it.
+ * An invite to a group with a role: everything the package knows about the kind, and the only
+ * place it is written. Its provider, class, look-ups and README row come from here.
  */
-import type { ResourceKind } from "../../provider/kind";
-import { defineProvider } from "../../provider/lifecycle";
-import { shown } from "../../provider/values";
+import type { ResourceKind } from "../../../provider/kind";
+import { shown } from "../../../provider/values";
 
 /**
  * A protobuf Duration as JSON: whole seconds, an optional fraction (nanoseconds), then "s"
@@ -25,6 +20,38 @@ const groupInvite: ResourceKind = {
   domain: "iam",
   collection: "groupInvites",
   message: "iam.GroupInvite",
+  docs: {
+    summary:
+      "An invite to a group with a role, managed by Pulumi; its id is the invite's uid. Whoever\n" +
+      "redeems its `code` before it expires (`ttl` after its creation) joins the group with the role.\n" +
+      "The API cannot change an invite in place: any change replaces it, with a new code.",
+    example:
+      'const invite = new platform.iam.GroupInvite("alice", {\n' +
+      '  groupUid: team.uid, roleUid: viewer.uid, ttl: "86400s", email: "alice@example.com", singleUse: true });\n' +
+      "export const code = invite.code; // a Pulumi secret",
+    fields: {
+      uid: "The invite's uid: the group's uid, \"/\", one more segment. Same as `id`.",
+      adopted: "true when the record existed and was taken over (`adopt`) rather than created.",
+      groupUid: "The group the invite is to. Changing it replaces the invite.",
+      roleUid: "The role the invited get on the group (a built-in role such as viewer, or a custom role usable there).",
+      ttl: 'How long the invite can be redeemed, as a duration in seconds: "86400s" for a day.',
+      email: 'Whom the invite is for; anyone holding the code when absent ("" in the outputs then).',
+      singleUse: "The invite can be redeemed once.",
+      adopt:
+        "Take over an existing invite with the same group, role, ttl, email and single-use flag\n" +
+        "instead of creating one (see README, adoption); it has no `code`. Never sent to the API.\n" +
+        "Defaults to the stack-wide `platform:adopt`.",
+      code:
+        "What redeems the invite: a Pulumi secret, answered only to the create, in the state and the outputs; no\n" +
+        "message shows it. Absent for an invite taken over (`adopt`, or an export) or read with `GroupInvite.get`: the\n" +
+        "service never answers it again; replace the invite for a new one.",
+      keyId: "Names the invite's key without revealing it: what `getGroupInvites({ keyId })` finds it by.",
+      expirationTime: "When the invite stops being redeemable (its creation plus `ttl`), RFC 3339.",
+      role: "The role, as the API describes it: uid, name, description, capabilities.",
+    },
+    replacedWhen:
+      "any input changes (the API has no invite update): the new invite, with a new code, is created before the old one is deleted",
+  },
   inputs: (f) =>
     f.z.strictObject({
       groupUid: f.uid("a group"),
@@ -64,4 +91,4 @@ const groupInvite: ResourceKind = {
     "or refer to it with platform.iam.GroupInvite.get(name, uid)",
 };
 
-export = defineProvider(groupInvite);
+export default groupInvite;

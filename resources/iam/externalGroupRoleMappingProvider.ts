@@ -1,0 +1,7 @@
+/**
+ * Where stacks created before version 0.2 store the ExternalGroupRoleMapping provider
+ * (`__provider` names this path): it stays loadable forever, as the provider the kind's folder
+ * now holds.
+ */
+import provider = require("./externalGroupRoleMapping/provider");
+export = provider;
