@@ -7,7 +7,7 @@ import * as ts from "typescript";
 import { completeKind, Kind } from "../provider/kind";
 import type { Props } from "../provider/values";
 import subscriptionProvider = require("../resources/events/subscriptionProvider");
-import groupInviteProvider = require("../resources/iam/groupInviteProvider");
+import groupInviteProvider = require("../resources/iam/groupInvite/provider");
 import idpProvider = require("../resources/iam/identityProvider/provider");
 import { identifier, isSafeIdentifier } from "./identifiers";
 import { generateProgram, property } from "./program";

@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { mapOf } from "./mapSchema";
+import { timestampIssue } from "./timestamp";
 import { UidForm, uidIssue } from "./uid";
 
 /** zod error options: "is required" when absent, "must be <expected>" otherwise. */
@@ -130,6 +131,13 @@ const stringMap = (value: z.ZodType<string> = optionalText(LIMITS.text)) =>
     if (keys.includes("")) ctx.addIssue({ code: "custom", message: "names must not be empty" });
   });
 
+/** A time as the API's documents write `date-time` fields: RFC 3339, "Z" or an offset (provider/timestamp.ts). */
+const timestamp = () =>
+  z.string(expecting("an RFC 3339 time (a string)")).superRefine((value, ctx) => {
+    const problem = timestampIssue(value);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
+
 /** A JSON Web Key Set given as JSON text (an issuer's public keys): `{"keys": [...]}`, at most 64 KB. */
 const jwks = () =>
   capped(64 * 1024)(z.string(expecting("a JSON Web Key Set (JSON text)"))).superRefine((value, ctx) => {
@@ -144,5 +152,18 @@ const jwks = () =>
       ctx.addIssue({ code: "custom", message: 'must be a JSON Web Key Set: {"keys": [ ... ]} with at least one key' });
   });
 
-export const fields = { z, expecting, uid, optionalText, text, name, httpsUrl, pattern, map, stringMap, jwks };
+export const fields = {
+  z,
+  expecting,
+  uid,
+  optionalText,
+  text,
+  name,
+  httpsUrl,
+  pattern,
+  map,
+  stringMap,
+  jwks,
+  timestamp,
+};
 export type Fields = typeof fields;

@@ -11,10 +11,10 @@
 import * as path from "node:path";
 import type { Provider } from "../provider/lifecycle";
 import subscription = require("./events/subscriptionProvider");
-import accountAssociation = require("./iam/accountAssociationProvider");
-import externalGroupRoleMapping = require("./iam/externalGroupRoleMappingProvider");
+import accountAssociation = require("./iam/accountAssociation/provider");
+import externalGroupRoleMapping = require("./iam/externalGroupRoleMapping/provider");
 import group = require("./iam/group/provider");
-import groupInvite = require("./iam/groupInviteProvider");
+import groupInvite = require("./iam/groupInvite/provider");
 import identity = require("./iam/identity/provider");
 import identityProvider = require("./iam/identityProvider/provider");
 import role = require("./iam/role/provider");
@@ -35,9 +35,9 @@ export interface RegisteredKind {
 /** By domain; within one, the order exports have always listed the kinds in (an exported program's order). */
 export const KINDS: readonly RegisteredKind[] = [
   { provider: subscription, formerModules: [] },
-  { provider: accountAssociation, formerModules: [] },
-  { provider: externalGroupRoleMapping, formerModules: [] },
-  { provider: groupInvite, formerModules: [] },
+  { provider: accountAssociation, formerModules: ["resources/iam/accountAssociationProvider"] },
+  { provider: externalGroupRoleMapping, formerModules: ["resources/iam/externalGroupRoleMappingProvider"] },
+  { provider: groupInvite, formerModules: ["resources/iam/groupInviteProvider"] },
   { provider: group, formerModules: ["resources/iam/groupProvider"] },
   { provider: identity, formerModules: ["resources/iam/identityProvider"] },
   { provider: identityProvider, formerModules: ["resources/iam/idpProvider"] },

@@ -23,7 +23,7 @@ export interface JsonSchema {
 /** A member name as a property key: bare when it is an identifier. */
 export const key = (name: string) => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name));
 
-/** The lines of `text` wrapped at word boundaries to fit `width`. */
+/** The lines of `text` wrapped at word boundaries to fit `width`, each keeping its indentation (an example's). */
 function wrapped(text: string, width: number): string[] {
   const lines: string[] = [];
   for (const paragraphLine of text.split("\n")) {
@@ -62,6 +62,17 @@ const literalUnion = (values: readonly unknown[]) => values.map((value) => JSON.
 
 const wrap = (text: string, context: TypeContext) => (context.input ? `pulumi.Input<${text}>` : text);
 
+/** A list of `item`, parenthesized when it is a union: `("A" | "B")[]`, not `"A" | "B"[]`. */
+function arrayOf(item: string): string {
+  let depth = 0;
+  for (const char of item) {
+    if ("{<([".includes(char)) depth++;
+    else if ("}>)]".includes(char)) depth--;
+    else if (char === "|" && depth === 0) return `(${item})[]`;
+  }
+  return `${item}[]`;
+}
+
 /** The type of a JSON Schema (an input's, from zod), its members documented from `path`. */
 export function jsonType(schema: JsonSchema, context: TypeContext, path: string, indent: string): string {
   const variants = schema.anyOf ?? schema.oneOf;
@@ -80,7 +91,7 @@ export function jsonType(schema: JsonSchema, context: TypeContext, path: string,
     case "null":
       return "null";
     case "array":
-      return `${wrap(schema.items ? jsonType(schema.items, context, path, indent) : "unknown", context)}[]`;
+      return arrayOf(wrap(schema.items ? jsonType(schema.items, context, path, indent) : "unknown", context));
     case "object": {
       if (schema.properties && Object.keys(schema.properties).length > 0)
         return objectType(
@@ -147,7 +158,7 @@ export function documentedType(
     case "boolean":
       return "boolean";
     case "array":
-      return `${shape.items ? documentedType(shape.items, schemas, context, path, indent, depth) : "unknown"}[]`;
+      return arrayOf(shape.items ? documentedType(shape.items, schemas, context, path, indent, depth) : "unknown");
     default: {
       if (shape.map) return `Record<string, ${documentedType(shape.map, schemas, context, path, indent, depth)}>`;
       const properties = Object.entries(shape.properties ?? {}).filter(

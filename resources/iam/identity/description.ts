@@ -106,9 +106,7 @@ const identity: ResourceKind = {
               .array(f.text(), f.expecting("a list of strings"))
               .max(64, "must have at most 64 entries")
               .optional(),
-            expirationTime: f.z.iso
-              .datetime({ error: "must be an RFC 3339 time, e.g. 2030-01-01T00:00:00Z" })
-              .optional(),
+            expirationTime: f.timestamp().optional(),
           },
           f.expecting("an object with issuer, subject and issuerKeys"),
         )

@@ -7,13 +7,13 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { BUILTIN_ROLES } from "../../emulator";
-import { exportOrganization } from "../../exporter";
-import { Harness, startHarness } from "../../tests/support/resourceHarness";
-import { failureOf, recordSecretOutputs, registerResource } from "../../tests/support/registeredResource";
-import { fetchClient } from "../../tests/support/lookupClient";
-import { getGroupInvite, getGroupInviteOutput, getGroupInvites, getGroupInvitesOutput } from "./groupInvite";
-import { withClient } from "../../provider/lookup";
+import { BUILTIN_ROLES } from "../../../emulator";
+import { exportOrganization } from "../../../exporter";
+import { Harness, startHarness } from "../../../tests/support/resourceHarness";
+import { failureOf, recordSecretOutputs, registerResource } from "../../../tests/support/registeredResource";
+import { fetchClient } from "../../../tests/support/lookupClient";
+import { getGroupInvite, getGroupInviteOutput, getGroupInvites, getGroupInvitesOutput } from "./lookups";
+import { withClient } from "../../../provider/lookup";
 
 let h: Harness;
 let provider: string;
@@ -56,7 +56,7 @@ const resolve = <T>(output: pulumi.Output<T>): Promise<T> => (output as unknown 
 const props = (values: Record<string, unknown>) => ({ ...values, __provider: provider });
 
 test("the serialized provider is a bare require of the installed package, at most 330 bytes; code is a secret output", () => {
-  expect(provider).toMatch(/require\("platform-pulumi\/dist\/resources\/iam\/groupInviteProvider\.js"\)/);
+  expect(provider).toMatch(/require\("platform-pulumi\/dist\/resources\/iam\/groupInvite\/provider\.js"\)/);
   expect(provider.match(/require\(/g)).toHaveLength(1);
   expect(Buffer.byteLength(provider)).toBeLessThanOrEqual(330);
   for (const secret of [h.emu.token, h.emu.url, h.staged.dir]) expect(provider).not.toContain(secret);

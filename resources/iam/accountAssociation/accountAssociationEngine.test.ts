@@ -4,10 +4,10 @@
  * written by earlier versions, whose id is a uid of its own below the group, still refreshes (the
  * id becomes the group's), updates and destroys; an id that names neither fails with what to do.
  */
-import { RunningEmulator } from "../../emulator";
-import { startProviderEmulator } from "../../tests/support/providerEmulator";
-import { ProgramProject, programProject } from "../../tests/support/programProject";
-import { readState, saveState } from "../../tools/engine/state";
+import { RunningEmulator } from "../../../emulator";
+import { startProviderEmulator } from "../../../tests/support/providerEmulator";
+import { ProgramProject, programProject } from "../../../tests/support/programProject";
+import { readState, saveState } from "../../../tools/engine/state";
 
 jest.setTimeout(120_000);
 

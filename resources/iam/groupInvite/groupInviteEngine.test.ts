@@ -4,10 +4,10 @@
  * as a Pulumi secret (the class asks for it with additionalSecretOutputs), is stored wrapped as
  * a secret among the stack outputs and is never printed; a rerun changes nothing and keeps it.
  */
-import { BUILTIN_ROLES, RunningEmulator } from "../../emulator";
-import { startProviderEmulator } from "../../tests/support/providerEmulator";
-import { makeSecret } from "../../tools/engine/wire";
-import { ProgramProject, programProject } from "../../tests/support/programProject";
+import { BUILTIN_ROLES, RunningEmulator } from "../../../emulator";
+import { startProviderEmulator } from "../../../tests/support/providerEmulator";
+import { makeSecret } from "../../../tools/engine/wire";
+import { ProgramProject, programProject } from "../../../tests/support/programProject";
 
 jest.setTimeout(120_000);
 

@@ -4,17 +4,17 @@
  * change is a replacement.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { BUILTIN_ROLES } from "../../emulator";
-import { Harness, startHarness } from "../../tests/support/resourceHarness";
-import { failureOf, registerResource } from "../../tests/support/registeredResource";
-import { fetchClient } from "../../tests/support/lookupClient";
+import { BUILTIN_ROLES } from "../../../emulator";
+import { Harness, startHarness } from "../../../tests/support/resourceHarness";
+import { failureOf, registerResource } from "../../../tests/support/registeredResource";
+import { fetchClient } from "../../../tests/support/lookupClient";
 import {
   getExternalGroupRoleMapping,
   getExternalGroupRoleMappingOutput,
   getExternalGroupRoleMappings,
   getExternalGroupRoleMappingsOutput,
-} from "./externalGroupRoleMapping";
-import { withClient } from "../../provider/lookup";
+} from "./lookups";
+import { withClient } from "../../../provider/lookup";
 
 let h: Harness;
 let provider: string;
@@ -61,7 +61,9 @@ const resolve = <T>(output: pulumi.Output<T>): Promise<T> => (output as unknown 
 const props = (values: Record<string, unknown>) => ({ ...values, __provider: provider });
 
 test("the serialized provider is a bare require of the installed package, at most 330 bytes", () => {
-  expect(provider).toMatch(/require\("platform-pulumi\/dist\/resources\/iam\/externalGroupRoleMappingProvider\.js"\)/);
+  expect(provider).toMatch(
+    /require\("platform-pulumi\/dist\/resources\/iam\/externalGroupRoleMapping\/provider\.js"\)/,
+  );
   expect(provider.match(/require\(/g)).toHaveLength(1);
   expect(Buffer.byteLength(provider)).toBeLessThanOrEqual(330);
   for (const secret of [h.emu.token, h.emu.url, h.staged.dir]) expect(provider).not.toContain(secret);

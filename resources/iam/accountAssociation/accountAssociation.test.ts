@@ -6,16 +6,16 @@
  * accountAssociationEngine.test.ts.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { Harness, startHarness } from "../../tests/support/resourceHarness";
-import { registerResource } from "../../tests/support/registeredResource";
-import { fetchClient } from "../../tests/support/lookupClient";
+import { Harness, startHarness } from "../../../tests/support/resourceHarness";
+import { registerResource } from "../../../tests/support/registeredResource";
+import { fetchClient } from "../../../tests/support/lookupClient";
 import {
   getAccountAssociation,
   getAccountAssociationOutput,
   getAccountAssociations,
   getAccountAssociationsOutput,
-} from "./accountAssociation";
-import { withClient } from "../../provider/lookup";
+} from "./lookups";
+import { withClient } from "../../../provider/lookup";
 
 let h: Harness;
 let provider: string;
@@ -60,7 +60,7 @@ const resolve = <T>(output: pulumi.Output<T>): Promise<T> => (output as unknown 
 const props = (values: Record<string, unknown>) => ({ ...values, __provider: provider });
 
 test("the serialized provider is a bare require of the installed package, at most 330 bytes", () => {
-  expect(provider).toMatch(/require\("platform-pulumi\/dist\/resources\/iam\/accountAssociationProvider\.js"\)/);
+  expect(provider).toMatch(/require\("platform-pulumi\/dist\/resources\/iam\/accountAssociation\/provider\.js"\)/);
   expect(provider.match(/require\(/g)).toHaveLength(1);
   expect(Buffer.byteLength(provider)).toBeLessThanOrEqual(330);
   for (const secret of [h.emu.token, h.emu.url, h.staged.dir]) expect(provider).not.toContain(secret);
