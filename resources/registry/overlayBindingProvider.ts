@@ -9,7 +9,6 @@
 import type { ResourceKind } from "../../provider/kind";
 import { defineProvider } from "../../provider/lifecycle";
 import { isObject, parentOfUid, shown } from "../../provider/values";
-import { listOf } from "./customOverlay";
 
 const overlayBinding: ResourceKind = {
   typeName: "OverlayBinding",
@@ -21,7 +20,7 @@ const overlayBinding: ResourceKind = {
     f.z.strictObject({
       repoUid: f.uid("a repo"),
       overlayUid: f.uid("an overlay"),
-      tags: listOf(f, f.text()).min(1, "must name at least one tag"),
+      tags: f.list(f.text()).min(1, "must name at least one tag"),
     }),
   parentField: "repoUid",
   writable: ["overlayUid", "tags"],

@@ -10,7 +10,7 @@ import type { ResourceKind } from "../../provider/kind";
 import { defineProvider } from "../../provider/lifecycle";
 import { Props, isObject, parentOfUid, setOwn } from "../../provider/values";
 import { CATALOG_TIERS } from "./catalogTier";
-import { customOverlay, listOf } from "./customOverlay";
+import { customOverlay } from "./customOverlay";
 
 /** The members of registry.SyncConfig a program sets; the others are the service's (read-only). */
 const SYNC_INPUTS = ["source", "amazon", "azure", "google"];
@@ -28,9 +28,6 @@ function splitSync(sync: unknown): Props {
   return { syncConfig, ...(Object.keys(syncState).length ? { syncState } : {}) };
 }
 
-/** The longest readme accepted before any request (markdown text). */
-const README_MAX_CHARS = 65_536;
-
 /** A program leaves the tier out for none; the service answers the documents' zero value for it. */
 const UNSPECIFIED_TIER = "CATALOG_TIER_UNSPECIFIED";
 const SETTABLE_TIERS = CATALOG_TIERS.filter((tier) => tier !== UNSPECIFIED_TIER);
@@ -46,8 +43,8 @@ const repo: ResourceKind = {
       parentUid: f.uid("a group"),
       name: f.name(),
       description: f.optionalText().optional(),
-      bundles: listOf(f, f.text()).optional(),
-      aliases: listOf(f, f.text()).optional(),
+      bundles: f.list(f.text()).optional(),
+      aliases: f.list(f.text()).optional(),
       catalogTier: f.z
         .enum(SETTABLE_TIERS, f.expecting(`one of ${SETTABLE_TIERS.join(", ")} (leave it out for none)`))
         .optional(),
@@ -63,7 +60,7 @@ const repo: ResourceKind = {
         )
         .optional(),
       customOverlay: customOverlay(f).optional(),
-      readme: f.optionalText(README_MAX_CHARS).optional(),
+      readme: f.optionalText(f.limits.content).optional(),
       allowDelete: f.z.boolean(f.expecting("true or false")).optional(),
     }),
   parentField: "parentUid",

@@ -8,7 +8,6 @@
  */
 import type { ResourceKind } from "../../provider/kind";
 import { defineProvider } from "../../provider/lifecycle";
-import { listOf } from "./customOverlay";
 
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 
@@ -26,7 +25,7 @@ const tag: ResourceKind = {
         .string(f.expecting("a string"))
         .regex(DIGEST, "must be sha256: followed by 64 lowercase hex characters"),
       deprecated: f.z.boolean(f.expecting("true or false")).optional(),
-      bundles: listOf(f, f.text()).optional(),
+      bundles: f.list(f.text()).optional(),
     }),
   parentField: "repoUid",
   writable: ["name", "digest", "deprecated", "bundles"],
