@@ -9,7 +9,7 @@
  * same kind; each stays a module whose exports are this provider, so every state still loads.
  */
 import type { Provider } from "../provider/lifecycle";
-import subscription = require("./events/subscriptionProvider");
+import subscription = require("./events/subscription/provider");
 import accountAssociation = require("./iam/accountAssociationProvider");
 import externalGroupRoleMapping = require("./iam/externalGroupRoleMappingProvider");
 import group = require("./iam/group/provider");
@@ -33,7 +33,7 @@ export interface RegisteredKind {
 
 /** In the order of the API's domains, then of the documents. */
 export const KINDS: readonly RegisteredKind[] = [
-  { provider: subscription, formerModules: [] },
+  { provider: subscription, formerModules: ["resources/events/subscriptionProvider"] },
   { provider: group, formerModules: ["resources/iam/groupProvider"] },
   { provider: identity, formerModules: [] },
   { provider: role, formerModules: [] },
