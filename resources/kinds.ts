@@ -22,7 +22,7 @@ import scimToken = require("./iam/scimTokenProvider");
 import overlay = require("./registry/overlayProvider");
 import overlayBinding = require("./registry/overlayBindingProvider");
 import repo = require("./registry/repoProvider");
-import tag = require("./registry/tagProvider");
+import tag = require("./registry/tag/provider");
 
 export interface RegisteredKind {
   /** The provider object, with the kind's description when the generic lifecycle made it. */
@@ -44,7 +44,7 @@ export const KINDS: readonly RegisteredKind[] = [
   { provider: externalGroupRoleMapping, formerModules: [] },
   { provider: scimToken, formerModules: [] },
   { provider: repo, formerModules: [] },
-  { provider: tag, formerModules: [] },
+  { provider: tag, formerModules: ["resources/registry/tagProvider"] },
   { provider: overlay, formerModules: [] },
   { provider: overlayBinding, formerModules: [] },
 ];
