@@ -8,7 +8,7 @@ import { RunningEmulator } from "../emulator";
 import { startProviderEmulator } from "../tests/support/providerEmulator";
 import * as roles from "../resources/iam/role";
 import * as iamLookups from "../resources/iam/lookups";
-import * as repos from "../resources/registry/repo";
+import * as repos from "../resources/registry/repo/lookups";
 import * as tags from "../resources/registry/tag/lookups";
 import * as vulnerabilities from "../resources/vulnerabilities/advisory";
 import { fakeClient } from "../tests/support/lookupClient";

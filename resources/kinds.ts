@@ -21,7 +21,7 @@ import roleBinding = require("./iam/roleBindingProvider");
 import scimToken = require("./iam/scimTokenProvider");
 import overlay = require("./registry/overlayProvider");
 import overlayBinding = require("./registry/overlayBindingProvider");
-import repo = require("./registry/repoProvider");
+import repo = require("./registry/repo/provider");
 import tag = require("./registry/tag/provider");
 
 export interface RegisteredKind {
@@ -43,7 +43,7 @@ export const KINDS: readonly RegisteredKind[] = [
   { provider: accountAssociation, formerModules: [] },
   { provider: externalGroupRoleMapping, formerModules: [] },
   { provider: scimToken, formerModules: [] },
-  { provider: repo, formerModules: [] },
+  { provider: repo, formerModules: ["resources/registry/repoProvider"] },
   { provider: tag, formerModules: ["resources/registry/tagProvider"] },
   { provider: overlay, formerModules: [] },
   { provider: overlayBinding, formerModules: [] },

@@ -16,7 +16,7 @@ import type { z } from "zod";
 import { kindLookups } from "../../provider/kindLookups";
 import { lazily } from "../../provider/lazyZod";
 import { InputArgs, ListArgs, LookupOptions, OneByUidOrNameArgs } from "../../provider/lookup";
-import type { CustomOverlay } from "./repoResource";
+import type { CustomOverlay } from "./repo/types";
 import provider = require("./overlayProvider");
 
 export interface OverlayArgs extends AdoptByUid {

@@ -1,7 +1,7 @@
 import { RunningEmulator } from "../../../emulator";
 import { startProviderEmulator } from "../../../tests/support/providerEmulator";
 import { fetchClient, listRequests } from "../../../tests/support/lookupClient";
-import { getRepos } from "../repo";
+import { getRepos } from "../repo/lookups";
 import { getTags } from "./lookups";
 
 const TAGS = 650;

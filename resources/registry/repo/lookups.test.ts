@@ -1,7 +1,7 @@
-import { RunningEmulator } from "../../emulator";
-import { startProviderEmulator } from "../../tests/support/providerEmulator";
-import { fetchClient, listRequests } from "../../tests/support/lookupClient";
-import { getRepo, getRepos } from "./repo";
+import { RunningEmulator } from "../../../emulator";
+import { startProviderEmulator } from "../../../tests/support/providerEmulator";
+import { fetchClient, listRequests } from "../../../tests/support/lookupClient";
+import { getRepo, getRepos } from "./lookups";
 
 const REPOS = 450;
 const PATH = "/registry/v2beta1/repos";
