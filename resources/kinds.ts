@@ -19,8 +19,8 @@ import identityProvider = require("./iam/idpProvider");
 import role = require("./iam/roleProvider");
 import roleBinding = require("./iam/roleBindingProvider");
 import scimToken = require("./iam/scimTokenProvider");
-import overlay = require("./registry/overlayProvider");
-import overlayBinding = require("./registry/overlayBindingProvider");
+import overlay = require("./registry/overlay/provider");
+import overlayBinding = require("./registry/overlayBinding/provider");
 import repo = require("./registry/repo/provider");
 import tag = require("./registry/tag/provider");
 
@@ -45,6 +45,6 @@ export const KINDS: readonly RegisteredKind[] = [
   { provider: scimToken, formerModules: [] },
   { provider: repo, formerModules: ["resources/registry/repoProvider"] },
   { provider: tag, formerModules: ["resources/registry/tagProvider"] },
-  { provider: overlay, formerModules: [] },
-  { provider: overlayBinding, formerModules: [] },
+  { provider: overlay, formerModules: ["resources/registry/overlayProvider"] },
+  { provider: overlayBinding, formerModules: ["resources/registry/overlayBindingProvider"] },
 ];
