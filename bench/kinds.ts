@@ -1,12 +1,11 @@
 /**
- * The managed kinds the package ships, found rather than listed: every
- * `dist/resources/<domain>/<kind>Provider.js` of the staged package, with its description and the
- * `__provider` text a program writes for it (serialized through the SDK under the harness's
- * mocks, as floors.ts does). A kind added to resources/ is measured the day it lands.
+ * The managed kinds the package ships, as the staged package's registry lists them
+ * (resources/kinds.ts), each with its description and the `__provider` text a program writes
+ * for it (serialized through the SDK under the harness's mocks, as floors.ts does). A kind added
+ * to the registry is measured the day it lands.
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
 import type * as Pulumi from "@pulumi/pulumi";
+import type * as Registry from "../resources/kinds";
 import type { Harness } from "../tests/support/resourceHarness";
 import { urnOf } from "../tools/host/host";
 
@@ -31,16 +30,10 @@ export interface ManagedKind {
   urn(name: string): string;
 }
 
-/** The provider modules under the staged package's dist/resources, sorted by path. */
-export function providerModules(packageDir: string): string[] {
-  const root = path.join(packageDir, "dist", "resources");
-  const found: string[] = [];
-  for (const domain of fs.readdirSync(root, { withFileTypes: true })) {
-    if (!domain.isDirectory()) continue;
-    for (const file of fs.readdirSync(path.join(root, domain.name)))
-      if (/Provider\.js$/.test(file)) found.push(`platform-pulumi/dist/resources/${domain.name}/${file}`);
-  }
-  return found.sort();
+/** The provider modules of the staged package's registry, as a program's `require` names them. */
+export function providerModules(h: Pick<Harness, "staged">): string[] {
+  const registry = h.staged.require<typeof Registry>("platform-pulumi/dist/resources/kinds");
+  return registry.KINDS.map((kind) => `platform-pulumi/dist/${registry.modulePathOf(kind)}.js`);
 }
 
 interface KindDescription {
@@ -87,7 +80,7 @@ export async function managedKinds(h: Harness): Promise<ManagedKind[]> {
   // dynamic.Resource is abstract in the SDK's types only.
   class Probe extends pulumi.dynamic.Resource {}
   const kinds: ManagedKind[] = [];
-  for (const module of providerModules(h.staged.packageDir)) {
+  for (const module of providerModules(h)) {
     const provider = h.staged.require<Pulumi.dynamic.ResourceProvider & { kind?: KindDescription }>(module);
     const { typeName, domain, updatable, companionInputs, listsBeforeCreate, keyedByParent } = described(
       module,

@@ -11,6 +11,7 @@
 import { ApiClient, ApiRequest, createClient } from "../provider/client";
 import { listPages } from "../provider/pagination";
 import { getGroups, groupRecordSchema } from "../resources/iam/lookups";
+import { withClient } from "../provider/lookup";
 
 const MB = 1024 * 1024;
 
@@ -34,7 +35,7 @@ async function main(): Promise<void> {
     },
   };
   // Load what the first request loads (zod, undici) before the baseline.
-  await getGroups({ limit: 1 }, { client });
+  await getGroups({ limit: 1 }, withClient(client));
   gc();
   base = process.memoryUsage().heapUsed;
   peak = base;
@@ -42,7 +43,7 @@ async function main(): Promise<void> {
   let pages = 0;
   let held: unknown;
   if (mode === "array") {
-    const result = await getGroups({}, { client });
+    const result = await getGroups({}, withClient(client));
     sample();
     records = result.groups.length;
     held = result;

@@ -16,6 +16,7 @@ import { startHost } from "../tools/host/host";
 import { startEmulator, RunningEmulator } from "../emulator";
 import { ManagedKind, managedKinds } from "./kinds";
 import { pool } from "./stats";
+import { withClient } from "../provider/lookup";
 
 export interface CountedOperation {
   /** "Group", "getGroups limit 201", "token exchange". */
@@ -339,12 +340,12 @@ export async function countLookupRequests(h: Harness, groupLimits: number[]): Pr
     for (const limit of groupLimits) {
       await lookup(
         `getGroups limit ${limit}`,
-        async () => (await iam.getGroups({ descendantsOf, limit }, { client })).groups,
+        async () => (await iam.getGroups({ descendantsOf, limit }, withClient(client))).groups,
       );
     }
-    await lookup("getGroups (all)", async () => (await iam.getGroups({ descendantsOf }, { client })).groups);
-    await lookup("getRepos (all)", async () => (await registry.getRepos({ descendantsOf }, { client })).repos);
-    await lookup("getRoles (all)", async () => (await iam.getRoles({}, { client })).roles);
+    await lookup("getGroups (all)", async () => (await iam.getGroups({ descendantsOf }, withClient(client))).groups);
+    await lookup("getRepos (all)", async () => (await registry.getRepos({ descendantsOf }, withClient(client))).repos);
+    await lookup("getRoles (all)", async () => (await iam.getRoles({}, withClient(client))).roles);
   } finally {
     await client.close();
     h.emu.clearRequests();

@@ -1,11 +1,9 @@
 /**
- * The kinds an export reads and declares: every provider module the package has
- * (`resources/<domain>/<kind>Provider`), each carrying the description it was made from. A
- * kind added to resources/ is exported without a change here.
+ * The kinds an export reads and declares: every kind of the registry (resources/kinds.ts) whose
+ * provider carries the description it was made from.
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
 import type { Kind } from "../provider/kind";
+import { KINDS } from "../resources/kinds";
 
 export interface ExportedKind {
   /** The namespace a program reaches it through: `platform.<domain>.<typeName>`. */
@@ -13,20 +11,9 @@ export interface ExportedKind {
   kind: Kind;
 }
 
-const resourcesDir = path.join(__dirname, "..", "resources");
-
-/** Every managed kind, in a stable order (domain, then the order of their folder listing by name). */
+/** Every managed kind, in the registry's order. */
 export function exportedKinds(): ExportedKind[] {
-  const kinds: ExportedKind[] = [];
-  for (const domain of fs.readdirSync(resourcesDir).sort()) {
-    const dir = path.join(resourcesDir, domain);
-    if (!fs.statSync(dir).isDirectory()) continue;
-    for (const file of fs.readdirSync(dir).sort()) {
-      if (!/Provider\.js$/.test(file)) continue;
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the kinds are found on disk
-      const provider = require(path.join(dir, file)) as { kind?: Kind };
-      if (provider.kind) kinds.push({ domain, kind: provider.kind });
-    }
-  }
-  return kinds;
+  return KINDS.flatMap(({ provider }) =>
+    provider.kind ? [{ domain: provider.kind.domain, kind: provider.kind }] : [],
+  );
 }

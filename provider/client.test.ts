@@ -304,7 +304,7 @@ describe("retries", () => {
       { apiUrl: slow.url, authUrl: slow.url, apiVersion: "v2beta1", token: slow.token },
       {
         clock: {
-          now: clock.now,
+          ...clock,
           sleep: async (ms) => {
             await clock.sleep(ms);
             slow.advanceClock(ms);

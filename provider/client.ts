@@ -150,7 +150,7 @@ export function createClient(
 ): ApiClient & { tokens: TokenSource; close(): Promise<void> } {
   const clock = options.clock ?? systemClock;
   const loop: SendLoopOptions = {
-    transport: options.transport ?? createTransport(),
+    transport: options.transport ?? createTransport({ clock }),
     clock,
     random: options.random ?? Math.random,
     headersTimeoutMs: options.headersTimeoutMs,

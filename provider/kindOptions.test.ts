@@ -9,6 +9,7 @@ import { defineProvider } from "./lifecycle";
 import { kindLookups } from "./kindLookups";
 import { resetConfigured } from "./settings";
 import { z } from "zod";
+import { withClient } from "./lookup";
 
 const kind: ResourceKind = {
   typeName: "Thing",
@@ -157,10 +158,12 @@ test("a kind its API version does not serve is refused before any request, namin
   await expect(provider.read("acme/x1", {})).rejects.toThrow(refusal);
   await expect(provider.delete("acme/x1", { keep: false })).rejects.toThrow(refusal);
   const lookups = kindLookups(kind, () => z.looseObject({ uid: z.string() }));
-  await expect(lookups.many.get({}, { client })).rejects.toThrow(
+  await expect(lookups.many.get({}, withClient(client))).rejects.toThrow(
     'getThings: registry things exist only in the v2beta1 API, but platform:apiVersion (PLATFORM_API_VERSION) is "v2"',
   );
-  await expect(lookups.one.get({ uid: "acme/x1" }, { client })).rejects.toThrow(/^getThing: registry things exist/);
+  await expect(lookups.one.get({ uid: "acme/x1" }, withClient(client))).rejects.toThrow(
+    /^getThing: registry things exist/,
+  );
   expect(client.sent).toEqual([]);
 
   env({ PLATFORM_API_URL: "https://api.example.com", PLATFORM_TOKEN: "t", PLATFORM_API_VERSION: "v2beta1" });

@@ -9,15 +9,54 @@ import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { ApiClient, Domain, Query, sharedClient } from "./client";
 import { callBudgetMs, withCallDeadline } from "./deadline";
+import { dependenciesDone } from "./invokeDependencies";
 import { lazily } from "./lazyZod";
 import { safeMessage } from "./messages";
 import { listAll, listPages } from "./pagination";
 import { uidString } from "./uid";
 import { formatIssues } from "./zodIssues";
 
-export interface LookupOptions {
-  /** The client to call the API with; defaults to the process-wide client from config/env. */
-  client?: ApiClient;
+/**
+ * The key under which the package's own callers and tests hand a look-up its client, inside
+ * otherwise ordinary invoke options (`withClient`). A symbol no published type names, so the
+ * client type stays out of the look-ups' declarations and a program cannot set it by accident.
+ */
+const CLIENT = Symbol("platform-pulumi look-up client");
+
+type WithClient = { [CLIENT]?: ApiClient };
+
+/**
+ * Invoke options that make a look-up call `client` instead of the process-wide one: for tests,
+ * the bench and the package's own callers (not exported from the package's index).
+ */
+export function withClient(client: ApiClient, options: pulumi.InvokeOutputOptions = {}): pulumi.InvokeOutputOptions {
+  const withIt: pulumi.InvokeOutputOptions & WithClient = { ...options, [CLIENT]: client };
+  return withIt;
+}
+
+let warnedOfClientOption = false;
+
+/**
+ * The client a call uses: the one `withClient` put in, else (for one release) the old
+ * `{ client }` form that 0.1 documented, else the process-wide client from config/env.
+ */
+function clientOf(name: string, options: pulumi.InvokeOptions | undefined): ApiClient {
+  const injected = (options as WithClient | undefined)?.[CLIENT];
+  if (injected) return injected;
+  // Whatever a JavaScript program put there: checked before it is used.
+  const legacy = (options as { client?: Partial<ApiClient> | null } | undefined)?.client;
+  if (legacy === undefined) return sharedClient();
+  if (typeof legacy?.request !== "function")
+    throw new LookupError(`${name}: options.client is not an API client; leave it out to use the configured settings`);
+  if (!warnedOfClientOption) {
+    warnedOfClientOption = true;
+    void pulumi.log.warn(
+      `${name}: the look-up option "client" is deprecated and will be removed in the next release; ` +
+        "look-ups take Pulumi's invoke options and use the platform:* settings",
+      options?.parent,
+    );
+  }
+  return legacy as ApiClient;
 }
 
 /** The argument shape of an Output form: every field (and array element) may be an Input. */
@@ -35,9 +74,16 @@ export class LookupError extends Error {
   }
 }
 
+/**
+ * A look-up's two forms, with Pulumi's options: `get` takes InvokeOptions (as Pulumi's plain
+ * invoke, it ignores dependsOn), `output` takes InvokeOutputOptions and waits for `dependsOn`.
+ * `parent` is the resource its warnings are reported under; `provider`, `version` and
+ * `pluginDownloadURL` choose a provider plugin in Pulumi's own functions, and a look-up has none:
+ * it runs in the program with the platform:* settings.
+ */
 export interface Lookup<A, R> {
-  get(args: A, options?: LookupOptions): Promise<R>;
-  output(args: InputArgs<A>, options?: LookupOptions): pulumi.Output<R>;
+  get(args: A, options?: pulumi.InvokeOptions): Promise<R>;
+  output(args: InputArgs<A>, options?: pulumi.InvokeOutputOptions): pulumi.Output<R>;
 }
 
 /**
@@ -49,19 +95,21 @@ export function defineLookup<S extends z.ZodType<object>, R, A = z.input<S>>(
   argsSchema: () => S,
   run: (args: z.output<S>, client: ApiClient) => Promise<R>,
 ): Lookup<A, R> {
-  const get = async (args: A, options?: LookupOptions): Promise<R> => {
+  const get = async (args: A, options?: pulumi.InvokeOptions): Promise<R> => {
     const parsed = argsSchema().safeParse(args ?? {});
     if (!parsed.success) throw new LookupError(`${name}: invalid arguments: ${formatIssues(parsed.error)}`);
     try {
-      const client = options?.client ?? sharedClient();
+      const client = clientOf(name, options);
       return await withCallDeadline(name, callBudgetMs(), () => run(parsed.data, client));
     } catch (error) {
       if (error instanceof LookupError) throw error;
       throw new LookupError(`${name}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
   };
-  const output = (args: InputArgs<A>, options?: LookupOptions): pulumi.Output<R> =>
-    pulumi.output(args ?? {}).apply((plain) => get(plain as A, options));
+  const output = (args: InputArgs<A>, options?: pulumi.InvokeOutputOptions): pulumi.Output<R> =>
+    pulumi
+      .all([pulumi.output(args ?? {}), dependenciesDone(options?.dependsOn, name)])
+      .apply(([plain]) => get(plain as A, options));
   return { get, output };
 }
 

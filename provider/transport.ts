@@ -13,6 +13,7 @@
 // costs a program ~65 ms (110 files), about half of what `require("platform-pulumi")` took, and
 // most programs import the package long before (or without) calling the API.
 import type { Dispatcher } from "undici";
+import { Clock, Timer, systemClock } from "./clock";
 
 export interface HttpAnswer {
   status: number;
@@ -132,19 +133,19 @@ function answerHeaders(raw: Buffer[] | string[] | null): {
  * node_modules, and it could not follow closures that call each other.
  */
 class OneSend implements Dispatcher.DispatchHandler {
-  private readonly started = performance.now();
+  private readonly started: number;
   private readonly deadlineAt: number;
   private abortRequest: ((reason: Error) => void) | undefined;
   private why: string | undefined;
   private settled = false;
   private reading = false;
-  private lastActivity = this.started;
+  private lastActivity: number;
   private status = 0;
   private contentType = "";
   private retryAfter: string | undefined;
   private readonly chunks: Buffer[] = [];
   private size = 0;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: Timer | undefined;
   /** The limit the timer was armed for, and the activity it was armed from (body phase). */
   private armedCode = "";
   private armedFrom = 0;
@@ -155,7 +156,9 @@ class OneSend implements Dispatcher.DispatchHandler {
     private readonly limits: SendLimits,
     private readonly resolve: (answer: HttpAnswer) => void,
     private readonly reject: (error: Error) => void,
+    private readonly clock: Clock,
   ) {
+    this.started = this.lastActivity = clock.now();
     this.deadlineAt = limits.deadlineMs === undefined ? Infinity : this.started + Math.max(1, limits.deadlineMs);
   }
 
@@ -182,7 +185,7 @@ class OneSend implements Dispatcher.DispatchHandler {
   private finish(error: Error | undefined, value?: HttpAnswer): void {
     if (this.settled) return;
     this.settled = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.limits.signal?.removeEventListener("abort", this.onSignal);
     if (error) this.reject(error);
     else this.resolve(value!);
@@ -205,9 +208,10 @@ class OneSend implements Dispatcher.DispatchHandler {
     this.armedCode =
       limitAt < this.deadlineAt ? (this.reading ? "UND_ERR_BODY_TIMEOUT" : "UND_ERR_HEADERS_TIMEOUT") : "ABORTED";
     this.armedFrom = this.lastActivity;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.onTimer(), Math.max(1, Math.min(limitAt, this.deadlineAt) - performance.now()));
-    this.timer.unref();
+    this.timer?.cancel();
+    this.timer = this.clock.timer(Math.max(1, Math.min(limitAt, this.deadlineAt) - this.clock.now()), () =>
+      this.onTimer(),
+    );
   }
 
   private onTimer(): void {
@@ -236,7 +240,7 @@ class OneSend implements Dispatcher.DispatchHandler {
     this.contentType = headers.contentType;
     this.retryAfter = headers.retryAfter;
     this.reading = true;
-    this.lastActivity = performance.now();
+    this.lastActivity = this.clock.now();
     // The body phase has its own limit: re-armed only if it is sooner than the one set.
     if (this.lastActivity + this.limits.bodyIdleTimeoutMs < this.started + this.limits.headersTimeoutMs) this.arm();
     else if (this.armedCode === "UND_ERR_HEADERS_TIMEOUT") this.armedCode = "UND_ERR_BODY_TIMEOUT";
@@ -247,7 +251,7 @@ class OneSend implements Dispatcher.DispatchHandler {
     if (this.settled) return false;
     this.size += chunk.length;
     if (this.size > this.limits.maxBodyBytes) return this.tooLarge();
-    this.lastActivity = performance.now();
+    this.lastActivity = this.clock.now();
     this.chunks.push(chunk);
     return true;
   }
@@ -263,14 +267,16 @@ class OneSend implements Dispatcher.DispatchHandler {
   }
 }
 
-export function createTransport(options: { connections?: number } = {}): Transport {
+/** `clock` keeps each send's limits: the system's, or a test's that it moves on itself. */
+export function createTransport(options: { connections?: number; clock?: Clock } = {}): Transport {
+  const clock = options.clock ?? systemClock;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
   const { Agent } = require("undici") as typeof import("undici");
   const agent = new Agent({ keepAliveTimeout: 10_000, connections: options.connections ?? 64 });
   return {
     send: (req, limits) =>
       new Promise<HttpAnswer>((resolve, reject) => {
-        const send = new OneSend(req.url, limits, resolve, reject);
+        const send = new OneSend(req.url, limits, resolve, reject, clock);
         if (!send.begin()) return;
         // The origin ends at the first slash after the scheme: no URL parse per send.
         const slash = req.url.indexOf("/", req.url.indexOf("//") + 2);

@@ -19,6 +19,7 @@ import {
   uidIssue,
   uidString,
 } from "./uid";
+import { withClient } from "./lookup";
 
 /** Uids that must never reach a path, each with the reason the message gives. */
 const MALFORMED: Array<[string, RegExp]> = [
@@ -188,7 +189,7 @@ describe("look-up arguments", () => {
 
   test.each(bad)("getGroup({ uid: %j }) is refused naming uid, without a request", async (uid) => {
     const client = fakeClient([]);
-    await expect(iamLookups.getGroup({ uid }, { client })).rejects.toThrow(
+    await expect(iamLookups.getGroup({ uid }, withClient(client))).rejects.toThrow(
       /^getGroup: invalid arguments: uid: is not a well-formed uid: it /,
     );
     expect(client.seen).toEqual([]);
@@ -197,14 +198,14 @@ describe("look-up arguments", () => {
   test.each(bad)("list arguments descendantsOf, childrenOf, ancestorsOf and ids refuse %j", async (uid) => {
     const client = fakeClient([]);
     for (const arg of ["descendantsOf", "childrenOf", "ancestorsOf"]) {
-      await expect(iamLookups.getGroups({ [arg]: uid }, { client })).rejects.toThrow(
+      await expect(iamLookups.getGroups({ [arg]: uid }, withClient(client))).rejects.toThrow(
         new RegExp(`^getGroups: invalid arguments: ${arg}: is not a well-formed uid`),
       );
     }
-    await expect(repos.getRepos({ ids: ["ok", uid] }, { client })).rejects.toThrow(
+    await expect(repos.getRepos({ ids: ["ok", uid] }, withClient(client))).rejects.toThrow(
       /^getRepos: invalid arguments: ids\[1\]: is not a well-formed uid/,
     );
-    await expect(roles.getRole({ name: "viewer", descendantsOf: uid }, { client })).rejects.toThrow(
+    await expect(roles.getRole({ name: "viewer", descendantsOf: uid }, withClient(client))).rejects.toThrow(
       /^getRole: invalid arguments: descendantsOf: is not a well-formed uid/,
     );
     expect(client.seen).toEqual([]);

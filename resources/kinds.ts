@@ -8,6 +8,7 @@
  * description it was made from. `formerModules` are the paths earlier versions stored for the
  * same kind; each stays a module whose exports are this provider, so every state still loads.
  */
+import * as path from "node:path";
 import type { Provider } from "../provider/lifecycle";
 import subscription = require("./events/subscription/provider");
 import accountAssociation = require("./iam/accountAssociationProvider");
@@ -31,20 +32,37 @@ export interface RegisteredKind {
   readonly formerModules: readonly string[];
 }
 
-/** In the order of the API's domains, then of the documents. */
+/** By domain; within one, the order exports have always listed the kinds in (an exported program's order). */
 export const KINDS: readonly RegisteredKind[] = [
   { provider: subscription, formerModules: ["resources/events/subscriptionProvider"] },
-  { provider: group, formerModules: ["resources/iam/groupProvider"] },
-  { provider: identity, formerModules: [] },
-  { provider: role, formerModules: [] },
-  { provider: roleBinding, formerModules: [] },
-  { provider: identityProvider, formerModules: [] },
-  { provider: groupInvite, formerModules: [] },
   { provider: accountAssociation, formerModules: [] },
   { provider: externalGroupRoleMapping, formerModules: [] },
+  { provider: groupInvite, formerModules: [] },
+  { provider: group, formerModules: ["resources/iam/groupProvider"] },
+  { provider: identity, formerModules: [] },
+  { provider: identityProvider, formerModules: [] },
+  { provider: roleBinding, formerModules: [] },
+  { provider: role, formerModules: [] },
   { provider: scimToken, formerModules: [] },
+  { provider: overlayBinding, formerModules: ["resources/registry/overlayBindingProvider"] },
+  { provider: overlay, formerModules: ["resources/registry/overlayProvider"] },
   { provider: repo, formerModules: ["resources/registry/repoProvider"] },
   { provider: tag, formerModules: ["resources/registry/tagProvider"] },
-  { provider: overlay, formerModules: ["resources/registry/overlayProvider"] },
-  { provider: overlayBinding, formerModules: ["resources/registry/overlayBindingProvider"] },
 ];
+
+/** The compiled package's root (dist/), which module paths are relative to. */
+const packageRoot = path.resolve(__dirname, "..");
+
+/**
+ * The package-relative path (no extension) of the module whose exports are `provider`: the path
+ * a state written now stores (the closure serializer finds a provider the same way, in the
+ * require cache). Never one of the kind's former paths, which export the same object.
+ */
+export function modulePathOf(registered: RegisteredKind): string {
+  for (const module of Object.values(require.cache)) {
+    if (module?.exports !== registered.provider) continue;
+    const relative = path.relative(packageRoot, module.filename).split(path.sep).join("/").replace(/\.js$/, "");
+    if (!registered.formerModules.includes(relative)) return relative;
+  }
+  throw new Error(`no loaded module exports the provider of ${registered.provider.kind?.typeName ?? "a kind"}`);
+}

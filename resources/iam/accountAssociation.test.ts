@@ -15,6 +15,7 @@ import {
   getAccountAssociations,
   getAccountAssociationsOutput,
 } from "./accountAssociation";
+import { withClient } from "../../provider/lookup";
 
 let h: Harness;
 let provider: string;
@@ -162,19 +163,23 @@ test("lifecycle: create, no-op rerun, each update with its exact mask, replace, 
 
   const client = fetchClient(h.emu);
   // The uidp filters place an association where its group is: it is among its parent's children.
-  await expect(getAccountAssociation({ name: "clouds-prod", childrenOf: parent }, { client })).resolves.toMatchObject({
+  await expect(
+    getAccountAssociation({ name: "clouds-prod", childrenOf: parent }, withClient(client)),
+  ).resolves.toMatchObject({
     uid: created.id,
     amazon: { account: "210987654321" },
   });
-  await expect(getAccountAssociation({ uid: created.id }, { client })).resolves.toMatchObject({ name: "clouds-prod" });
+  await expect(getAccountAssociation({ uid: created.id }, withClient(client))).resolves.toMatchObject({
+    name: "clouds-prod",
+  });
   expect(
-    (await getAccountAssociations({ childrenOf: parent }, { client })).accountAssociations.map((a) => a.uid),
+    (await getAccountAssociations({ childrenOf: parent }, withClient(client))).accountAssociations.map((a) => a.uid),
   ).toEqual([created.id]);
   // The Output forms take Inputs.
   await expect(
-    resolve(getAccountAssociationOutput({ uid: pulumi.output(created.id) }, { client })),
+    resolve(getAccountAssociationOutput({ uid: pulumi.output(created.id) }, withClient(client))),
   ).resolves.toMatchObject({ name: "clouds-prod" });
-  const all = await resolve(getAccountAssociationsOutput({ descendantsOf: pulumi.output(parent) }, { client }));
+  const all = await resolve(getAccountAssociationsOutput({ descendantsOf: pulumi.output(parent) }, withClient(client)));
   expect(all.accountAssociations.map((a) => a.uid)).toEqual([created.id]);
   h.emu.clearRequests();
 

@@ -22,7 +22,7 @@ import type { z } from "zod";
 import { kindLookups } from "../../provider/kindLookups";
 import { lazily } from "../../provider/lazyZod";
 import { mapOf } from "../../provider/mapSchema";
-import { InputArgs, ListArgs, LookupOptions, OneByUidOrNameArgs } from "../../provider/lookup";
+import { InputArgs, ListArgs, OneByUidOrNameArgs } from "../../provider/lookup";
 import provider = require("./accountAssociationProvider");
 
 /** An AWS account the group trusts. */
@@ -159,26 +159,26 @@ const associations = kindLookups<AccountAssociationRecord, GetAccountAssociation
 /** One association by uid, or by exact name within an optional scope; an error on none or several. */
 export function getAccountAssociation(
   args: GetAccountAssociationArgs,
-  options?: LookupOptions,
+  options?: pulumi.InvokeOptions,
 ): Promise<AccountAssociationRecord> {
   return associations.one.get(args, options);
 }
 export function getAccountAssociationOutput(
   args: GetAccountAssociationOutputArgs,
-  options?: LookupOptions,
+  options?: pulumi.InvokeOutputOptions,
 ): pulumi.Output<AccountAssociationRecord> {
   return associations.one.output(args, options);
 }
 /** Every association matching the filters (scope with childrenOf: the group's uid). */
 export function getAccountAssociations(
   args: GetAccountAssociationsArgs = {},
-  options?: LookupOptions,
+  options?: pulumi.InvokeOptions,
 ): Promise<GetAccountAssociationsResult> {
   return associations.many.get(args, options);
 }
 export function getAccountAssociationsOutput(
   args: GetAccountAssociationsOutputArgs = {},
-  options?: LookupOptions,
+  options?: pulumi.InvokeOutputOptions,
 ): pulumi.Output<GetAccountAssociationsResult> {
   return associations.many.output(args, options);
 }

@@ -5,6 +5,7 @@
 import { Harness, startHarness } from "../../tests/support/resourceHarness";
 import { getRole } from "./role";
 import { fetchClient } from "../../tests/support/lookupClient";
+import { withClient } from "../../provider/lookup";
 
 let h: Harness;
 let provider: string;
@@ -93,7 +94,7 @@ test("lifecycle: one request per create/read/update/delete, none for check and d
   ).toMatchObject({ changes: "some", replaces: [] });
 
   // Visible to look-ups by name on its group.
-  const found = await getRole({ name: "auditor", childrenOf: root }, { client: fetchClient(h.emu) });
+  const found = await getRole({ name: "auditor", childrenOf: root }, withClient(fetchClient(h.emu)));
   expect(found.uid).toBe(created.id);
   h.emu.clearRequests();
 

@@ -14,6 +14,7 @@ import {
   getExternalGroupRoleMappings,
   getExternalGroupRoleMappingsOutput,
 } from "./externalGroupRoleMapping";
+import { withClient } from "../../provider/lookup";
 
 let h: Harness;
 let provider: string;
@@ -103,24 +104,24 @@ test("lifecycle: create, no-op rerun, every input replaces (creating first), dri
   expect(h.calls()).toEqual([]);
 
   const client = fetchClient(h.emu);
-  await expect(getExternalGroupRoleMapping({ uid: created.id }, { client })).resolves.toMatchObject({
+  await expect(getExternalGroupRoleMapping({ uid: created.id }, withClient(client))).resolves.toMatchObject({
     externalGroupId: "platform-admins",
     identityProviderUid: sso,
   });
   expect(
-    (await getExternalGroupRoleMappings({ identityProviderUid: sso }, { client })).externalGroupRoleMappings.map(
-      (m) => m.uid,
-    ),
+    (
+      await getExternalGroupRoleMappings({ identityProviderUid: sso }, withClient(client))
+    ).externalGroupRoleMappings.map((m) => m.uid),
   ).toEqual([created.id]);
   // The Output forms take Inputs.
   await expect(
-    resolve(getExternalGroupRoleMappingOutput({ uid: pulumi.output(created.id) }, { client })),
+    resolve(getExternalGroupRoleMappingOutput({ uid: pulumi.output(created.id) }, withClient(client))),
   ).resolves.toMatchObject({ roleUid: viewer });
   const mapped = await resolve(
-    getExternalGroupRoleMappingsOutput({ identityProviderUid: pulumi.output(sso) }, { client }),
+    getExternalGroupRoleMappingsOutput({ identityProviderUid: pulumi.output(sso) }, withClient(client)),
   );
   expect(mapped.externalGroupRoleMappings.map((m) => m.uid)).toEqual([created.id]);
-  await expect(getExternalGroupRoleMappings({ identityProviderUid: "../x" }, { client })).rejects.toThrow(
+  await expect(getExternalGroupRoleMappings({ identityProviderUid: "../x" }, withClient(client))).rejects.toThrow(
     /getExternalGroupRoleMappings: invalid arguments: .*identityProviderUid/,
   );
   h.emu.clearRequests();

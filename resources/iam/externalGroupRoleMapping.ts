@@ -16,7 +16,7 @@ import { ApiResource } from "../../provider/apiResource";
 import type { z } from "zod";
 import { collectionOf } from "../../provider/kindLookups";
 import { lazily } from "../../provider/lazyZod";
-import { InputArgs, LookupOptions, defineLookup, findOne, listArgs, listRecords } from "../../provider/lookup";
+import { InputArgs, defineLookup, findOne, listArgs, listRecords } from "../../provider/lookup";
 import { uidString } from "../../provider/uid";
 import provider = require("./externalGroupRoleMappingProvider");
 
@@ -118,26 +118,26 @@ const oneLookup = defineLookup("getExternalGroupRoleMapping", getMappingArgs, (a
 /** One mapping by uid. */
 export function getExternalGroupRoleMapping(
   args: GetExternalGroupRoleMappingArgs,
-  options?: LookupOptions,
+  options?: pulumi.InvokeOptions,
 ): Promise<ExternalGroupRoleMappingRecord> {
   return oneLookup.get(args, options);
 }
 export function getExternalGroupRoleMappingOutput(
   args: GetExternalGroupRoleMappingOutputArgs,
-  options?: LookupOptions,
+  options?: pulumi.InvokeOutputOptions,
 ): pulumi.Output<ExternalGroupRoleMappingRecord> {
   return oneLookup.output(args, options);
 }
 /** Every mapping matching the filters (an identity provider's: `identityProviderUid`). */
 export function getExternalGroupRoleMappings(
   args: GetExternalGroupRoleMappingsArgs = {},
-  options?: LookupOptions,
+  options?: pulumi.InvokeOptions,
 ): Promise<GetExternalGroupRoleMappingsResult> {
   return manyLookup.get(args, options);
 }
 export function getExternalGroupRoleMappingsOutput(
   args: GetExternalGroupRoleMappingsOutputArgs = {},
-  options?: LookupOptions,
+  options?: pulumi.InvokeOutputOptions,
 ): pulumi.Output<GetExternalGroupRoleMappingsResult> {
   return manyLookup.output(args, options);
 }

@@ -13,6 +13,7 @@ import { Harness, startHarness } from "../../tests/support/resourceHarness";
 import { failureOf, recordSecretOutputs, registerResource } from "../../tests/support/registeredResource";
 import { fetchClient } from "../../tests/support/lookupClient";
 import { getGroupInvite, getGroupInviteOutput, getGroupInvites, getGroupInvitesOutput } from "./groupInvite";
+import { withClient } from "../../provider/lookup";
 
 let h: Harness;
 let provider: string;
@@ -111,22 +112,24 @@ test("lifecycle: create answers the code once, read keeps it, every input replac
   expect(h.calls()).toEqual([]);
 
   const client = fetchClient(h.emu);
-  const found = await getGroupInvite({ uid: created.id }, { client });
+  const found = await getGroupInvite({ uid: created.id }, withClient(client));
   expect(found).toMatchObject({ uid: created.id, roleUid: viewer, keyId, ttl: "86400s" });
   expect(found).not.toHaveProperty("code");
-  expect((await getGroupInvites({ childrenOf: team, keyId }, { client })).groupInvites.map((i) => i.uid)).toEqual([
-    created.id,
-  ]);
-  expect((await getGroupInvites({ childrenOf: team, keyId: "0000" }, { client })).groupInvites).toEqual([]);
+  expect(
+    (await getGroupInvites({ childrenOf: team, keyId }, withClient(client))).groupInvites.map((i) => i.uid),
+  ).toEqual([created.id]);
+  expect((await getGroupInvites({ childrenOf: team, keyId: "0000" }, withClient(client))).groupInvites).toEqual([]);
   // The Output forms take Inputs.
-  await expect(resolve(getGroupInviteOutput({ uid: pulumi.output(created.id) }, { client }))).resolves.toMatchObject({
+  await expect(
+    resolve(getGroupInviteOutput({ uid: pulumi.output(created.id) }, withClient(client))),
+  ).resolves.toMatchObject({
     keyId,
   });
   const byKey = await resolve(
-    getGroupInvitesOutput({ childrenOf: team, keyId: pulumi.output(String(keyId)) }, { client }),
+    getGroupInvitesOutput({ childrenOf: team, keyId: pulumi.output(String(keyId)) }, withClient(client)),
   );
   expect(byKey.groupInvites.map((i) => i.uid)).toEqual([created.id]);
-  await expect(getGroupInvites({ name: "x" } as never, { client })).rejects.toThrow(
+  await expect(getGroupInvites({ name: "x" } as never, withClient(client))).rejects.toThrow(
     'getGroupInvites: invalid arguments: unknown field "name"',
   );
   h.emu.clearRequests();

@@ -20,7 +20,7 @@ import { withSecretOutputs } from "../../provider/secretOutputs";
 import type { z } from "zod";
 import { collectionOf } from "../../provider/kindLookups";
 import { lazily } from "../../provider/lazyZod";
-import { InputArgs, LookupOptions, defineLookup, findOne, listArgs, listRecords } from "../../provider/lookup";
+import { InputArgs, defineLookup, findOne, listArgs, listRecords } from "../../provider/lookup";
 import { uidString } from "../../provider/uid";
 import provider = require("./groupInviteProvider");
 
@@ -149,25 +149,25 @@ const oneLookup = defineLookup("getGroupInvite", getGroupInviteArgs, (args, clie
 );
 
 /** One invite by uid. */
-export function getGroupInvite(args: GetGroupInviteArgs, options?: LookupOptions): Promise<GroupInviteRecord> {
+export function getGroupInvite(args: GetGroupInviteArgs, options?: pulumi.InvokeOptions): Promise<GroupInviteRecord> {
   return oneLookup.get(args, options);
 }
 export function getGroupInviteOutput(
   args: GetGroupInviteOutputArgs,
-  options?: LookupOptions,
+  options?: pulumi.InvokeOutputOptions,
 ): pulumi.Output<GroupInviteRecord> {
   return oneLookup.output(args, options);
 }
 /** Every invite matching the filters (scope with childrenOf: the group's uid). */
 export function getGroupInvites(
   args: GetGroupInvitesArgs = {},
-  options?: LookupOptions,
+  options?: pulumi.InvokeOptions,
 ): Promise<GetGroupInvitesResult> {
   return manyLookup.get(args, options);
 }
 export function getGroupInvitesOutput(
   args: GetGroupInvitesOutputArgs = {},
-  options?: LookupOptions,
+  options?: pulumi.InvokeOutputOptions,
 ): pulumi.Output<GetGroupInvitesResult> {
   return manyLookup.output(args, options);
 }

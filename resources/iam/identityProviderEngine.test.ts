@@ -65,6 +65,8 @@ test("up, refresh without drift, a rotated secret, destroy: the secret is never 
   const sso = up.state!.resources.find((r) => r.urn.endsWith("::sso"))!;
   expect(writes()).toEqual([`POST /iam/v2beta1/identityProviders/${emu.rootUid}`]);
   expect(sso.secretProperties).toEqual(expect.arrayContaining(["oidc"]));
+  // The program's look-up by name ran after the create it depends on (dependsOn), and found it.
+  expect(up.state!.outputs.ssoFoundUid).toBe(sso.id);
   expect((await fetchJson(`/iam/v2beta1/identityProviders/${sso.id}`)).oidc).toEqual({
     issuer: "https://login.example.com",
     clientId: "platform",

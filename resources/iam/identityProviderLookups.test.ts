@@ -12,6 +12,7 @@ import {
   getIdentityProviders,
   getIdentityProvidersOutput,
 } from "./identityProviderLookups";
+import { withClient } from "../../provider/lookup";
 
 const resolve = <T>(output: pulumi.Output<T>): Promise<T> => (output as unknown as { promise(): Promise<T> }).promise();
 
@@ -34,7 +35,7 @@ afterAll(() => emu.close());
 beforeEach(() => emu.clearRequests());
 
 test("getIdentityProviders lists them in one request; no record carries a client secret", async () => {
-  const { identityProviders } = await getIdentityProviders({ childrenOf: emu.rootUid }, { client });
+  const { identityProviders } = await getIdentityProviders({ childrenOf: emu.rootUid }, withClient(client));
   expect(identityProviders.map((p) => p.name)).toEqual(["corp-sso"]);
   expect(identityProviders[0]).toMatchObject({
     description: "Company single sign-on",
@@ -46,10 +47,10 @@ test("getIdentityProviders lists them in one request; no record carries a client
 });
 
 test("getIdentityProvider by name within a group, and by uid", async () => {
-  const byName = await getIdentityProvider({ name: "corp-sso", childrenOf: emu.rootUid }, { client });
-  const byUid = await getIdentityProvider({ uid: byName.uid }, { client });
+  const byName = await getIdentityProvider({ name: "corp-sso", childrenOf: emu.rootUid }, withClient(client));
+  const byUid = await getIdentityProvider({ uid: byName.uid }, withClient(client));
   expect(byUid).toEqual(byName);
-  await expect(getIdentityProvider({ name: "no-such", childrenOf: emu.rootUid }, { client })).rejects.toThrow(
+  await expect(getIdentityProvider({ name: "no-such", childrenOf: emu.rootUid }, withClient(client))).rejects.toThrow(
     /no-such/,
   );
 });

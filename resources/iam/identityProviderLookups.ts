@@ -7,7 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { kindLookups } from "../../provider/kindLookups";
 import { lazily } from "../../provider/lazyZod";
-import { InputArgs, ListArgs, LookupOptions, OneByUidOrNameArgs } from "../../provider/lookup";
+import { InputArgs, ListArgs, OneByUidOrNameArgs } from "../../provider/lookup";
 import idpProvider = require("./idpProvider");
 
 // IdentityProvider is the name of the managed resource class; what a look-up returns is a plain
@@ -48,14 +48,14 @@ const identityProviders = kindLookups<IdentityProviderRecord, GetIdentityProvide
 
 export function getIdentityProviders(
   args: GetIdentityProvidersArgs = {},
-  options?: LookupOptions,
+  options?: pulumi.InvokeOptions,
 ): Promise<GetIdentityProvidersResult> {
   return identityProviders.many.get(args, options);
 }
 
 export function getIdentityProvidersOutput(
   args: GetIdentityProvidersOutputArgs = {},
-  options?: LookupOptions,
+  options?: pulumi.InvokeOutputOptions,
 ): pulumi.Output<GetIdentityProvidersResult> {
   return identityProviders.many.output(args, options);
 }
@@ -66,14 +66,14 @@ export type GetIdentityProviderOutputArgs = InputArgs<GetIdentityProviderArgs>;
 /** One identity provider by uid, or by exact name within an optional scope; an error on none or several. */
 export function getIdentityProvider(
   args: GetIdentityProviderArgs,
-  options?: LookupOptions,
+  options?: pulumi.InvokeOptions,
 ): Promise<IdentityProviderRecord> {
   return identityProviders.one.get(args, options);
 }
 
 export function getIdentityProviderOutput(
   args: GetIdentityProviderOutputArgs,
-  options?: LookupOptions,
+  options?: pulumi.InvokeOutputOptions,
 ): pulumi.Output<IdentityProviderRecord> {
   return identityProviders.one.output(args, options);
 }

@@ -2,6 +2,7 @@ import { RunningEmulator } from "../../emulator";
 import { startProviderEmulator } from "../../tests/support/providerEmulator";
 import { fetchClient, listRequests } from "../../tests/support/lookupClient";
 import { getGroup, getGroups, getIdentities, getIdentity } from "./lookups";
+import { withClient } from "../../provider/lookup";
 
 const GROUPS = 450;
 const IDENTITIES = 230;
@@ -39,16 +40,19 @@ beforeEach(() => emu.clearRequests());
 describe("getGroups", () => {
   test("children of the root by name, ascending and descending, ceil(N/200) requests each", async () => {
     const all = [...groupNames, "robots"].sort();
-    const { groups: up } = await getGroups({ childrenOf: emu.rootUid, orderBy: "name" }, { client });
+    const { groups: up } = await getGroups({ childrenOf: emu.rootUid, orderBy: "name" }, withClient(client));
     expect(up.map((g) => g.name)).toEqual(all);
-    const { groups: down } = await getGroups({ childrenOf: emu.rootUid, orderBy: "name desc" }, { client });
+    const { groups: down } = await getGroups({ childrenOf: emu.rootUid, orderBy: "name desc" }, withClient(client));
     expect(down.map((g) => g.name)).toEqual([...all].reverse());
     expect(listRequests(emu, "/iam/v2beta1/groups")).toHaveLength(2 * Math.ceil(all.length / 200));
   });
 
   test("skip and limit", async () => {
     const all = [...groupNames, "robots"].sort();
-    const { groups } = await getGroups({ childrenOf: emu.rootUid, orderBy: "name", skip: 100, limit: 220 }, { client });
+    const { groups } = await getGroups(
+      { childrenOf: emu.rootUid, orderBy: "name", skip: 100, limit: 220 },
+      withClient(client),
+    );
     expect(groups.map((g) => g.name)).toEqual(all.slice(100, 320));
     expect(listRequests(emu, "/iam/v2beta1/groups").map((r) => [r.query.skip, r.query.page_size])).toEqual([
       ["100", "200"],
@@ -59,8 +63,8 @@ describe("getGroups", () => {
 
 describe("getGroup", () => {
   test("by uid is one Get; by name within a parent is one List", async () => {
-    const byName = await getGroup({ name: "bulk-group-9", childrenOf: emu.rootUid }, { client });
-    const byUid = await getGroup({ uid: byName.uid }, { client });
+    const byName = await getGroup({ name: "bulk-group-9", childrenOf: emu.rootUid }, withClient(client));
+    const byUid = await getGroup({ uid: byName.uid }, withClient(client));
     expect(byUid).toEqual(byName);
     expect(byUid).toMatchObject({ name: "bulk-group-9", verified: false, resourceLimits: {} });
     expect(emu.requests().map((r) => `${r.method} ${r.path}`)).toEqual([
@@ -70,11 +74,11 @@ describe("getGroup", () => {
   });
 
   test("a uid that does not exist is an error naming the look-up", async () => {
-    await expect(getGroup({ uid: `${emu.rootUid}/nothere` }, { client })).rejects.toThrow(/^getGroup: /);
+    await expect(getGroup({ uid: `${emu.rootUid}/nothere` }, withClient(client))).rejects.toThrow(/^getGroup: /);
   });
 
   test("no group of that name is a clear error", async () => {
-    await expect(getGroup({ name: "ghost", descendantsOf: emu.rootUid }, { client })).rejects.toThrow(
+    await expect(getGroup({ name: "ghost", descendantsOf: emu.rootUid }, withClient(client))).rejects.toThrow(
       `getGroup: no group matches name "ghost" below "${emu.rootUid}"`,
     );
   });
@@ -85,10 +89,10 @@ describe("getIdentities", () => {
     const all = [...identityNames, "dev-owner"].sort();
     const { identities: down } = await getIdentities(
       { descendantsOf: emu.rootUid, orderBy: "name desc", skip: 10 },
-      { client },
+      withClient(client),
     );
     expect(down.map((i) => i.name)).toEqual([...all].reverse().slice(10));
-    const { identities: up } = await getIdentities({ descendantsOf: emu.rootUid, orderBy: "name" }, { client });
+    const { identities: up } = await getIdentities({ descendantsOf: emu.rootUid, orderBy: "name" }, withClient(client));
     expect(up.map((i) => i.name)).toEqual(all);
     expect(up.find((i) => i.name === "robot-005")?.claimMatch).toEqual({
       issuer: "https://ci.example.com",
@@ -100,21 +104,21 @@ describe("getIdentities", () => {
   });
 
   test("exact name", async () => {
-    const { identities } = await getIdentities({ name: "robot-042" }, { client });
+    const { identities } = await getIdentities({ name: "robot-042" }, withClient(client));
     expect(identities.map((i) => i.name)).toEqual(["robot-042"]);
   });
 });
 
 describe("getIdentity", () => {
   test("by name is one List, by uid one Get; none is an error naming the look-up", async () => {
-    const byName = await getIdentity({ name: "robot-042", descendantsOf: emu.rootUid }, { client });
-    expect(await getIdentity({ uid: byName.uid }, { client })).toEqual(byName);
+    const byName = await getIdentity({ name: "robot-042", descendantsOf: emu.rootUid }, withClient(client));
+    expect(await getIdentity({ uid: byName.uid }, withClient(client))).toEqual(byName);
     expect(byName.claimMatch).toEqual({ issuer: "https://ci.example.com", subject: "robot-042" });
     expect(emu.requests().map((r) => `${r.method} ${r.path}`)).toEqual([
       "GET /iam/v2beta1/identities",
       `GET /iam/v2beta1/identities/${byName.uid}`,
     ]);
-    await expect(getIdentity({ name: "ghost" }, { client })).rejects.toThrow(
+    await expect(getIdentity({ name: "ghost" }, withClient(client))).rejects.toThrow(
       'getIdentity: no identity matches name "ghost"',
     );
   });

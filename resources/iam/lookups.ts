@@ -8,7 +8,7 @@ import type { z } from "zod";
 import { kindLookups } from "../../provider/kindLookups";
 import { Z, lazily } from "../../provider/lazyZod";
 import { mapOf } from "../../provider/mapSchema";
-import { InputArgs, ListArgs, LookupOptions, OneByUidOrNameArgs } from "../../provider/lookup";
+import { InputArgs, ListArgs, OneByUidOrNameArgs } from "../../provider/lookup";
 import groupProvider = require("./group/provider");
 import type { GroupRecord } from "./group/resource";
 import identityProvider = require("./identityProvider");
@@ -56,13 +56,13 @@ export interface GetGroupsResult {
 
 const groups = kindLookups<GroupRecord, GetGroupsResult>(groupProvider.kind, groupRecordSchema);
 
-export function getGroups(args: GetGroupsArgs = {}, options?: LookupOptions): Promise<GetGroupsResult> {
+export function getGroups(args: GetGroupsArgs = {}, options?: pulumi.InvokeOptions): Promise<GetGroupsResult> {
   return groups.many.get(args, options);
 }
 
 export function getGroupsOutput(
   args: GetGroupsOutputArgs = {},
-  options?: LookupOptions,
+  options?: pulumi.InvokeOutputOptions,
 ): pulumi.Output<GetGroupsResult> {
   return groups.many.output(args, options);
 }
@@ -70,11 +70,14 @@ export function getGroupsOutput(
 export type GetGroupArgs = OneByUidOrNameArgs;
 export type GetGroupOutputArgs = InputArgs<GetGroupArgs>;
 
-export function getGroup(args: GetGroupArgs, options?: LookupOptions): Promise<GroupRecord> {
+export function getGroup(args: GetGroupArgs, options?: pulumi.InvokeOptions): Promise<GroupRecord> {
   return groups.one.get(args, options);
 }
 
-export function getGroupOutput(args: GetGroupOutputArgs, options?: LookupOptions): pulumi.Output<GroupRecord> {
+export function getGroupOutput(
+  args: GetGroupOutputArgs,
+  options?: pulumi.InvokeOutputOptions,
+): pulumi.Output<GroupRecord> {
   return groups.one.output(args, options);
 }
 
@@ -92,13 +95,16 @@ const identities = kindLookups<IdentityRecord, GetIdentitiesResult>(identityProv
   wireNames: { relationshipType: "relationship_type" },
 });
 
-export function getIdentities(args: GetIdentitiesArgs = {}, options?: LookupOptions): Promise<GetIdentitiesResult> {
+export function getIdentities(
+  args: GetIdentitiesArgs = {},
+  options?: pulumi.InvokeOptions,
+): Promise<GetIdentitiesResult> {
   return identities.many.get(args, options);
 }
 
 export function getIdentitiesOutput(
   args: GetIdentitiesOutputArgs = {},
-  options?: LookupOptions,
+  options?: pulumi.InvokeOutputOptions,
 ): pulumi.Output<GetIdentitiesResult> {
   return identities.many.output(args, options);
 }
@@ -107,10 +113,13 @@ export type GetIdentityArgs = OneByUidOrNameArgs;
 export type GetIdentityOutputArgs = InputArgs<GetIdentityArgs>;
 
 /** One identity by uid, or by exact name within an optional scope; an error on none or several. */
-export function getIdentity(args: GetIdentityArgs, options?: LookupOptions): Promise<IdentityRecord> {
+export function getIdentity(args: GetIdentityArgs, options?: pulumi.InvokeOptions): Promise<IdentityRecord> {
   return identities.one.get(args, options);
 }
 
-export function getIdentityOutput(args: GetIdentityOutputArgs, options?: LookupOptions): pulumi.Output<IdentityRecord> {
+export function getIdentityOutput(
+  args: GetIdentityOutputArgs,
+  options?: pulumi.InvokeOutputOptions,
+): pulumi.Output<IdentityRecord> {
   return identities.one.output(args, options);
 }

@@ -7,7 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { collectionOf } from "../../provider/kindLookups";
 import { lazily } from "../../provider/lazyZod";
-import { defineLookup, findOne, InputArgs, listArgs, listRecords, LookupOptions } from "../../provider/lookup";
+import { defineLookup, findOne, InputArgs, listArgs, listRecords } from "../../provider/lookup";
 import roleProvider = require("./roleProvider");
 
 export const roleSchema = lazily((z) =>
@@ -36,11 +36,14 @@ const rolesLookup = defineLookup("getRoles", getRolesArgs, async (args, client):
 }));
 
 /** Every role matching the filters (all visible roles without any). */
-export function getRoles(args: GetRolesArgs = {}, options?: LookupOptions): Promise<GetRolesResult> {
+export function getRoles(args: GetRolesArgs = {}, options?: pulumi.InvokeOptions): Promise<GetRolesResult> {
   return rolesLookup.get(args, options);
 }
 
-export function getRolesOutput(args: GetRolesOutputArgs = {}, options?: LookupOptions): pulumi.Output<GetRolesResult> {
+export function getRolesOutput(
+  args: GetRolesOutputArgs = {},
+  options?: pulumi.InvokeOutputOptions,
+): pulumi.Output<GetRolesResult> {
   return rolesLookup.output(args, options);
 }
 
@@ -61,10 +64,13 @@ const roleLookup = defineLookup("getRole", getRoleArgs, (args, client): Promise<
 );
 
 /** Exactly one role by name, optionally within a group; an error on none or several. */
-export function getRole(args: GetRoleArgs, options?: LookupOptions): Promise<RoleRecord> {
+export function getRole(args: GetRoleArgs, options?: pulumi.InvokeOptions): Promise<RoleRecord> {
   return roleLookup.get(args, options);
 }
 
-export function getRoleOutput(args: GetRoleOutputArgs, options?: LookupOptions): pulumi.Output<RoleRecord> {
+export function getRoleOutput(
+  args: GetRoleOutputArgs,
+  options?: pulumi.InvokeOutputOptions,
+): pulumi.Output<RoleRecord> {
   return roleLookup.output(args, options);
 }

@@ -2,7 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { lazily } from "../../provider/lazyZod";
-import { Collection, defineLookup, InputArgs, listArgs, listRecords, LookupOptions } from "../../provider/lookup";
+import { Collection, defineLookup, InputArgs, listArgs, listRecords } from "../../provider/lookup";
 
 export const advisorySchema = lazily((z) =>
   z.looseObject({
@@ -87,13 +87,16 @@ const advisoriesLookup = defineLookup(
   }),
 );
 
-export function getAdvisories(args: GetAdvisoriesArgs = {}, options?: LookupOptions): Promise<GetAdvisoriesResult> {
+export function getAdvisories(
+  args: GetAdvisoriesArgs = {},
+  options?: pulumi.InvokeOptions,
+): Promise<GetAdvisoriesResult> {
   return advisoriesLookup.get(args, options);
 }
 
 export function getAdvisoriesOutput(
   args: GetAdvisoriesOutputArgs = {},
-  options?: LookupOptions,
+  options?: pulumi.InvokeOutputOptions,
 ): pulumi.Output<GetAdvisoriesResult> {
   return advisoriesLookup.output(args, options);
 }

@@ -21,13 +21,14 @@ describe("local engine (records-fake provider)", () => {
     expect(p.store().log).toEqual([]);
     expect(preview.state).toBeUndefined();
 
-    const up = await p.run(["up"], org);
+    // a and b both wait only for org: each of their creates waits until the other is under way.
+    const up = await p.run(["up"], org, { env: { RECORDS_TOGETHER: "a,b" } });
     expect(up.code).toBe(0);
     const log = p.store().log;
     expect(log.indexOf("create org")).toBeLessThan(log.indexOf("create a"));
     expect(log.indexOf("create a")).toBeLessThan(log.indexOf("create sub"));
     expect(names(p)).toEqual(["a", "b", "org", "sub"]);
-    // a and b both wait only for org: the engine creates them at the same time.
+    // ... and they were: the engine created them at the same time.
     expect(p.store().maxInFlight).toBeGreaterThanOrEqual(2);
     const sub = up.state!.resources.find((r) => r.urn.endsWith("::sub"))!;
     const a = up.state!.resources.find((r) => r.urn.endsWith("::a"))!;
@@ -93,7 +94,8 @@ describe("local engine (records-fake provider)", () => {
     expect((await p.run(["up", "--esm"], org)).code).toBe(0);
     expect((await p.run(["preview", "--esm", "--expect-no-changes"], org)).code).toBe(0);
     p.clearLog();
-    const destroy = await p.run(["destroy"]);
+    // sub and b have no dependents: their deletes wait for each other.
+    const destroy = await p.run(["destroy"], undefined, { env: { RECORDS_TOGETHER: "sub,b" } });
     expect(destroy.code).toBe(0);
     const log = p.store().log;
     expect(log.indexOf("delete sub")).toBeLessThan(log.indexOf("delete a"));

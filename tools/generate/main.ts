@@ -7,6 +7,9 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
+import * as estree from "prettier/plugins/estree";
+import * as typescriptSyntax from "prettier/plugins/typescript";
+import * as prettier from "prettier/standalone";
 import type { FieldShape, ResourceKind } from "../../provider/kind";
 import { KINDS } from "../../resources/kinds";
 import { KindModel, kindModel } from "./kindModel";
@@ -38,10 +41,16 @@ function kindFolder(provider: object): string | undefined {
   return path.join(repoRoot, path.relative(distRoot, path.dirname(module.filename)));
 }
 
+/**
+ * `text` as `npm run lint` wants it: prettier's standalone build with the project's settings
+ * (its main entry imports dynamically, which a test runner without ES module support refuses).
+ */
 async function formatted(file: string, text: string): Promise<string> {
-  const prettier = await import("prettier");
-  const options = (await prettier.resolveConfig(file)) ?? {};
-  return prettier.format(text, { ...options, filepath: file });
+  const settings = JSON.parse(fs.readFileSync(path.join(repoRoot, ".prettierrc.json"), "utf8")) as Record<
+    string,
+    unknown
+  >;
+  return prettier.format(text, { ...settings, filepath: file, plugins: [typescriptSyntax, estree] });
 }
 
 /** The class module of one kind, in `folder`, importing the core from `core`. */

@@ -6,7 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { lazily } from "../../../provider/lazyZod";
 import { collectionOf } from "../../../provider/kindLookups";
-import { InputArgs, LookupOptions, defineLookup, findOne, listArgs, listRecords } from "../../../provider/lookup";
+import { InputArgs, defineLookup, findOne, listArgs, listRecords } from "../../../provider/lookup";
 import { uidString } from "../../../provider/uid";
 import subscription from "./description";
 import type { SubscriptionRecord } from "./resource";
@@ -39,24 +39,27 @@ const oneLookup = defineLookup("getSubscription", getSubscriptionArgs, (args, cl
 );
 
 /** One subscription by uid. */
-export function getSubscription(args: GetSubscriptionArgs, options?: LookupOptions): Promise<SubscriptionRecord> {
+export function getSubscription(
+  args: GetSubscriptionArgs,
+  options?: pulumi.InvokeOptions,
+): Promise<SubscriptionRecord> {
   return oneLookup.get(args, options);
 }
 export function getSubscriptionOutput(
   args: GetSubscriptionOutputArgs,
-  options?: LookupOptions,
+  options?: pulumi.InvokeOutputOptions,
 ): pulumi.Output<SubscriptionRecord> {
   return oneLookup.output(args, options);
 }
 export function getSubscriptions(
   args: GetSubscriptionsArgs = {},
-  options?: LookupOptions,
+  options?: pulumi.InvokeOptions,
 ): Promise<GetSubscriptionsResult> {
   return manyLookup.get(args, options);
 }
 export function getSubscriptionsOutput(
   args: GetSubscriptionsOutputArgs = {},
-  options?: LookupOptions,
+  options?: pulumi.InvokeOutputOptions,
 ): pulumi.Output<GetSubscriptionsResult> {
   return manyLookup.output(args, options);
 }

@@ -6,6 +6,7 @@ import { Harness, startHarness } from "../../../tests/support/resourceHarness";
 import { registerResource } from "../../../tests/support/registeredResource";
 import { fetchClient } from "../../../tests/support/lookupClient";
 import { getSubscription, getSubscriptions } from "./lookups";
+import { withClient } from "../../../provider/lookup";
 
 let h: Harness;
 let provider: string;
@@ -69,14 +70,14 @@ test("lifecycle: create, no-op rerun, every input replaces, drift, delete twice,
   });
 
   const client = fetchClient(h.emu);
-  await expect(getSubscription({ uid: created.id }, { client })).resolves.toEqual({
+  await expect(getSubscription({ uid: created.id }, withClient(client))).resolves.toEqual({
     uid: created.id,
     sink: declared.sink,
   });
-  expect((await getSubscriptions({ childrenOf: root }, { client })).subscriptions.map((s) => s.uid)).toContain(
+  expect((await getSubscriptions({ childrenOf: root }, withClient(client))).subscriptions.map((s) => s.uid)).toContain(
     created.id,
   );
-  await expect(getSubscriptions({ name: "x" } as never, { client })).rejects.toThrow(
+  await expect(getSubscriptions({ name: "x" } as never, withClient(client))).rejects.toThrow(
     'getSubscriptions: invalid arguments: unknown field "name"',
   );
   h.emu.clearRequests();

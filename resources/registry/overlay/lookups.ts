@@ -6,7 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { kindLookups } from "../../../provider/kindLookups";
 import { lazily } from "../../../provider/lazyZod";
-import { InputArgs, ListArgs, LookupOptions, OneByUidOrNameArgs } from "../../../provider/lookup";
+import { InputArgs, ListArgs, OneByUidOrNameArgs } from "../../../provider/lookup";
 import overlay from "./description";
 import type { OverlayRecord } from "./resource";
 
@@ -24,18 +24,21 @@ export type GetOverlayOutputArgs = InputArgs<GetOverlayArgs>;
 const overlays = kindLookups<OverlayRecord, GetOverlaysResult>(overlay, overlaySchema);
 
 /** One overlay by uid, or by exact name within an optional scope; an error on none or several. */
-export function getOverlay(args: GetOverlayArgs, options?: LookupOptions): Promise<OverlayRecord> {
+export function getOverlay(args: GetOverlayArgs, options?: pulumi.InvokeOptions): Promise<OverlayRecord> {
   return overlays.one.get(args, options);
 }
-export function getOverlayOutput(args: GetOverlayOutputArgs, options?: LookupOptions): pulumi.Output<OverlayRecord> {
+export function getOverlayOutput(
+  args: GetOverlayOutputArgs,
+  options?: pulumi.InvokeOutputOptions,
+): pulumi.Output<OverlayRecord> {
   return overlays.one.output(args, options);
 }
-export function getOverlays(args: GetOverlaysArgs = {}, options?: LookupOptions): Promise<GetOverlaysResult> {
+export function getOverlays(args: GetOverlaysArgs = {}, options?: pulumi.InvokeOptions): Promise<GetOverlaysResult> {
   return overlays.many.get(args, options);
 }
 export function getOverlaysOutput(
   args: GetOverlaysOutputArgs = {},
-  options?: LookupOptions,
+  options?: pulumi.InvokeOutputOptions,
 ): pulumi.Output<GetOverlaysResult> {
   return overlays.many.output(args, options);
 }

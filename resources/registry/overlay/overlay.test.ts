@@ -8,6 +8,7 @@ import { fetchClient } from "../../../tests/support/lookupClient";
 import { startHost } from "../../../tools/host/host";
 import { getOverlay, getOverlays } from "./lookups";
 import { getOverlayBinding, getOverlayBindings } from "../overlayBinding/lookups";
+import { withClient } from "../../../provider/lookup";
 
 let h: Harness;
 const overlayKind = { provider: "", urn: "" };
@@ -122,10 +123,14 @@ test("overlay and binding: create, no-op rerun, replacements, drift, delete twic
   expect(h.calls()).toEqual([`GET ${BINDINGS}/${binding.id}`]);
 
   const client = fetchClient(h.emu);
-  await expect(getOverlay({ name: "tz", childrenOf: root }, { client })).resolves.toMatchObject({ uid: overlay.id });
-  expect((await getOverlays({ childrenOf: root }, { client })).overlays.map((o) => o.uid)).toContain(overlay.id);
-  await expect(getOverlayBinding({ uid: binding.id }, { client })).resolves.toMatchObject({ tags: ["latest"] });
-  const { overlayBindings } = await getOverlayBindings({ repoUid, overlayUid: overlay.id }, { client });
+  await expect(getOverlay({ name: "tz", childrenOf: root }, withClient(client))).resolves.toMatchObject({
+    uid: overlay.id,
+  });
+  expect((await getOverlays({ childrenOf: root }, withClient(client))).overlays.map((o) => o.uid)).toContain(
+    overlay.id,
+  );
+  await expect(getOverlayBinding({ uid: binding.id }, withClient(client))).resolves.toMatchObject({ tags: ["latest"] });
+  const { overlayBindings } = await getOverlayBindings({ repoUid, overlayUid: overlay.id }, withClient(client));
   expect(overlayBindings.map((x) => x.uid)).toEqual([binding.id]);
   h.emu.clearRequests();
 

@@ -7,7 +7,7 @@ import type { z } from "zod";
 import { lazily } from "../../../provider/lazyZod";
 import { versionRefusal } from "../../../provider/apiVersions";
 import { collectionOf } from "../../../provider/kindLookups";
-import { InputArgs, LookupOptions, defineLookup, findOne, listArgs, listRecords } from "../../../provider/lookup";
+import { InputArgs, defineLookup, findOne, listArgs, listRecords } from "../../../provider/lookup";
 import { uidString } from "../../../provider/uid";
 import overlayBinding from "./description";
 import type { OverlayBindingRecord } from "./resource";
@@ -53,24 +53,27 @@ const oneLookup = defineLookup("getOverlayBinding", getOverlayBindingArgs, (args
 });
 
 /** One binding by uid. */
-export function getOverlayBinding(args: GetOverlayBindingArgs, options?: LookupOptions): Promise<OverlayBindingRecord> {
+export function getOverlayBinding(
+  args: GetOverlayBindingArgs,
+  options?: pulumi.InvokeOptions,
+): Promise<OverlayBindingRecord> {
   return oneLookup.get(args, options);
 }
 export function getOverlayBindingOutput(
   args: GetOverlayBindingOutputArgs,
-  options?: LookupOptions,
+  options?: pulumi.InvokeOutputOptions,
 ): pulumi.Output<OverlayBindingRecord> {
   return oneLookup.output(args, options);
 }
 export function getOverlayBindings(
   args: GetOverlayBindingsArgs = {},
-  options?: LookupOptions,
+  options?: pulumi.InvokeOptions,
 ): Promise<GetOverlayBindingsResult> {
   return manyLookup.get(args, options);
 }
 export function getOverlayBindingsOutput(
   args: GetOverlayBindingsOutputArgs = {},
-  options?: LookupOptions,
+  options?: pulumi.InvokeOutputOptions,
 ): pulumi.Output<GetOverlayBindingsResult> {
   return manyLookup.output(args, options);
 }

@@ -6,7 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { kindLookups } from "../../../provider/kindLookups";
 import { lazily } from "../../../provider/lazyZod";
-import { InputArgs, ListArgs, LookupOptions, OneByUidOrNameArgs } from "../../../provider/lookup";
+import { InputArgs, ListArgs, OneByUidOrNameArgs } from "../../../provider/lookup";
 import repo from "./description";
 import type { RepoRecord } from "./resource";
 
@@ -23,11 +23,14 @@ export interface GetReposResult {
 
 const repos = kindLookups<RepoRecord, GetReposResult>(repo, repoSchema);
 
-export function getRepos(args: GetReposArgs = {}, options?: LookupOptions): Promise<GetReposResult> {
+export function getRepos(args: GetReposArgs = {}, options?: pulumi.InvokeOptions): Promise<GetReposResult> {
   return repos.many.get(args, options);
 }
 
-export function getReposOutput(args: GetReposOutputArgs = {}, options?: LookupOptions): pulumi.Output<GetReposResult> {
+export function getReposOutput(
+  args: GetReposOutputArgs = {},
+  options?: pulumi.InvokeOutputOptions,
+): pulumi.Output<GetReposResult> {
   return repos.many.output(args, options);
 }
 
@@ -35,10 +38,13 @@ export type GetRepoArgs = OneByUidOrNameArgs;
 export type GetRepoOutputArgs = InputArgs<GetRepoArgs>;
 
 /** One repo by uid, or by exact name within an optional scope; an error on none or several. */
-export function getRepo(args: GetRepoArgs, options?: LookupOptions): Promise<RepoRecord> {
+export function getRepo(args: GetRepoArgs, options?: pulumi.InvokeOptions): Promise<RepoRecord> {
   return repos.one.get(args, options);
 }
 
-export function getRepoOutput(args: GetRepoOutputArgs, options?: LookupOptions): pulumi.Output<RepoRecord> {
+export function getRepoOutput(
+  args: GetRepoOutputArgs,
+  options?: pulumi.InvokeOutputOptions,
+): pulumi.Output<RepoRecord> {
   return repos.one.output(args, options);
 }

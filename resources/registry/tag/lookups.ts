@@ -6,14 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { lazily } from "../../../provider/lazyZod";
 import { collectionOf, kindLookups } from "../../../provider/kindLookups";
-import {
-  defineLookup,
-  InputArgs,
-  listArgs,
-  listRecords,
-  LookupOptions,
-  OneByUidOrNameArgs,
-} from "../../../provider/lookup";
+import { defineLookup, InputArgs, listArgs, listRecords, OneByUidOrNameArgs } from "../../../provider/lookup";
 import tag from "./description";
 import type { TagRecord } from "./resource";
 
@@ -72,11 +65,14 @@ const tagsLookup = defineLookup<ReturnType<typeof getTagsArgs>, GetTagsResult, G
   }),
 );
 
-export function getTags(args: GetTagsArgs = {}, options?: LookupOptions): Promise<GetTagsResult> {
+export function getTags(args: GetTagsArgs = {}, options?: pulumi.InvokeOptions): Promise<GetTagsResult> {
   return tagsLookup.get(args, options);
 }
 
-export function getTagsOutput(args: GetTagsOutputArgs = {}, options?: LookupOptions): pulumi.Output<GetTagsResult> {
+export function getTagsOutput(
+  args: GetTagsOutputArgs = {},
+  options?: pulumi.InvokeOutputOptions,
+): pulumi.Output<GetTagsResult> {
   return tagsLookup.output(args, options);
 }
 
@@ -86,10 +82,10 @@ export type GetTagOutputArgs = InputArgs<GetTagArgs>;
 const tagLookup = kindLookups<TagRecord, never>(tag, tagSchema).one;
 
 /** One tag by uid, or by exact name within a repo (`childrenOf: repo.uid`); an error on none or several. */
-export function getTag(args: GetTagArgs, options?: LookupOptions): Promise<TagRecord> {
+export function getTag(args: GetTagArgs, options?: pulumi.InvokeOptions): Promise<TagRecord> {
   return tagLookup.get(args, options);
 }
 
-export function getTagOutput(args: GetTagOutputArgs, options?: LookupOptions): pulumi.Output<TagRecord> {
+export function getTagOutput(args: GetTagOutputArgs, options?: pulumi.InvokeOutputOptions): pulumi.Output<TagRecord> {
   return tagLookup.output(args, options);
 }

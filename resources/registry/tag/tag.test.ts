@@ -6,6 +6,7 @@ import { Harness, startHarness } from "../../../tests/support/resourceHarness";
 import { failureOf, registerResource } from "../../../tests/support/registeredResource";
 import { fetchClient } from "../../../tests/support/lookupClient";
 import { getTag } from "./lookups";
+import { withClient } from "../../../provider/lookup";
 
 let h: Harness;
 let provider: string;
@@ -101,8 +102,8 @@ test("the read behind Tag.get needs only the uid; getTag finds it by uid and by 
   expect(h.calls()).toEqual([`GET ${TAGS}/${made.body.uid}`]);
   expect(read.inputs).toEqual(props({ repoUid, name: "existing", digest: digest("c") }));
   const client = fetchClient(h.emu);
-  await expect(getTag({ uid: made.body.uid }, { client })).resolves.toMatchObject({ name: "existing" });
-  await expect(getTag({ name: "existing", childrenOf: repoUid }, { client })).resolves.toMatchObject({
+  await expect(getTag({ uid: made.body.uid }, withClient(client))).resolves.toMatchObject({ name: "existing" });
+  await expect(getTag({ name: "existing", childrenOf: repoUid }, withClient(client))).resolves.toMatchObject({
     uid: made.body.uid,
   });
 });

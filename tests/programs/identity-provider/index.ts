@@ -15,3 +15,8 @@ const sso = new platform.iam.IdentityProvider("sso", {
 });
 export const ssoUid = sso.uid;
 export const ssoOidc = sso.oidc;
+// Found by name, so nothing in its arguments waits for the create: dependsOn holds the look-up until then.
+export const ssoFoundUid = platform.iam.getIdentityProviderOutput(
+  { name: "engine-sso", childrenOf: config.require("rootUid") },
+  { dependsOn: [sso] },
+).uid;

@@ -1,0 +1,109 @@
+/**
+ * The generated files are what the descriptions give now, and a new kind needs nothing but its
+ * description: one written into an empty folder outside the repository gets a class that
+ * type-checks and a program using it that type-checks too.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import * as vm from "node:vm";
+import ts from "typescript";
+import type { ResourceKind } from "../../provider/kind";
+import { documentedSchemas, generateKind, repoRoot, staleFiles } from "./main";
+
+test("every generated file is current (else run `npm run generate`)", async () => {
+  expect(await staleFiles()).toEqual([]);
+}, 60_000);
+
+/** A kind nobody ships, on a documented message no kind manages. */
+const THROWAWAY_DESCRIPTION = `
+import type { ResourceKind } from "CORE/kind";
+
+const widget: ResourceKind = {
+  typeName: "Widget",
+  noun: "widget",
+  domain: "iam",
+  collection: "widgets",
+  message: "libraries.Artifact",
+  docs: {
+    summary: "A throwaway kind: it exists only in this test.",
+    example: 'new Widget("w", { parentUid: "root", name: "w" });',
+    fields: { name: "The widget's name.", "labels": "Free-form labels." },
+  },
+  inputs: (f) =>
+    f.z.strictObject({
+      parentUid: f.uid("a group"),
+      name: f.name(),
+      labels: f.stringMap().optional(),
+      size: f.z.enum(["SMALL", "LARGE"]).optional(),
+    }),
+  parentField: "parentUid",
+  writable: ["name", "labels", "size"],
+  replaceOn: ["parentUid"],
+  alreadyExistsHint: "choose another name",
+};
+
+export default widget;
+`;
+
+const PROVIDER = `
+import { defineProvider } from "CORE/lifecycle";
+import widget from "./description";
+export = defineProvider(widget);
+`;
+
+const PROGRAM = `
+import * as pulumi from "@pulumi/pulumi";
+import { Widget, WidgetArgs, WidgetRecord } from "./resource";
+
+const args: WidgetArgs = { parentUid: pulumi.output("root"), name: "w", labels: { team: "a" }, size: "SMALL" };
+const widget = new Widget("w", args);
+export const uid: pulumi.Output<string> = widget.uid;
+export const size: pulumi.Output<"SMALL" | "LARGE" | undefined> = widget.size;
+export const again = Widget.get("again", widget.id, { name: "w" }, { parent: widget });
+export const record: WidgetRecord | undefined = undefined;
+// @ts-expect-error an input the kind does not have
+new Widget("x", { parentUid: "root", name: "x", colour: "red" });
+// @ts-expect-error a value outside the enum
+new Widget("y", { parentUid: "root", name: "y", size: "HUGE" });
+`;
+
+test("a throwaway kind's description, generated in an empty folder, gives a class that type-checks", async () => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "platform-pulumi-kind-"));
+  try {
+    const core = path.join(repoRoot, "provider");
+    const description = THROWAWAY_DESCRIPTION.replace(/CORE/g, core);
+    fs.writeFileSync(path.join(folder, "description.ts"), description);
+    fs.writeFileSync(path.join(folder, "provider.ts"), PROVIDER.replace(/CORE/g, core));
+    fs.writeFileSync(path.join(folder, "program.ts"), PROGRAM);
+    // The description as the generator sees it: compiled and loaded (its only import is a type).
+    const compiled = ts.transpileModule(description, { compilerOptions: { module: ts.ModuleKind.CommonJS } });
+    const module = { exports: {} as { default?: ResourceKind } };
+    vm.runInNewContext(compiled.outputText, { module, exports: module.exports, require });
+    const kind = module.exports.default!;
+    const generated = await generateKind(kind, folder, documentedSchemas(), core);
+    fs.writeFileSync(generated.file, generated.text);
+
+    const program = ts.createProgram([path.join(folder, "program.ts"), path.join(folder, "provider.ts")], {
+      strict: true,
+      noEmit: true,
+      module: ts.ModuleKind.CommonJS,
+      moduleResolution: ts.ModuleResolutionKind.Node10,
+      target: ts.ScriptTarget.ES2022,
+      esModuleInterop: true,
+      skipLibCheck: true,
+      types: ["node"],
+      typeRoots: [path.join(repoRoot, "node_modules", "@types")],
+      baseUrl: folder,
+      paths: { "*": [path.join(repoRoot, "node_modules", "*")] },
+    });
+    const errors = ts
+      .getPreEmitDiagnostics(program)
+      .map((d) => `${d.file?.fileName ?? ""}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
+    expect(errors).toEqual([]);
+    expect(generated.text).toContain("export class Widget extends KindResource");
+    expect(generated.text).toContain("labels?: pulumi.Input<Record<string, pulumi.Input<string>>>;");
+  } finally {
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+}, 120_000);
