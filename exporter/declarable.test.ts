@@ -7,8 +7,8 @@ import * as struct from "google-protobuf/google/protobuf/struct_pb";
 import { serializeProperty } from "@pulumi/pulumi/runtime/rpc";
 import identityProvider = require("../resources/iam/identity/provider");
 import groupProvider = require("../resources/iam/group/provider");
-import overlayProvider = require("../resources/registry/overlayProvider");
-import overlayBindingProvider = require("../resources/registry/overlayBindingProvider");
+import overlayProvider = require("../resources/registry/overlay/provider");
+import overlayBindingProvider = require("../resources/registry/overlayBinding/provider");
 import { declaredInputs, refusalReasons, sortOut } from "./declarable";
 import type { Subtree } from "./read";
 

@@ -6,7 +6,7 @@ import * as vm from "node:vm";
 import * as ts from "typescript";
 import { completeKind, Kind } from "../provider/kind";
 import type { Props } from "../provider/values";
-import subscriptionProvider = require("../resources/events/subscriptionProvider");
+import subscriptionProvider = require("../resources/events/subscription/provider");
 import groupInviteProvider = require("../resources/iam/groupInvite/provider");
 import idpProvider = require("../resources/iam/identityProvider/provider");
 import { identifier, isSafeIdentifier } from "./identifiers";

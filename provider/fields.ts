@@ -1,6 +1,6 @@
 /**
  * The toolkit a kind builds its input schema with: zod plus the field shapes every kind shares
- * (uids, names, free text, URLs, patterns, string maps), each failing with a reason that reads
+ * (uids, names, free text, URLs, patterns, lists, string maps) and their limits, each failing with a reason that reads
  * after the property's name ("parentUid: must be a group's uid ...").
  *
  * Only the check loads this module (on its first call), so describing a kind loads no zod.
@@ -31,6 +31,10 @@ export const LIMITS = {
   /** Entries of a map (claims, claimPatterns) and the length of each key. */
   mapEntries: 64,
   mapKey: 256,
+  /** Entries of a list input (bundles, aliases, tags, packages, scopes, …). */
+  listEntries: 256,
+  /** Documents given as text: a readme (markdown), certificates and keys (PEM or armored). */
+  content: 65_536,
 } as const;
 
 /** A uid input: a path of segments (groups, identities) or a single segment (roles), never "." or "..". */
@@ -109,6 +113,10 @@ function re2Problem(source: string): string | undefined {
   }
 }
 
+/** A list of `item`s, at most LIMITS.listEntries. */
+const list = <T extends z.ZodType>(item: T) =>
+  z.array(item, expecting("a list")).max(LIMITS.listEntries, `must have at most ${LIMITS.listEntries} entries`);
+
 /** A map whose every own entry, `__proto__` included, is checked with `value` (provider/mapSchema.ts). */
 const map = <T>(value: z.ZodType<T>, what: string) => mapOf(z, value, expecting(what));
 
@@ -154,6 +162,7 @@ const jwks = () =>
 
 export const fields = {
   z,
+  limits: LIMITS,
   expecting,
   uid,
   optionalText,
@@ -161,6 +170,7 @@ export const fields = {
   name,
   httpsUrl,
   pattern,
+  list,
   map,
   stringMap,
   jwks,

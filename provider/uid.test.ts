@@ -8,7 +8,7 @@ import * as http from "node:http";
 import { AddressInfo } from "node:net";
 import * as roles from "../resources/iam/role/lookups";
 import * as groupLookups from "../resources/iam/group/lookups";
-import * as repos from "../resources/registry/repo";
+import * as repos from "../resources/registry/repo/lookups";
 import { fakeClient } from "../tests/support/lookupClient";
 import { createClient, requestTarget } from "./client";
 import {

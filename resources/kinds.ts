@@ -10,7 +10,7 @@
  */
 import * as path from "node:path";
 import type { Provider } from "../provider/lifecycle";
-import subscription = require("./events/subscriptionProvider");
+import subscription = require("./events/subscription/provider");
 import accountAssociation = require("./iam/accountAssociation/provider");
 import externalGroupRoleMapping = require("./iam/externalGroupRoleMapping/provider");
 import group = require("./iam/group/provider");
@@ -20,10 +20,10 @@ import identityProvider = require("./iam/identityProvider/provider");
 import role = require("./iam/role/provider");
 import roleBinding = require("./iam/roleBinding/provider");
 import scimToken = require("./iam/scimTokenProvider");
-import overlay = require("./registry/overlayProvider");
-import overlayBinding = require("./registry/overlayBindingProvider");
-import repo = require("./registry/repoProvider");
-import tag = require("./registry/tagProvider");
+import overlay = require("./registry/overlay/provider");
+import overlayBinding = require("./registry/overlayBinding/provider");
+import repo = require("./registry/repo/provider");
+import tag = require("./registry/tag/provider");
 
 export interface RegisteredKind {
   /** The provider object, with the kind's description when the generic lifecycle made it. */
@@ -34,7 +34,7 @@ export interface RegisteredKind {
 
 /** By domain; within one, the order exports have always listed the kinds in (an exported program's order). */
 export const KINDS: readonly RegisteredKind[] = [
-  { provider: subscription, formerModules: [] },
+  { provider: subscription, formerModules: ["resources/events/subscriptionProvider"] },
   { provider: accountAssociation, formerModules: ["resources/iam/accountAssociationProvider"] },
   { provider: externalGroupRoleMapping, formerModules: ["resources/iam/externalGroupRoleMappingProvider"] },
   { provider: groupInvite, formerModules: ["resources/iam/groupInviteProvider"] },
@@ -44,10 +44,10 @@ export const KINDS: readonly RegisteredKind[] = [
   { provider: roleBinding, formerModules: ["resources/iam/roleBindingProvider"] },
   { provider: role, formerModules: ["resources/iam/roleProvider"] },
   { provider: scimToken, formerModules: [] },
-  { provider: overlayBinding, formerModules: [] },
-  { provider: overlay, formerModules: [] },
-  { provider: repo, formerModules: [] },
-  { provider: tag, formerModules: [] },
+  { provider: overlayBinding, formerModules: ["resources/registry/overlayBindingProvider"] },
+  { provider: overlay, formerModules: ["resources/registry/overlayProvider"] },
+  { provider: repo, formerModules: ["resources/registry/repoProvider"] },
+  { provider: tag, formerModules: ["resources/registry/tagProvider"] },
 ];
 
 /** The compiled package's root (dist/), which module paths are relative to. */

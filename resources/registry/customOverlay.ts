@@ -8,14 +8,12 @@
 import type { z } from "zod";
 import type { Fields } from "../../provider/fields";
 
-/** Certificates and keyring entries are PEM or armored text: far longer than a name. */
-export const CONTENT_LIMIT = 65_536;
-/** Entries of a list input (bundles, aliases, packages, tags, …). */
-export const LIST_LIMIT = 256;
-
-/** A list of `item`s, at most LIST_LIMIT. */
+/**
+ * @deprecated The field toolkit's `f.list(item)` (provider/fields.ts). Kept while a kind
+ * outside the registry domain still calls it; remove it when none does.
+ */
 export function listOf(f: Fields, item: z.ZodType) {
-  return f.z.array(item, f.expecting("a list")).max(LIST_LIMIT, `must have at most ${LIST_LIMIT} entries`);
+  return f.list(item);
 }
 
 /** A documented int32 id (a uid or gid of an account): 0 to 2^31-1. */
@@ -28,7 +26,10 @@ const accountId = (f: Fields) =>
 
 /** A named piece of text (a certificate, a keyring key): both required. */
 const namedContent = (f: Fields) =>
-  f.z.strictObject({ name: f.text(), content: f.text(CONTENT_LIMIT) }, f.expecting("an object with name and content"));
+  f.z.strictObject(
+    { name: f.text(), content: f.text(f.limits.content) },
+    f.expecting("an object with name and content"),
+  );
 
 export function customOverlay(f: Fields) {
   const { z } = f;
@@ -37,28 +38,30 @@ export function customOverlay(f: Fields) {
       accounts: z
         .strictObject(
           {
-            groups: listOf(
-              f,
-              z.strictObject(
-                { groupname: f.text(), gid: accountId(f).optional(), members: listOf(f, f.text()).optional() },
-                f.expecting("an object with groupname"),
-              ),
-            ).optional(),
+            groups: f
+              .list(
+                z.strictObject(
+                  { groupname: f.text(), gid: accountId(f).optional(), members: f.list(f.text()).optional() },
+                  f.expecting("an object with groupname"),
+                ),
+              )
+              .optional(),
             runAs: f.text().optional(),
-            users: listOf(
-              f,
-              z.strictObject(
-                {
-                  username: f.text(),
-                  uid: accountId(f).optional(),
-                  gid: accountId(f).optional(),
-                  groupName: f.text().optional(),
-                  homeDir: f.text().optional(),
-                  shell: f.text().optional(),
-                },
-                f.expecting("an object with username"),
-              ),
-            ).optional(),
+            users: f
+              .list(
+                z.strictObject(
+                  {
+                    username: f.text(),
+                    uid: accountId(f).optional(),
+                    gid: accountId(f).optional(),
+                    groupName: f.text().optional(),
+                    homeDir: f.text().optional(),
+                    shell: f.text().optional(),
+                  },
+                  f.expecting("an object with username"),
+                ),
+              )
+              .optional(),
           },
           f.expecting("an object"),
         )
@@ -66,16 +69,16 @@ export function customOverlay(f: Fields) {
       annotations: f.stringMap().optional(),
       certificates: z
         .strictObject(
-          { additional: listOf(f, namedContent(f)).optional(), providers: listOf(f, f.text()).optional() },
+          { additional: f.list(namedContent(f)).optional(), providers: f.list(f.text()).optional() },
           f.expecting("an object"),
         )
         .optional(),
       contents: z
         .strictObject(
           {
-            packages: listOf(f, f.text()).optional(),
-            runtimeKeyring: listOf(f, namedContent(f)).optional(),
-            runtimeRepositories: listOf(f, f.text()).optional(),
+            packages: f.list(f.text()).optional(),
+            runtimeKeyring: f.list(namedContent(f)).optional(),
+            runtimeRepositories: f.list(f.text()).optional(),
           },
           f.expecting("an object"),
         )

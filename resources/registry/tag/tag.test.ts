@@ -2,11 +2,11 @@
  * Tag through the REAL dynamic-provider host against the emulator. The API has no update for
  * tags, so every change is a replacement; a new digest under the same name deletes first.
  */
-import { Harness, startHarness } from "../../tests/support/resourceHarness";
-import { failureOf, registerResource } from "../../tests/support/registeredResource";
-import { fetchClient } from "../../tests/support/lookupClient";
-import { getTag } from "./tag";
-import { withClient } from "../../provider/lookup";
+import { Harness, startHarness } from "../../../tests/support/resourceHarness";
+import { failureOf, registerResource } from "../../../tests/support/registeredResource";
+import { fetchClient } from "../../../tests/support/lookupClient";
+import { getTag } from "./lookups";
+import { withClient } from "../../../provider/lookup";
 
 let h: Harness;
 let provider: string;
@@ -33,7 +33,7 @@ beforeEach(() => h.emu.clearRequests());
 const props = (values: Record<string, unknown>) => ({ ...values, __provider: provider });
 
 test("the serialized provider is a bare require of the installed package, at most 330 bytes", () => {
-  expect(provider).toMatch(/require\("platform-pulumi\/dist\/resources\/registry\/tagProvider\.js"\)/);
+  expect(provider).toMatch(/require\("platform-pulumi\/dist\/resources\/registry\/tag\/provider\.js"\)/);
   expect(provider.match(/require\(/g)).toHaveLength(1);
   expect(Buffer.byteLength(provider)).toBeLessThanOrEqual(330);
   for (const secret of [h.emu.token, h.emu.url, h.staged.dir, "/work/"]) expect(provider).not.toContain(secret);

@@ -4,29 +4,16 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { kindLookups } from "../../provider/kindLookups";
-import { lazily } from "../../provider/lazyZod";
-import { InputArgs, ListArgs, OneByUidOrNameArgs } from "../../provider/lookup";
-import repoProvider = require("./repoProvider");
+import { kindLookups } from "../../../provider/kindLookups";
+import { lazily } from "../../../provider/lazyZod";
+import { InputArgs, ListArgs, OneByUidOrNameArgs } from "../../../provider/lookup";
+import repo from "./description";
+import type { RepoRecord } from "./resource";
 
 // Repo is the name of the managed resource class; what a look-up returns is a plain record
 // of the service's fields, hence RepoRecord.
-export const repoSchema = lazily((z) =>
-  z.looseObject({
-    uid: z.string(),
-    name: z.string(),
-    description: z.string().optional(),
-    catalogTier: z.string().optional(),
-    bundles: z.array(z.string()).optional(),
-    aliases: z.array(z.string()).optional(),
-    activeTags: z.array(z.string()).optional(),
-    sync_config: z.record(z.string(), z.unknown()).optional(),
-    customOverlay: z.record(z.string(), z.unknown()).optional(),
-    createTime: z.string().optional(),
-    updateTime: z.string().optional(),
-  }),
-);
-export type RepoRecord = z.infer<ReturnType<typeof repoSchema>>;
+/** What a look-up needs of a repo record; its type is the generated RepoRecord (resource.ts). */
+export const repoSchema = lazily((z) => z.looseObject({ uid: z.string() }) as unknown as z.ZodType<RepoRecord>);
 
 export type GetReposArgs = ListArgs;
 export type GetReposOutputArgs = InputArgs<GetReposArgs>;
@@ -34,7 +21,7 @@ export interface GetReposResult {
   repos: RepoRecord[];
 }
 
-const repos = kindLookups<RepoRecord, GetReposResult>(repoProvider.kind, repoSchema);
+const repos = kindLookups<RepoRecord, GetReposResult>(repo, repoSchema);
 
 export function getRepos(args: GetReposArgs = {}, options?: pulumi.InvokeOptions): Promise<GetReposResult> {
   return repos.many.get(args, options);

@@ -4,24 +4,15 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { lazily } from "../../provider/lazyZod";
-import { collectionOf, kindLookups } from "../../provider/kindLookups";
-import { defineLookup, InputArgs, listArgs, listRecords, OneByUidOrNameArgs } from "../../provider/lookup";
-import tagProvider = require("./tagProvider");
+import { lazily } from "../../../provider/lazyZod";
+import { collectionOf, kindLookups } from "../../../provider/kindLookups";
+import { defineLookup, InputArgs, listArgs, listRecords, OneByUidOrNameArgs } from "../../../provider/lookup";
+import tag from "./description";
+import type { TagRecord } from "./resource";
 
-export const tagSchema = lazily((z) =>
-  z.looseObject({
-    uid: z.string(),
-    name: z.string(),
-    digest: z.string(),
-    deprecated: z.boolean().optional(),
-    bundles: z.array(z.string()).optional(),
-    updateTime: z.string().optional(),
-  }),
-);
-// Tag is the name of the managed resource class; a look-up returns a plain record, a TagRecord.
-export type TagRecord = z.infer<ReturnType<typeof tagSchema>>;
-const tags = collectionOf<TagRecord>(tagProvider.kind, tagSchema);
+/** What a look-up needs of a tag record; its type is the generated TagRecord (resource.ts). */
+export const tagSchema = lazily((z) => z.looseObject({ uid: z.string() }) as unknown as z.ZodType<TagRecord>);
+const tags = collectionOf<TagRecord>(tag, tagSchema);
 
 const getTagsArgs = lazily((z) => {
   const { childrenOf: _tagsUseRepoUid, ...sharedArgs } = listArgs();
@@ -88,7 +79,7 @@ export function getTagsOutput(
 export type GetTagArgs = OneByUidOrNameArgs;
 export type GetTagOutputArgs = InputArgs<GetTagArgs>;
 
-const tagLookup = kindLookups<TagRecord, never>(tagProvider.kind, tagSchema).one;
+const tagLookup = kindLookups<TagRecord, never>(tag, tagSchema).one;
 
 /** One tag by uid, or by exact name within a repo (`childrenOf: repo.uid`); an error on none or several. */
 export function getTag(args: GetTagArgs, options?: pulumi.InvokeOptions): Promise<TagRecord> {

@@ -3,9 +3,9 @@
  * program constructs the resource from the installed package, against the emulator (which
  * refuses any body that is not the documented message).
  */
-import { Harness, startHarness } from "../../tests/support/resourceHarness";
-import { failureOf, registerResource } from "../../tests/support/registeredResource";
-import { startHost } from "../../tools/host/host";
+import { Harness, startHarness } from "../../../tests/support/resourceHarness";
+import { failureOf, registerResource } from "../../../tests/support/registeredResource";
+import { startHost } from "../../../tools/host/host";
 
 let h: Harness;
 let provider: string;
@@ -35,7 +35,7 @@ const patches = () =>
     .map((r) => r.query.updateMask);
 
 test("the serialized provider is a bare require of the installed package, at most 330 bytes, nothing captured", () => {
-  expect(provider).toMatch(/require\("platform-pulumi\/dist\/resources\/registry\/repoProvider\.js"\)/);
+  expect(provider).toMatch(/require\("platform-pulumi\/dist\/resources\/registry\/repo\/provider\.js"\)/);
   expect(provider.match(/require\(/g)).toHaveLength(1);
   expect(Buffer.byteLength(provider)).toBeLessThanOrEqual(330);
   for (const secret of [h.emu.token, h.emu.url, "127.0.0.1", h.staged.dir, "/work/", "node_modules/"]) {
@@ -206,7 +206,7 @@ test("the read behind Repo.get needs only the uid; what the service adds stays o
   expect(read.props).not.toHaveProperty("catalogTier");
   await h.api("DELETE", `${REPOS}/${made.body.uid}`);
   // What the service adds to sync_config (read-only members) is an output of its own.
-  const { kind } = h.staged.require("platform-pulumi/dist/resources/registry/repoProvider.js");
+  const { kind } = h.staged.require("platform-pulumi/dist/resources/registry/repo/provider.js");
   expect(
     kind.toOutputs({ uid: "g/r", name: "r", sync_config: { source: "s", expirationTime: "2027-01-01T00:00:00Z" } }),
   ).toEqual({

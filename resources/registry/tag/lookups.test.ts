@@ -1,9 +1,9 @@
-import { RunningEmulator } from "../../emulator";
-import { startProviderEmulator } from "../../tests/support/providerEmulator";
-import { fetchClient, listRequests } from "../../tests/support/lookupClient";
-import { getRepos } from "./repo";
-import { getTags } from "./tag";
-import { withClient } from "../../provider/lookup";
+import { RunningEmulator } from "../../../emulator";
+import { startProviderEmulator } from "../../../tests/support/providerEmulator";
+import { fetchClient, listRequests } from "../../../tests/support/lookupClient";
+import { getRepos } from "../repo/lookups";
+import { getTags } from "./lookups";
+import { withClient } from "../../../provider/lookup";
 
 const TAGS = 650;
 const PATH = "/registry/v2beta1/tags";
@@ -25,7 +25,9 @@ beforeEach(() => emu.clearRequests());
 test(`one repo's ${TAGS} tags by name, ascending, in ceil(${TAGS}/200) = 4 requests`, async () => {
   const { tags } = await getTags({ repoUid, orderBy: "name" }, withClient(client));
   expect(tags.map((t) => t.name)).toEqual(allNames);
-  expect(tags.every((t) => t.uid.startsWith(`${repoUid}/`) && /^sha256:[0-9a-f]{64}$/.test(t.digest))).toBe(true);
+  expect(tags.every((t) => t.uid.startsWith(`${repoUid}/`) && /^sha256:[0-9a-f]{64}$/.test(String(t.digest)))).toBe(
+    true,
+  );
   const requests = listRequests(emu, PATH);
   expect(requests).toHaveLength(Math.ceil(TAGS / 200));
   expect(requests.every((r) => r.query["uidp.children_of"] === repoUid && r.query.page_size === "200")).toBe(true);

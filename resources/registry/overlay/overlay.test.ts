@@ -2,13 +2,13 @@
  * Overlay and OverlayBinding (v2beta1 only) through the REAL dynamic-provider host against the
  * emulator; under platform:apiVersion = v2 both are refused before any request.
  */
-import { Harness, startHarness } from "../../tests/support/resourceHarness";
-import { failureOf, registerResource } from "../../tests/support/registeredResource";
-import { fetchClient } from "../../tests/support/lookupClient";
-import { startHost } from "../../tools/host/host";
-import { getOverlay, getOverlays } from "./overlay";
-import { getOverlayBinding, getOverlayBindings } from "./overlayBinding";
-import { withClient } from "../../provider/lookup";
+import { Harness, startHarness } from "../../../tests/support/resourceHarness";
+import { failureOf, registerResource } from "../../../tests/support/registeredResource";
+import { fetchClient } from "../../../tests/support/lookupClient";
+import { startHost } from "../../../tools/host/host";
+import { getOverlay, getOverlays } from "./lookups";
+import { getOverlayBinding, getOverlayBindings } from "../overlayBinding/lookups";
+import { withClient } from "../../../provider/lookup";
 
 let h: Harness;
 const overlayKind = { provider: "", urn: "" };
@@ -51,8 +51,8 @@ const bindingProps = (values: Record<string, unknown>) => ({ ...values, __provid
 
 test("both providers are bare requires of the installed package, at most 330 bytes", () => {
   for (const [{ provider }, file] of [
-    [overlayKind, "overlayProvider"],
-    [bindingKind, "overlayBindingProvider"],
+    [overlayKind, "overlay/provider"],
+    [bindingKind, "overlayBinding/provider"],
   ] as const) {
     expect(provider).toMatch(new RegExp(`require\\("platform-pulumi/dist/resources/registry/${file}\\.js"\\)`));
     expect(provider.match(/require\(/g)).toHaveLength(1);
