@@ -25,7 +25,8 @@ export function exportedKinds(): ExportedKind[] {
       if (!/Provider\.js$/.test(file)) continue;
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- the kinds are found on disk
       const provider = require(path.join(dir, file)) as { kind?: Kind };
-      if (provider.kind) kinds.push({ domain, kind: provider.kind });
+      // A part of another kind's record (a SCIM token) has no records of its own to export.
+      if (provider.kind && !provider.kind.partOf) kinds.push({ domain, kind: provider.kind });
     }
   }
   return kinds;

@@ -22,9 +22,11 @@ import { create } from "./operations/create";
 import { deleteRecord } from "./operations/delete";
 import { diff } from "./operations/diff";
 import { read } from "./operations/read";
+import { partOfRecord } from "./operations/partOfRecord";
 import { update } from "./operations/update";
 import { postRecord } from "./postRecord";
 import { takeOver } from "./takeOver";
+import { verbSteps } from "./verbSteps";
 
 /** The operations of dynamic.ResourceProvider a kind's provider implements: all of them. */
 export type Lifecycle = Required<
@@ -39,14 +41,20 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
   const context = kindContext(kind, client);
   const documents = companions(context);
   const adoption = takeOver(context);
+  const runSteps = verbSteps(context);
   const operations: Lifecycle = {
     configure,
     check: check(context),
     diff: diff(context),
-    create: create(context, adoption, postRecord(context, adoption), documents),
     read: read(context, documents),
-    update: update(context, documents),
-    delete: deleteRecord(context),
+    // A part of another's record is written by its verbs alone.
+    ...(kind.partOf
+      ? partOfRecord(context, runSteps)
+      : {
+          create: create(context, adoption, postRecord(context, adoption), documents, runSteps),
+          update: update(context, documents, runSteps),
+          delete: deleteRecord(context, runSteps),
+        }),
   };
   return { ...withHostKeys(withCallDeadlines(kind, operations)), kind };
 }

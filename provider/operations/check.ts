@@ -10,8 +10,8 @@ import type { Props } from "../values";
 const loadCheck = () => require("../check") as typeof CheckModule;
 
 export function check({ kind, registerSecrets }: KindContext): Lifecycle["check"] {
-  return async (_olds, news: Props) => {
-    registerSecrets(news);
+  return async (olds: Props, news: Props) => {
+    registerSecrets(olds, news);
     refuseUnservedVersion(kind);
     return loadCheck().checkInputs(kind, news);
   };

@@ -1,7 +1,8 @@
 /**
  * Create: the record the program declares, made with one POST, or taken over (adoption: the one
  * `adoptUid` names, or the one holding the key) and brought to the declared values with one PATCH
- * of the fields that differ; then its companion documents written.
+ * of the fields that differ; then its companion documents written and
+ * the kind's verbs run.
  */
 import { changedFields } from "../changes";
 import type { Companions } from "../companions";
@@ -12,12 +13,14 @@ import { ADOPTED } from "../recordOutputs";
 import { ResourceError } from "../resourceError";
 import type { Created, TakeOver } from "../takeOver";
 import type { Props } from "../values";
+import type { RunSteps } from "../verbSteps";
 
 export function create(
   { kind, requests, records, registerSecrets }: KindContext,
   takeOver: TakeOver,
   post: PostRecord,
   companions: Companions,
+  runSteps: RunSteps,
 ): Lifecycle["create"] {
   return async (inputs: Props) => {
     registerSecrets(inputs);
@@ -47,6 +50,11 @@ export function create(
       outs = { ...records.keepWriteOnly(records.outputsOf(record, inputs), inputs), ...ADOPTED };
     }
     const id = String(outs.uid);
-    return { id, outs: await companions.write(id, {}, inputs, outs, what) };
+    const written = await companions.write(id, {}, inputs, outs, what);
+    if (!kind.verbs?.create) return { id, outs: written };
+    // The kind's own steps after it (provider/verbSteps.ts): the record exists whatever they come to.
+    const done = `the ${kind.noun} was ${created.adopted ? "taken over" : "created"}`;
+    const call = { operation: "creating", uid: id, what, inputs, state: {}, outputs: written, written: done };
+    return { id, outs: (await runSteps(kind.verbs.create, call)) ?? written };
   };
 }

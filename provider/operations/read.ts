@@ -9,7 +9,7 @@ import { isNotFound } from "../errors";
 import type { KindContext } from "../kindContext";
 import type { Lifecycle } from "../lifecycle";
 import { failed } from "../resourceError";
-import { Props, pick } from "../values";
+import { Props, pick, stripUndefined } from "../values";
 
 export function read(
   { kind, requests, records, registerSecrets }: KindContext,
@@ -29,8 +29,16 @@ export function read(
       throw failed("reading", kind.label({ ...props, uid: id }), error);
     }
     const outputs = records.keepWriteOnly(records.outputsOf(record, pick(props, carriedByRead)), props);
-    const answered = records.keepsAny(props) ? { ...outputs, ...records.keptFromState(props) } : outputs;
+    let answered = records.keepsAny(props) ? { ...outputs, ...records.keptFromState(props) } : outputs;
+    if (kind.readDrift) {
+      // What the record says of the state (a token regenerated elsewhere), or that this part of it is gone.
+      const drift = kind.readDrift(answered, props);
+      if (drift === undefined) return { id: "", props: {} };
+      answered = stripUndefined({ ...answered, ...drift });
+    }
     const outs = await companions.read(uid, props, answered);
-    return { id: String(outs.uid), props: outs, inputs: inputsOf(kind, outs) };
+    // A resource that is part of another's record has its parent's uid as its id, not the record's own.
+    const ownId = kind.partOf ? id : String(outs.uid);
+    return { id: ownId, props: outs, inputs: { ...inputsOf(kind, outs), ...pick(outs, kind.driftOutputs ?? []) } };
   };
 }
