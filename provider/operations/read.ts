@@ -39,6 +39,10 @@ export function read(
     const outs = await companions.read(uid, props, answered);
     // A resource that is part of another's record has its parent's uid as its id, not the record's own.
     const ownId = kind.partOf ? id : String(outs.uid);
-    return { id: ownId, props: outs, inputs: { ...inputsOf(kind, outs), ...pick(outs, kind.driftOutputs ?? []) } };
+    // A drift no input shows is among the inputs too, so that a refresh shows it.
+    const inputs = kind.driftOutputs
+      ? { ...inputsOf(kind, outs), ...pick(outs, kind.driftOutputs) }
+      : inputsOf(kind, outs);
+    return { id: ownId, props: outs, inputs };
   };
 }
