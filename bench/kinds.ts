@@ -46,32 +46,16 @@ interface KindDescription {
   keyedByParent?: boolean;
 }
 
-/**
- * What the benchmarks need of a provider module. A provider written by hand (verbs on another
- * record, not a collection: iam.ScimToken) exports no kind description: its type is its module's
- * name, its domain its folder, and it updates in place; its sample in bench/requests.ts says its
- * request floors.
- */
+/** What the benchmarks need of a kind's description. */
 function described(module: string, kind: KindDescription | undefined) {
-  if (kind)
-    return {
-      typeName: kind.typeName,
-      domain: kind.domain,
-      updatable: kind.writable.some((field) => !kind.replaceOn.includes(field)),
-      companionInputs: (kind.companions ?? []).map((c) => c.input),
-      listsBeforeCreate: kind.createdAtField === null,
-      keyedByParent: kind.keyedByParent === true,
-    };
-  const handWritten = /\/resources\/([^/]+)\/([a-z][A-Za-z0-9]*)Provider\.js$/.exec(module);
-  if (!handWritten) throw new Error(`${module} exports no kind description`);
-  const [, domain, file] = handWritten;
+  if (!kind) throw new Error(`${module} exports no kind description`);
   return {
-    typeName: file[0].toUpperCase() + file.slice(1),
-    domain,
-    updatable: true,
-    companionInputs: [] as string[],
-    listsBeforeCreate: false,
-    keyedByParent: false,
+    typeName: kind.typeName,
+    domain: kind.domain,
+    updatable: kind.writable.some((field) => !kind.replaceOn.includes(field)),
+    companionInputs: (kind.companions ?? []).map((c) => c.input),
+    listsBeforeCreate: kind.createdAtField === null,
+    keyedByParent: kind.keyedByParent === true,
   };
 }
 

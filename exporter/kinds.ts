@@ -13,7 +13,8 @@ export interface ExportedKind {
 
 /** Every managed kind, in the registry's order. */
 export function exportedKinds(): ExportedKind[] {
+  // A part of another kind's record (a SCIM token) has no records of its own to export.
   return KINDS.flatMap(({ provider }) =>
-    provider.kind ? [{ domain: provider.kind.domain, kind: provider.kind }] : [],
+    provider.kind && !provider.kind.partOf ? [{ domain: provider.kind.domain, kind: provider.kind }] : [],
   );
 }

@@ -83,10 +83,16 @@ export function wirePaths(kind: Kind, paths: readonly string[]): string[] {
   });
 }
 
-/** The values of a record a program declares, as it would write them (empty optional fields left out). */
+/**
+ * The values of a record a program declares, as it would write them: empty optional fields left
+ * out, unless leaving one out means another value (inputDefaults: `enabled: false` stays).
+ */
 export function inputsOf(kind: Kind, outputs: Props): Props {
   const out: Props = {};
-  for (const field of kind.declared) if (!isUnset(outputs[field])) out[field] = outputs[field];
+  const defaults = kind.inputDefaults ?? {};
+  for (const field of kind.declared)
+    if (!isUnset(outputs[field]) || (Object.hasOwn(defaults, field) && outputs[field] !== undefined))
+      out[field] = outputs[field];
   return withoutUndefined(out);
 }
 

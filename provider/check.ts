@@ -16,13 +16,16 @@ export function inputSchema(kind: ResourceKind): z.ZodObject {
   let schema = schemas.get(kind);
   // Every kind takes `adopt` and `adoptUid` (never sent to the API): take over an existing record
   // (the one holding the natural key, or exactly the one named) instead of creating one.
+  // A part of another's record (a SCIM token) is never adopted.
   if (!schema)
     schemas.set(
       kind,
-      (schema = kind.inputs(fields).extend({
-        adopt: z.boolean(fields.expecting("true or false")).optional(),
-        adoptUid: fields.uid("a record").optional(),
-      })),
+      (schema = kind.partOf
+        ? kind.inputs(fields)
+        : kind.inputs(fields).extend({
+            adopt: z.boolean(fields.expecting("true or false")).optional(),
+            adoptUid: fields.uid("a record").optional(),
+          })),
     );
   return schema;
 }

@@ -70,6 +70,51 @@ export interface Companion {
   field: string;
 }
 
+/**
+ * One step of a create, an update or a delete that calls a custom method of the API on the
+ * record the resource's uid names (`POST {collection}/{uid}:{name}`): an identity provider's
+ * `:generateScimToken`. The core runs it (provider/verbSteps.ts) within the operation's call
+ * deadline, with its error wrapping and secret registration; a step that fails after an earlier
+ * one wrote something keeps what was written in the state (an initialization failure).
+ */
+export interface Verb {
+  /** The custom method's name, after the colon: "generateScimToken". */
+  name: string;
+  /** Whether it runs in this call (the value it sets already holds, say); by default it always does. */
+  runs?: (step: VerbStep) => boolean;
+  /** Its request body. */
+  body: (step: VerbStep) => Props | Promise<Props>;
+  /** The outputs once it answered; by default they stay as they were. */
+  outputs?: (step: VerbStep, answer: unknown) => Props;
+  /** How its failure starts: "regenerating" (`regenerating <label> failed: …`); the operation's own word by default. */
+  doing?: string;
+  /** What a later step's failure says it did, its outputs kept in the state: "the token was issued". */
+  done?: string;
+  /** Why it failed, in the kind's words, for failures the kind knows (a token that exists already); else undefined. */
+  explainFailure?: (error: unknown) => string | undefined;
+}
+
+/** What a verb sees of the call it is a step of. */
+export interface VerbStep {
+  /** The program's inputs, with the kind's inputDefaults filled in. */
+  readonly inputs: Props;
+  /** The state's outputs before the call ({} in a create). */
+  readonly state: Props;
+  /** The outputs so far: the state's or the record's, then each earlier step's. */
+  readonly outputs: Props;
+  /** The names of the verbs that ran before it in this call. */
+  readonly ran: readonly string[];
+  /** The record as the service holds it now, as outputs: read once per call, when a step first asks. */
+  current(): Promise<Props>;
+}
+
+/** The verbs that are steps of each operation: after the create and the update, before the delete. */
+export interface Verbs {
+  create?: readonly Verb[];
+  update?: readonly Verb[];
+  delete?: readonly Verb[];
+}
+
 export interface ResourceKind {
   /** The class name users know: "Group". */
   typeName: string;
@@ -201,6 +246,35 @@ export interface ResourceKind {
   refuseDelete?: (props: Props) => string | undefined;
   /** The API versions that serve the kind; the others are refused before any request. Default: all. */
   apiVersions?: readonly ApiVersion[];
+  /** Custom methods run as steps of create, update and delete (Verb). */
+  verbs?: Verbs;
+  /**
+   * The record the resource's uid names is another kind's, this noun's ("identity provider", for
+   * its SCIM token): the resource is part of that record, made, changed and undone by its verbs
+   * alone (never a POST, PATCH or DELETE of the record), one per record, its uid the record's
+   * (its parent field). Read GETs the record. It is never listed, adopted or exported.
+   * `writable` are then the inputs the record answers back (the service's values win in the
+   * outputs); `localInputs` those it never answers.
+   */
+  partOf?: string;
+  /**
+   * What an input left out means where that is not the empty value (a SCIM token's `enabled`:
+   * true): diff and the verbs see the program's inputs with these filled in, and read keeps such
+   * an input in the inputs it answers even when it is false or empty.
+   */
+  inputDefaults?: Readonly<Props>;
+  /**
+   * Outputs a read sets when the record changed in a way no input shows (a token regenerated
+   * elsewhere: `tokenSuperseded`): one that is set is a change, the update repairs it, and read
+   * answers it among the inputs too, so a refresh shows it.
+   */
+  driftOutputs?: readonly string[];
+  /**
+   * What the record read says about the state it was last written with: outputs to change
+   * (undefined drops one: a token no longer live), or undefined when the resource is gone though
+   * its record is not (a revoked token).
+   */
+  readDrift?: (current: Props, state: Props) => Props | undefined;
 }
 
 /** The description with its defaults filled in: what the core works with. */

@@ -33,8 +33,6 @@ export interface ScimTokenArgs {
 }
 
 const TYPE = "pulumi-nodejs:dynamic/iam:ScimToken";
-/** The engine keeps these encrypted in the state and masked in every display. */
-const SECRET_OUTPUTS = ["token"];
 
 export class ScimToken extends ApiResource {
   declare readonly identityProviderUid: pulumi.Output<string>;
@@ -72,6 +70,13 @@ export class ScimToken extends ApiResource {
       etag: undefined,
       tokenSuperseded: undefined,
     };
-    super(provider, name, { ...outputs, ...args }, withSecretOutputs(opts, SECRET_OUTPUTS), "iam", "ScimToken");
+    super(
+      provider,
+      name,
+      { ...outputs, ...args },
+      withSecretOutputs(opts, provider.kind.secrets ?? []),
+      "iam",
+      "ScimToken",
+    );
   }
 }

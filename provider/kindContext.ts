@@ -1,0 +1,29 @@
+/**
+ * What every operation of one kind's provider shares, worked out once when the provider is
+ * defined: the completed description, the client, the requests on its records, how a record
+ * becomes outputs and how its secrets are registered.
+ */
+import type { ApiClient } from "./client";
+import type { Kind } from "./kind";
+import { SecretRegistrar, secretRegistrar } from "./kindSecrets";
+import { RecordOutputs, recordOutputs } from "./recordOutputs";
+import { RecordRequests, recordRequests } from "./recordRequests";
+
+export interface KindContext {
+  readonly kind: Kind;
+  readonly client: () => ApiClient;
+  readonly requests: RecordRequests;
+  readonly records: RecordOutputs;
+  readonly registerSecrets: SecretRegistrar;
+}
+
+export function kindContext(kind: Kind, client: () => ApiClient): KindContext {
+  const registerSecrets = secretRegistrar(kind);
+  return {
+    kind,
+    client,
+    requests: recordRequests(kind, client),
+    records: recordOutputs(kind, registerSecrets),
+    registerSecrets,
+  };
+}

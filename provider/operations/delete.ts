@@ -1,0 +1,41 @@
+/** Delete: the kind's verbs, then one DELETE, unless the kind refuses it first; a record already gone is success. */
+import { Code, isApiError, isNotFound } from "../errors";
+import type { KindContext } from "../kindContext";
+import type { Lifecycle } from "../lifecycle";
+import { ResourceError, failed } from "../resourceError";
+import type { Props } from "../values";
+import type { RunSteps } from "../verbSteps";
+
+export function deleteRecord(
+  { kind, requests, records, registerSecrets }: KindContext,
+  runSteps: RunSteps,
+): Lifecycle["delete"] {
+  return async (id, props: Props = {}) => {
+    registerSecrets(props);
+    const what = kind.label({ ...props, uid: id });
+    const refusal = kind.refuseDelete?.(props);
+    if (refusal) throw new ResourceError(`deleting ${what} refused: ${refusal}`);
+    const uid = records.recordUid(id, props);
+    if (kind.verbs?.delete) {
+      // The kind's own steps first; a record they find gone needs no DELETE.
+      const call = {
+        operation: "deleting",
+        uid,
+        what,
+        inputs: props,
+        state: props,
+        outputs: props,
+        notFound: "gone" as const,
+      };
+      if ((await runSteps(kind.verbs.delete, call)) === undefined) return;
+    }
+    try {
+      await requests.delete(uid);
+    } catch (error) {
+      if (isNotFound(error)) return;
+      if (isApiError(error, Code.FAILED_PRECONDITION) && kind.explainDeleteRefusal)
+        throw new ResourceError(`deleting ${what} failed: ${kind.explainDeleteRefusal(error)}`, { cause: error });
+      throw failed("deleting", what, error);
+    }
+  };
+}

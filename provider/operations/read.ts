@@ -1,0 +1,48 @@
+/**
+ * Read: the record as the service holds it (one GET, plus one per companion document the state
+ * holds); a record gone is dropped from the state. What the service never answers again
+ * carries over from the state.
+ */
+import { inputsOf } from "../changes";
+import type { Companions } from "../companions";
+import { isNotFound } from "../errors";
+import type { KindContext } from "../kindContext";
+import type { Lifecycle } from "../lifecycle";
+import { failed } from "../resourceError";
+import { Props, pick, stripUndefined } from "../values";
+
+export function read(
+  { kind, requests, records, registerSecrets }: KindContext,
+  companions: Companions,
+): Lifecycle["read"] {
+  // A parent the record does not tell (a role's uid is one segment) and the local inputs come from the state.
+  const carriedByRead = [kind.parentField, ...kind.localInputs];
+  return async (id, props: Props = {}) => {
+    registerSecrets(props);
+    const uid = records.recordUid(id, props);
+    let record: unknown;
+    try {
+      record = await requests.get(uid);
+    } catch (error) {
+      // Gone: an empty id tells the engine to drop it from the state.
+      if (isNotFound(error)) return { id: "", props: {} };
+      throw failed("reading", kind.label({ ...props, uid: id }), error);
+    }
+    const outputs = records.keepWriteOnly(records.outputsOf(record, pick(props, carriedByRead)), props);
+    let answered = records.keepsAny(props) ? { ...outputs, ...records.keptFromState(props) } : outputs;
+    if (kind.readDrift) {
+      // What the record says of the state (a token regenerated elsewhere), or that this part of it is gone.
+      const drift = kind.readDrift(answered, props);
+      if (drift === undefined) return { id: "", props: {} };
+      answered = stripUndefined({ ...answered, ...drift });
+    }
+    const outs = await companions.read(uid, props, answered);
+    // A resource that is part of another's record has its parent's uid as its id, not the record's own.
+    const ownId = kind.partOf ? id : String(outs.uid);
+    // A drift no input shows is among the inputs too, so that a refresh shows it.
+    const inputs = kind.driftOutputs
+      ? { ...inputsOf(kind, outs), ...pick(outs, kind.driftOutputs) }
+      : inputsOf(kind, outs);
+    return { id: ownId, props: outs, inputs };
+  };
+}
