@@ -93,7 +93,8 @@ export function nativeProvider(version: string): provider.Provider {
       );
     return found;
   };
-  const secretsOf = (kind: Served, ...given: Array<Set<string>>) => new Set([...kind.secrets, ...given.flatMap((s) => [...s])]);
+  const secretsOf = (kind: Served, ...given: Array<Set<string>>) =>
+    new Set([...kind.secrets, ...given.flatMap((s) => [...s])]);
   // `platform:<domain>:get<Kind>` and `get<Collection>`: the look-ups every kind has.
   const functions = new Map<string, (args: Props) => Promise<unknown>>();
   for (const { kind } of kinds.values()) {
@@ -155,7 +156,12 @@ export function nativeProvider(version: string): provider.Provider {
       const run = functions.get(token);
       if (!run)
         return {
-          failures: [{ property: "", reason: `${PACKAGE_NAME}: no function ${token}; it has ${[...functions.keys()].join(", ")}` }],
+          failures: [
+            {
+              property: "",
+              reason: `${PACKAGE_NAME}: no function ${token}; it has ${[...functions.keys()].join(", ")}`,
+            },
+          ],
         };
       return { outputs: await run(unwrapSecrets(args as Props).plain) };
     },

@@ -92,7 +92,9 @@ function fromJsonSchema(schema: JsonSchema, name: string, domain: string, types:
   const alternatives = schema.anyOf ?? schema.oneOf;
   if (alternatives) {
     const specs = alternatives.map((alternative) => fromJsonSchema(alternative, name, domain, types));
-    const same = specs.every((spec) => spec.type !== undefined && PRIMITIVES.has(spec.type) && spec.type === specs[0].type);
+    const same = specs.every(
+      (spec) => spec.type !== undefined && PRIMITIVES.has(spec.type) && spec.type === specs[0].type,
+    );
     return same ? { type: specs[0].type, ...description } : { ...ANY, ...description };
   }
   const type = Array.isArray(schema.type) ? undefined : schema.type;
@@ -100,7 +102,11 @@ function fromJsonSchema(schema: JsonSchema, name: string, domain: string, types:
   if (schema.enum?.every((value) => typeof value === "string") || typeof schema.const === "string")
     return { type: "string", ...description };
   if (type === "array") {
-    return { type: "array", items: schema.items ? fromJsonSchema(schema.items, name, domain, types) : ANY, ...description };
+    return {
+      type: "array",
+      items: schema.items ? fromJsonSchema(schema.items, name, domain, types) : ANY,
+      ...description,
+    };
   }
   if (type === "object" && schema.properties && Object.keys(schema.properties).length > 0) {
     const token = `${PACKAGE_NAME}:${domain}:${name}`;
@@ -131,13 +137,21 @@ function fromDocSchema(
   if (schema.ref) {
     const target = doc.schemas[schema.ref];
     if (!target || seen.has(schema.ref)) return ANY;
-    return fromDocSchema(target, pascal(schema.ref.split(".").slice(1).join(".")), domain, doc, types, new Set([...seen, schema.ref]));
+    return fromDocSchema(
+      target,
+      pascal(schema.ref.split(".").slice(1).join(".")),
+      domain,
+      doc,
+      types,
+      new Set([...seen, schema.ref]),
+    );
   }
   if (schema.enum) return { type: "string" };
   if (schema.type === "string" || schema.type === "boolean" || schema.type === "integer") return { type: schema.type };
   if (schema.type === "array")
     return { type: "array", items: schema.items ? fromDocSchema(schema.items, name, domain, doc, types, seen) : ANY };
-  if (schema.map) return { type: "object", additionalProperties: fromDocSchema(schema.map, name, domain, doc, types, seen) };
+  if (schema.map)
+    return { type: "object", additionalProperties: fromDocSchema(schema.map, name, domain, doc, types, seen) };
   if (schema.properties) {
     const token = `${PACKAGE_NAME}:${domain}:${name}`;
     if (!types[token]) {
@@ -170,7 +184,8 @@ export function resourceSpecOf(kind: Kind, doc: ApiDocument, types: PackageSchem
   const properties: Record<string, PropertySpec> = {};
   for (const [wire, field] of Object.entries(message?.properties ?? {})) {
     const key = inputNames[wire] ?? wire;
-    properties[key] = inputProperties[key] ?? fromDocSchema(field, `${kind.typeName}${pascal(key)}`, kind.domain, doc, types);
+    properties[key] =
+      inputProperties[key] ?? fromDocSchema(field, `${kind.typeName}${pascal(key)}`, kind.domain, doc, types);
   }
   for (const key of [...kind.compared, ...kind.companions.map((c) => c.input), ...kind.localInputs])
     if (inputProperties[key] && !properties[key]) properties[key] = inputProperties[key];

@@ -45,7 +45,7 @@ export function guardedImplementation(implementation: Implementation): Implement
   };
   guarded.read = function (call, callback) {
     const request = call.request as { hasProperties(): boolean; setProperties(value: StructProto.Struct): void };
-    if (!request.hasProperties()) request.setProperties(new (sdkModule<typeof StructProto>(STRUCT)).Struct());
+    if (!request.hasProperties()) request.setProperties(new (sdkModule<typeof StructProto>(STRUCT).Struct)());
     return implementation.read.call(this, call, callback);
   };
   return guarded;
@@ -66,6 +66,7 @@ function sdkModule<T>(id: string): T {
 /** Starts the gRPC server, prints its port (what the engine reads) and serves until the engine ends it. */
 export function serve(impl: provider.Provider, args: string[]): Promise<void> {
   const grpc = sdkModule<typeof Grpc>("@grpc/grpc-js");
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the server as `this`
   const addService = grpc.Server.prototype.addService;
   grpc.Server.prototype.addService = function (service, implementation) {
     const wrapped =
