@@ -5,9 +5,10 @@
  * and replace-on-change fields from the description, and the provider's configuration from the
  * settings the kinds read (provider/settings.ts). Nothing here is written per kind.
  *
- * NOT DONE (issue 24): descriptions in the project's own words, the look-ups as functions,
+ * NOT DONE (issue 24): descriptions in the project's own words, the look-ups as functions (the
+ * provider answers get<Kind>/get<Collection> invokes, the schema does not declare them yet),
  * enums as enum types, map inputs the zod schema does not express (they come out as Any), and
- * validation against Pulumi's metaschema.
+ * ScimToken, which carries no description.
  */
 import { z } from "zod";
 import { ApiDocument, DocSchema, loadApiDocument } from "../emulator/apiDocument";
@@ -49,7 +50,7 @@ export interface PackageSchema {
   version: string;
   displayName: string;
   description: string;
-  config: { variables: Record<string, PropertySpec>; defaults: string[] };
+  config: { variables: Record<string, PropertySpec> };
   provider: { description: string; inputProperties: Record<string, PropertySpec> };
   resources: Record<string, ResourceSpec>;
   types: Record<string, ObjectTypeSpec>;
@@ -232,7 +233,7 @@ export function packageSchema(version: string, doc: ApiDocument = loadApiDocumen
     version,
     displayName: "Platform API v2",
     description: "Groups, identities, role bindings, repos and the other records of the Platform API v2.",
-    config: { variables, defaults: [] },
+    config: { variables },
     provider: { description: "The Platform API the resources are managed through.", inputProperties: variables },
     resources,
     types,
