@@ -5,12 +5,14 @@
 // - A `pulumi` on PATH of the pinned major version is used as it is: its folder is printed and
 //   nothing is built (a release ships its language hosts and plugin launchers beside it).
 // - Otherwise the CLI is built with Go from this folder's go.mod/go.sum into a cache folder outside
-//   the repository, named by a hash of go.mod, go.sum and this script, so it is reused until a pin
+//   the repository, named by a hash of go.mod, go.sum, gen-sdk's source and this script, so it is reused until a pin
 //   or the recipe changes: `pulumi` (with the version ldflag a release sets, so `pulumi version`
 //   answers the pinned version) and beside it `pulumi-resource-pulumi-nodejs`, the launcher the CLI
 //   runs for dynamic providers, copied from the sdk module; and `pulumi-language-yaml`, pulumi-yaml's
 //   language host, built from its own module pinned by language-yaml/go.mod/go.sum (it pins the
-//   pkg/v3 and sdk/v3 it was released with: v1.25.0 does not compile against pkg/v3 v3.274.1).
+//   pkg/v3 and sdk/v3 it was released with: v1.25.0 does not compile against pkg/v3 v3.274.1);
+//   and `platform-gen-sdk` (./gen-sdk), which writes a package's Node.js, Python or Go SDK with
+//   pkg/v3's own code generators: `pulumi package gen-sdk` reaches them only through language hosts.
 //
 // Not built, because the module proxy answers 403 for every version of their modules: the Node.js
 // language host (github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3), the Python one
@@ -30,6 +32,7 @@ const CLI_PACKAGE = `${CLI_MODULE}/cmd/pulumi`;
 const SDK_MODULE = "github.com/pulumi/pulumi/sdk/v3";
 const VERSION_VARIABLE = `${SDK_MODULE}/go/common/version.Version`;
 const DYNAMIC_PROVIDER_LAUNCHER = "pulumi-resource-pulumi-nodejs";
+const SDK_GENERATOR = "platform-gen-sdk";
 /** Language hosts built from a module of their own: the folder holding its go.mod, and the package. */
 const LANGUAGE_HOSTS = [
   {
@@ -106,7 +109,7 @@ function cacheRoot() {
 /** Names the build by everything that decides it: the pins and this recipe. */
 function recipeHash() {
   const hash = crypto.createHash("sha256");
-  const files = ["go.mod", "go.sum", path.basename(__filename)];
+  const files = ["go.mod", "go.sum", path.join("gen-sdk", "main.go"), path.basename(__filename)];
   for (const host of LANGUAGE_HOSTS)
     files.push(path.join(host.moduleDir, "go.mod"), path.join(host.moduleDir, "go.sum"));
   for (const file of files) {
@@ -120,7 +123,12 @@ function recipeHash() {
 }
 
 function isComplete(dir) {
-  const names = [`pulumi${exe}`, DYNAMIC_PROVIDER_LAUNCHER, ...LANGUAGE_HOSTS.map((host) => `${host.name}${exe}`)];
+  const names = [
+    `pulumi${exe}`,
+    DYNAMIC_PROVIDER_LAUNCHER,
+    `${SDK_GENERATOR}${exe}`,
+    ...LANGUAGE_HOSTS.map((host) => `${host.name}${exe}`),
+  ];
   return names.every((name) => fs.existsSync(path.join(dir, name)));
 }
 
@@ -156,6 +164,10 @@ function build(root, version) {
         path.join(bin, `pulumi${exe}`),
         CLI_PACKAGE,
       ],
+      env,
+    );
+    runGo(
+      ["build", "-trimpath", "-ldflags", "-s -w", "-o", path.join(bin, `${SDK_GENERATOR}${exe}`), "./gen-sdk"],
       env,
     );
     const sdkDir = runGo(["list", "-m", "-f", "{{.Dir}}", SDK_MODULE], env, "pipe").trim();
