@@ -5,14 +5,20 @@
 // - A `pulumi` on PATH of the pinned major version is used as it is: its folder is printed and
 //   nothing is built (a release ships its language hosts and plugin launchers beside it).
 // - Otherwise the CLI is built with Go from this folder's go.mod/go.sum into a cache folder outside
-//   the repository, named by a hash of go.mod, go.sum and this script, so it is reused until a pin
+//   the repository, named by a hash of go.mod, go.sum, gen-sdk's source and this script, so it is reused until a pin
 //   or the recipe changes: `pulumi` (with the version ldflag a release sets, so `pulumi version`
 //   answers the pinned version) and beside it `pulumi-resource-pulumi-nodejs`, the launcher the CLI
-//   runs for dynamic providers, copied from the sdk module.
+//   runs for dynamic providers, copied from the sdk module; and `pulumi-language-yaml`, pulumi-yaml's
+//   language host, built from its own module pinned by language-yaml/go.mod/go.sum (it pins the
+//   pkg/v3 and sdk/v3 it was released with: v1.25.0 does not compile against pkg/v3 v3.274.1);
+//   and `platform-gen-sdk` (./gen-sdk), which writes a package's Node.js, Python or Go SDK with
+//   pkg/v3's own code generators: `pulumi package gen-sdk` reaches them only through language hosts.
 //
-// The Node.js language host (github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3) is
-// not built: the module proxy serves no version of it. The stories run their programs as
-// Automation API inline programs instead, whose language runtime is the test's own Node process.
+// Not built, because the module proxy answers 403 for every version of their modules: the Node.js
+// language host (github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3), the Python one
+// (…/sdk/python/cmd/pulumi-language-python/v3) and the Go one (…/sdk/go/pulumi-language-go/v3).
+// Node.js and Python programs run as Automation API inline programs instead, whose language
+// runtime is the calling process.
 "use strict";
 const { spawnSync } = require("node:child_process");
 const crypto = require("node:crypto");
@@ -26,6 +32,15 @@ const CLI_PACKAGE = `${CLI_MODULE}/cmd/pulumi`;
 const SDK_MODULE = "github.com/pulumi/pulumi/sdk/v3";
 const VERSION_VARIABLE = `${SDK_MODULE}/go/common/version.Version`;
 const DYNAMIC_PROVIDER_LAUNCHER = "pulumi-resource-pulumi-nodejs";
+const SDK_GENERATOR = "platform-gen-sdk";
+/** Language hosts built from a module of their own: the folder holding its go.mod, and the package. */
+const LANGUAGE_HOSTS = [
+  {
+    name: "pulumi-language-yaml",
+    moduleDir: "language-yaml",
+    pkg: "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml",
+  },
+];
 const MINIMUM_GO = [1, 26];
 const exe = process.platform === "win32" ? ".exe" : "";
 
@@ -94,7 +109,10 @@ function cacheRoot() {
 /** Names the build by everything that decides it: the pins and this recipe. */
 function recipeHash() {
   const hash = crypto.createHash("sha256");
-  for (const file of ["go.mod", "go.sum", path.basename(__filename)]) {
+  const files = ["go.mod", "go.sum", path.join("gen-sdk", "main.go"), path.basename(__filename)];
+  for (const host of LANGUAGE_HOSTS)
+    files.push(path.join(host.moduleDir, "go.mod"), path.join(host.moduleDir, "go.sum"));
+  for (const file of files) {
     hash
       .update(file)
       .update("\0")
@@ -105,7 +123,13 @@ function recipeHash() {
 }
 
 function isComplete(dir) {
-  return [`pulumi${exe}`, DYNAMIC_PROVIDER_LAUNCHER].every((name) => fs.existsSync(path.join(dir, name)));
+  const names = [
+    `pulumi${exe}`,
+    DYNAMIC_PROVIDER_LAUNCHER,
+    `${SDK_GENERATOR}${exe}`,
+    ...LANGUAGE_HOSTS.map((host) => `${host.name}${exe}`),
+  ];
+  return names.every((name) => fs.existsSync(path.join(dir, name)));
 }
 
 function build(root, version) {
@@ -142,10 +166,22 @@ function build(root, version) {
       ],
       env,
     );
+    runGo(
+      ["build", "-trimpath", "-ldflags", "-s -w", "-o", path.join(bin, `${SDK_GENERATOR}${exe}`), "./gen-sdk"],
+      env,
+    );
     const sdkDir = runGo(["list", "-m", "-f", "{{.Dir}}", SDK_MODULE], env, "pipe").trim();
     const launcher = path.join(bin, DYNAMIC_PROVIDER_LAUNCHER);
     fs.copyFileSync(path.join(sdkDir, "nodejs", "dist", DYNAMIC_PROVIDER_LAUNCHER), launcher);
     fs.chmodSync(launcher, 0o755);
+    for (const host of LANGUAGE_HOSTS) {
+      runGo(
+        ["build", "-trimpath", "-ldflags", "-s -w", "-o", path.join(bin, `${host.name}${exe}`), host.pkg],
+        env,
+        "inherit",
+        path.join(moduleDir, host.moduleDir),
+      );
+    }
 
     // A PULUMI_HOME of its own: every command logs there, and this machine may have no Pulumi home.
     const home = path.join(scratch, "pulumi-home");
@@ -189,10 +225,10 @@ function goVersion() {
   return version;
 }
 
-/** Runs go in this module; its progress goes to stderr, its output is returned when piped. */
-function runGo(args, env, stdout = "inherit") {
+/** Runs go in this module (or `cwd`); its progress goes to stderr, its output is returned when piped. */
+function runGo(args, env, stdout = "inherit", cwd = moduleDir) {
   const answer = spawnSync("go", args, {
-    cwd: moduleDir,
+    cwd,
     env,
     encoding: "utf8",
     stdio: ["ignore", stdout === "pipe" ? "pipe" : process.stderr, process.stderr],

@@ -1,0 +1,114 @@
+/**
+ * The native provider from a Python program under the REAL Pulumi CLI, on the emulator: Pulumi's
+ * Python SDK from PyPI (tools/pulumi-cli/pythonSdk.ts) runs native/python/inline_group.py as an
+ * Automation API inline program (no Python language host is built), which declares a group by its
+ * type token with an explicit provider resource; the CLI finds the plugin through Pulumi.yaml
+ * `plugins.providers`. Up creates the group with one POST, preview --refresh --expect-no-changes is
+ * clean, destroy deletes it.
+ */
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { startEmulator } from "../emulator";
+import type { RunningEmulator } from "../emulator";
+import { withoutPlatformEnv } from "../tools/engine/orgProject";
+import { repoRoot } from "../tools/host/stage";
+import { pulumiCliDir } from "../tools/pulumi-cli/find";
+import { pythonWithPulumiSdk } from "../tools/pulumi-cli/pythonSdk";
+
+jest.setTimeout(600_000);
+
+const PROJECT = "native-python";
+const PROGRAM = path.join(repoRoot, "native", "python", "inline_group.py");
+
+interface Answer {
+  operation: string;
+  code: number;
+  stdout: string;
+  stderr: string;
+  outputs?: Record<string, { value: unknown; secret: boolean }>;
+}
+
+describe("the native provider from a Python program under the real Pulumi CLI (Automation API, file backend)", () => {
+  let emu: RunningEmulator;
+  let scratch: string;
+
+  beforeAll(async () => {
+    emu = await startEmulator({ quiet: true });
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), "platform-pulumi-native-python-"));
+  });
+  afterAll(async () => {
+    await emu?.close();
+    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  test("up creates the group with one POST, preview --refresh --expect-no-changes is clean, destroy deletes it", async () => {
+    const python = pythonWithPulumiSdk();
+    const cliDir = pulumiCliDir();
+    const programDir = path.join(scratch, "program");
+    fs.mkdirSync(programDir);
+    fs.writeFileSync(
+      path.join(programDir, "Pulumi.yaml"),
+      `name: ${PROJECT}\nruntime: python\nplugins:\n  providers:\n    - name: platform\n      path: ${path.join(repoRoot, "native")}\n`,
+    );
+    fs.mkdirSync(path.join(scratch, "cli"));
+    fs.symlinkSync(cliDir, path.join(scratch, "cli", "bin"));
+    fs.mkdirSync(path.join(scratch, "backend"));
+    const envVars = {
+      PULUMI_HOME: path.join(scratch, "pulumi-home"),
+      PULUMI_BACKEND_URL: `file://${path.join(scratch, "backend")}`,
+      PULUMI_CONFIG_PASSPHRASE: "native-provider-test",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      // The plugin's launcher runs on node.
+      PATH: [cliDir, path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
+    };
+    const resultFile = path.join(scratch, "result.json");
+    const request = {
+      stack: "dev",
+      project: PROJECT,
+      programDir,
+      cliRoot: path.join(scratch, "cli"),
+      envVars,
+      groupName: "python team",
+      config: {
+        [`${PROJECT}:apiUrl`]: { value: emu.url, secret: false },
+        [`${PROJECT}:token`]: { value: emu.token, secret: true },
+        [`${PROJECT}:rootUid`]: { value: emu.rootUid, secret: false },
+      },
+      operations: ["up", "preview --refresh --expect-no-changes", "destroy"],
+      resultFile,
+    };
+    fs.writeFileSync(`${resultFile}.request`, JSON.stringify(request));
+    const output = await new Promise<string>((resolve, reject) => {
+      const child = spawn(python, [PROGRAM, `${resultFile}.request`], {
+        cwd: programDir,
+        env: { ...withoutPlatformEnv(), ...envVars },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let text = "";
+      child.stdout.on("data", (chunk) => (text += chunk));
+      child.stderr.on("data", (chunk) => (text += chunk));
+      child.once("error", reject);
+      child.once("close", () => resolve(text));
+    });
+    if (!fs.existsSync(resultFile)) throw new Error(`the Python program failed:\n${output}`);
+    const [up, clean, destroy] = JSON.parse(fs.readFileSync(resultFile, "utf8")) as Answer[];
+
+    expect(up).toMatchObject({ operation: "up", code: 0, stderr: "" });
+    expect(up.stdout).toContain("+ 3 created");
+    const uid = String(up.outputs?.uid.value);
+    expect(uid.startsWith(`${emu.rootUid}/`)).toBe(true);
+
+    expect(clean).toMatchObject({ operation: "preview --refresh --expect-no-changes", code: 0, stderr: "" });
+    expect(destroy).toMatchObject({ operation: "destroy", code: 0, stderr: "" });
+    // The three operations ran in one process: one POST (up), nothing (the clean preview), one DELETE (destroy).
+    expect(
+      emu
+        .requests()
+        .filter((r) => r.method !== "GET")
+        .map((r) => `${r.method} ${r.path}`),
+    ).toEqual([`POST /iam/v2beta1/groups/${emu.rootUid}`, `DELETE /iam/v2beta1/groups/${uid}`]);
+  });
+});

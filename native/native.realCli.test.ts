@@ -1,0 +1,329 @@
+/**
+ * The native provider `platform` under the REAL Pulumi CLI, on the emulator: the CLI finds the
+ * plugin through Pulumi.yaml `plugins.providers` (a path to native/, whose executable
+ * `pulumi-resource-platform` needs no language host) and runs it; the program (an Automation API
+ * inline program, by tools/pulumi-cli/automation.ts) declares a group by its type token with an
+ * explicit provider resource. Up creates it with one POST, a refresh finds nothing changed, the
+ * state holds no `__provider` and the token only encrypted, destroy deletes it.
+ *
+ * Then a YAML program, run by plain `pulumi` commands (pulumi-yaml's language host is built
+ * beside the CLI), declares the same through the provider's schema; `pulumi import
+ * platform:iam:Group` takes an existing record over through the default provider, configured by
+ * the stack's `platform:*` config, and generates its YAML.
+ */
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { startEmulator } from "../emulator";
+import type { RunningEmulator } from "../emulator";
+import { call } from "../tools/engine/orgApi";
+import { withoutPlatformEnv } from "../tools/engine/orgProject";
+import { repoRoot } from "../tools/host/stage";
+import type { RealCliOperation, RealCliRequest, RealCliResult } from "../tools/pulumi-cli/automation";
+import { pulumiCliDir } from "../tools/pulumi-cli/find";
+import { runProcess } from "../tools/runProcess";
+
+jest.setTimeout(600_000);
+
+const PROJECT = "native-group";
+const STACK = "dev";
+const PLUGIN_DIR = path.join(repoRoot, "native");
+const RUNNER = path.join(repoRoot, "dist", "tools", "pulumi-cli", "automation.js");
+
+const INLINE_PROGRAM = `
+const pulumi = require("@pulumi/pulumi");
+const config = new pulumi.Config();
+const provider = new pulumi.ProviderResource("platform", "api", {
+  apiUrl: config.require("apiUrl"),
+  token: config.requireSecret("token"),
+});
+const team = new pulumi.CustomResource(
+  "platform:iam:Group",
+  "team",
+  { parentUid: config.require("rootUid"), name: "native team", description: "made by the native provider", uid: undefined },
+  { provider },
+);
+exports.uid = team.id;
+`;
+
+interface Checkpoint {
+  checkpoint: {
+    latest?: {
+      resources?: Array<{
+        urn: string;
+        type: string;
+        id?: string;
+        inputs?: Record<string, unknown>;
+        outputs?: Record<string, unknown>;
+      }>;
+    };
+  };
+}
+
+describe("the native provider under the real Pulumi CLI (plugins.providers path, Automation API, file backend)", () => {
+  let emu: RunningEmulator;
+  let scratch: string;
+  let programDir: string;
+  let cliDir: string;
+  let env: Record<string, string>;
+  const writes = () => emu.requests().filter((r) => r.method !== "GET");
+
+  beforeAll(async () => {
+    emu = await startEmulator({ quiet: true });
+    cliDir = pulumiCliDir();
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), "platform-pulumi-native-"));
+    programDir = path.join(scratch, "program");
+    fs.mkdirSync(programDir);
+    fs.writeFileSync(
+      path.join(programDir, "Pulumi.yaml"),
+      `name: ${PROJECT}\nruntime: nodejs\nplugins:\n  providers:\n    - name: platform\n      path: ${PLUGIN_DIR}\n`,
+    );
+    fs.writeFileSync(path.join(programDir, "index.js"), INLINE_PROGRAM);
+    // The program and the runner load @pulumi/pulumi from the program's folder.
+    fs.symlinkSync(path.join(repoRoot, "node_modules"), path.join(programDir, "node_modules"));
+    fs.mkdirSync(path.join(scratch, "cli"));
+    fs.symlinkSync(cliDir, path.join(scratch, "cli", "bin"));
+    fs.mkdirSync(path.join(scratch, "backend"));
+    env = {
+      PULUMI_HOME: path.join(scratch, "pulumi-home"),
+      PULUMI_BACKEND_URL: `file://${path.join(scratch, "backend")}`,
+      PULUMI_CONFIG_PASSPHRASE: "native-provider-test",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      PATH: [cliDir, path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
+    };
+  });
+  afterAll(async () => {
+    await emu?.close();
+    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  let configured = false;
+  async function run(operation: RealCliOperation, options: { expectNoChanges?: boolean } = {}): Promise<RealCliResult> {
+    const resultFile = path.join(scratch, `result-${operation}-${Date.now()}.json`);
+    const config: RealCliRequest["config"] = configured
+      ? {}
+      : {
+          [`${PROJECT}:apiUrl`]: { value: emu.url, secret: false },
+          [`${PROJECT}:token`]: { value: emu.token, secret: true },
+          [`${PROJECT}:rootUid`]: { value: emu.rootUid, secret: false },
+        };
+    const request: RealCliRequest = {
+      operation,
+      expectNoChanges: options.expectNoChanges,
+      programDir,
+      entry: path.join(programDir, "index.js"),
+      esm: false,
+      project: PROJECT,
+      stack: STACK,
+      cliRoot: path.join(scratch, "cli"),
+      envVars: env,
+      config,
+      resultFile,
+    };
+    fs.writeFileSync(`${resultFile}.request`, JSON.stringify(request));
+    const output = await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, [RUNNER, `${resultFile}.request`], {
+        cwd: programDir,
+        env: { ...withoutPlatformEnv(), ...env },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let text = "";
+      child.stdout.on("data", (chunk) => (text += chunk));
+      child.stderr.on("data", (chunk) => (text += chunk));
+      child.once("error", reject);
+      child.once("close", () => resolve(text));
+    });
+    if (!fs.existsSync(resultFile)) throw new Error(`the Automation API runner failed:\n${output}`);
+    configured = true;
+    return JSON.parse(fs.readFileSync(resultFile, "utf8")) as RealCliResult;
+  }
+
+  const checkpoint = () => checkpointOf(scratch, PROJECT);
+  const groupsNamed = (name: string) => groupsUnder(emu, name);
+
+  test("up creates the group with one POST, refresh is clean, the state has no __provider, destroy deletes it", async () => {
+    const up = await run("up");
+    expect(up.stderr).toBe("");
+    expect(up.code).toBe(0);
+    const [group] = await groupsNamed("native team");
+    expect(group.description).toBe("made by the native provider");
+    expect(up.outputs.uid.value).toBe(group.uid);
+    expect(writes().map((r) => `${r.method} ${r.path}`)).toEqual([`POST /iam/v2beta1/groups/${emu.rootUid}`]);
+
+    const state = checkpoint().checkpoint.latest!.resources!;
+    const stored = state.find((r) => r.type === "platform:iam:Group")!;
+    expect(stored.id).toBe(group.uid);
+    expect(stored.outputs).not.toHaveProperty("__provider");
+    expect(stored.outputs).toMatchObject({ uid: group.uid, name: "native team", parentUid: emu.rootUid });
+    const providerState = state.find((r) => r.type === "pulumi:providers:platform")!;
+    expect(JSON.stringify(providerState)).not.toContain(emu.token);
+    expect(JSON.stringify(checkpoint())).not.toContain(emu.token);
+
+    const refresh = await run("refresh", { expectNoChanges: true });
+    expect(refresh.code).toBe(0);
+    const noChanges = await run("preview", { expectNoChanges: true });
+    expect(noChanges.code).toBe(0);
+    expect(writes()).toHaveLength(1);
+
+    const destroy = await run("destroy");
+    expect(destroy.code).toBe(0);
+    expect(await groupsNamed("native team")).toEqual([]);
+    expect(writes().map((r) => r.method)).toEqual(["POST", "DELETE"]);
+  });
+});
+
+const YAML_PROJECT = "native-yaml";
+
+const YAML_PROGRAM = `name: ${YAML_PROJECT}
+runtime: yaml
+plugins:
+  providers:
+    - name: platform
+      path: ${PLUGIN_DIR}
+config:
+  apiUrl:
+    type: string
+  token:
+    type: string
+    secret: true
+  rootUid:
+    type: string
+resources:
+  api:
+    type: pulumi:providers:platform
+    properties:
+      apiUrl: \${apiUrl}
+      token: \${token}
+  team:
+    type: platform:iam:Group
+    properties:
+      parentUid: \${rootUid}
+      name: yaml team
+      description: declared in YAML
+    options:
+      provider: \${api}
+outputs:
+  uid: \${team.id}
+`;
+
+describe("the native provider from a YAML program under the real Pulumi CLI (pulumi-yaml's language host)", () => {
+  let emu: RunningEmulator;
+  let scratch: string;
+  let programDir: string;
+  let cliDir: string;
+  let env: Record<string, string>;
+  const writes = () => emu.requests().filter((r) => r.method !== "GET");
+  const cli = (args: string[]) =>
+    runProcess(path.join(cliDir, "pulumi"), [...args, "--stack", STACK, "--non-interactive", "--color", "never"], {
+      cwd: programDir,
+      env: { ...withoutPlatformEnv(), ...env },
+    });
+
+  beforeAll(async () => {
+    emu = await startEmulator({ quiet: true });
+    cliDir = pulumiCliDir();
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), "platform-pulumi-native-yaml-"));
+    programDir = path.join(scratch, "program");
+    fs.mkdirSync(programDir);
+    fs.writeFileSync(path.join(programDir, "Pulumi.yaml"), YAML_PROGRAM);
+    fs.mkdirSync(path.join(scratch, "backend"));
+    env = {
+      PULUMI_HOME: path.join(scratch, "pulumi-home"),
+      PULUMI_BACKEND_URL: `file://${path.join(scratch, "backend")}`,
+      PULUMI_CONFIG_PASSPHRASE: "native-provider-test",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      PATH: [cliDir, path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
+    };
+    const setUp = [
+      ["stack", "init", "--secrets-provider", "passphrase"],
+      ["config", "set", "apiUrl", emu.url],
+      ["config", "set", "--secret", "token", emu.token],
+      ["config", "set", "rootUid", emu.rootUid],
+      // The default provider (pulumi import) reads the stack's platform:* config.
+      ["config", "set", "platform:apiUrl", emu.url],
+      ["config", "set", "--secret", "platform:token", emu.token],
+    ];
+    for (const args of setUp) {
+      const answer = await cli(args);
+      if (answer.code !== 0) throw new Error(`pulumi ${args.slice(0, 3).join(" ")} failed: ${answer.stderr}`);
+    }
+  });
+  afterAll(async () => {
+    await emu?.close();
+    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  test("up creates the group, the drift check is clean, catches a console edit that up --refresh repairs, import takes another over, destroy deletes both", async () => {
+    const up = await cli(["up", "--yes"]);
+    expect(up.stderr).toBe("");
+    expect(up.code).toBe(0);
+    const [group] = await groupsUnder(emu, "yaml team");
+    expect(group.description).toBe("declared in YAML");
+    expect(writes().map((r) => `${r.method} ${r.path}`)).toEqual([`POST /iam/v2beta1/groups/${emu.rootUid}`]);
+    expect(JSON.stringify(checkpointOf(scratch, YAML_PROJECT))).not.toContain(emu.token);
+
+    const clean = await cli(["preview", "--refresh", "--expect-no-changes"]);
+    expect(clean.stderr).toBe("");
+    expect(clean.code).toBe(0);
+
+    // A console edit: the drift check fails naming the field, and up --refresh puts it back with one PATCH.
+    await call({ url: emu.url, token: emu.token }, "PATCH", `/iam/v2beta1/groups/${group.uid}?updateMask=description`, {
+      name: "yaml team",
+      description: "edited in the console",
+    });
+    emu.clearRequests();
+    const drift = await cli(["preview", "--refresh", "--expect-no-changes", "--diff"]);
+    expect(drift.code).not.toBe(0);
+    expect(drift.stdout).toMatch(/~ description\s*: "edited in the console" => "declared in YAML"/);
+    expect(writes()).toEqual([]);
+    const repair = await cli(["up", "--refresh", "--yes"]);
+    expect(repair.code).toBe(0);
+    expect(writes().map((r) => `${r.method} ${r.path}`)).toEqual([`PATCH /iam/v2beta1/groups/${group.uid}`]);
+    expect((await groupsUnder(emu, "yaml team"))[0].description).toBe("declared in YAML");
+
+    const made = await fetch(`${emu.url}/iam/v2beta1/groups/${emu.rootUid}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${emu.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "imported", description: "made elsewhere" }),
+    });
+    const { uid } = (await made.json()) as { uid: string };
+    emu.clearRequests();
+    const imported = await cli(["import", "platform:iam:Group", "imported", uid, "--yes", "--protect=false"]);
+    expect(imported.stderr).toBe("");
+    expect(imported.code).toBe(0);
+    // The generated YAML declares the record as it is.
+    expect(imported.stdout).toContain(
+      "resources:\n  imported:\n    type: platform:iam:Group\n    properties:\n" +
+        `      description: made elsewhere\n      name: imported\n      parentUid: ${emu.rootUid}\n`,
+    );
+    const stored = checkpointOf(scratch, YAML_PROJECT).checkpoint.latest!.resources!.find((r) => r.id === uid)!;
+    expect(stored.type).toBe("platform:iam:Group");
+    expect(stored.inputs).toMatchObject({ name: "imported", description: "made elsewhere", parentUid: emu.rootUid });
+    expect(stored.outputs).not.toHaveProperty("__provider");
+    expect(writes()).toEqual([]);
+
+    // The imported group is not in the program: destroy deletes both.
+    const destroy = await cli(["destroy", "--yes"]);
+    expect(destroy.stderr).toBe("");
+    expect(destroy.code).toBe(0);
+    expect(await groupsUnder(emu, "yaml team")).toEqual([]);
+    expect(await groupsUnder(emu, "imported")).toEqual([]);
+  });
+});
+
+function checkpointOf(scratch: string, project: string): Checkpoint {
+  return JSON.parse(
+    fs.readFileSync(path.join(scratch, "backend", ".pulumi", "stacks", project, `${STACK}.json`), "utf8"),
+  ) as Checkpoint;
+}
+
+async function groupsUnder(emu: RunningEmulator, name: string) {
+  const answer = await fetch(`${emu.url}/iam/v2beta1/groups?uidp.children_of=${emu.rootUid}`, {
+    headers: { authorization: `Bearer ${emu.token}` },
+  });
+  const body = (await answer.json()) as { groups: Array<{ uid: string; name: string; description?: string }> };
+  return body.groups.filter((g) => g.name === name);
+}

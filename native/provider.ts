@@ -1,0 +1,169 @@
+/**
+ * The native provider `platform`: the operations of `@pulumi/pulumi/provider`'s Provider,
+ * each handed to the provider object of the kind its type token names (resources/kinds.ts),
+ * the same objects the dynamic resources run. What differs from the dynamic-provider host is
+ * done here: the engine sends secrets as marked values (the server accepts secrets) and
+ * expects them marked back, the type comes from the URN, and there is no `__provider`.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type * as provider from "@pulumi/pulumi/provider";
+import type { Kind } from "../provider/kind";
+import type { Provider as KindProvider } from "../provider/lifecycle";
+import { kindLookups } from "../provider/kindLookups";
+import { lazily } from "../provider/lazyZod";
+import { KINDS } from "../resources/kinds";
+import { PACKAGE_NAME, packageSchema, typeTokenOf } from "./schema";
+
+type Props = Record<string, unknown>;
+
+const SIG = pulumi.runtime.specialSigKey;
+const SECRET = pulumi.runtime.specialSecretSig;
+
+const isSecret = (value: unknown): value is { value?: unknown } =>
+  typeof value === "object" && value !== null && (value as Props)[SIG] === SECRET;
+
+/** `props` without secret markers, and the top-level properties that held one. */
+export function unwrapSecrets(props: Props | undefined): { plain: Props; secret: Set<string> } {
+  const secret = new Set<string>();
+  const plain: Props = {};
+  for (const [key, value] of Object.entries(props ?? {})) {
+    if (containsSecret(value)) secret.add(key);
+    plain[key] = reveal(value);
+  }
+  return { plain, secret };
+}
+
+function containsSecret(value: unknown): boolean {
+  if (isSecret(value)) return true;
+  if (Array.isArray(value)) return value.some(containsSecret);
+  if (typeof value === "object" && value !== null) return Object.values(value).some(containsSecret);
+  return false;
+}
+
+function reveal(value: unknown): unknown {
+  if (isSecret(value)) return reveal(value.value);
+  if (Array.isArray(value)) return value.map(reveal);
+  if (typeof value === "object" && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, reveal(item)]));
+  return value;
+}
+
+/** `props` with each property in `secret` marked as one (the engine keeps it encrypted in the state). */
+export function markSecrets(props: Props | undefined, secret: Iterable<string>): Props {
+  const out: Props = { ...props };
+  for (const key of secret) if (out[key] !== undefined) out[key] = { [SIG]: SECRET, value: out[key] };
+  return out;
+}
+
+/** The type token of a URN: its last type segment (`parent$type`). */
+export function typeOfUrn(urn: string): string {
+  const qualified = urn.split("::")[2] ?? "";
+  return qualified.split("$").pop() ?? "";
+}
+
+interface Served {
+  kind: Kind;
+  ops: KindProvider;
+  /** Top-level properties the kind always keeps secret. */
+  secrets: readonly string[];
+}
+
+function servedKinds(): Map<string, Served> {
+  const served = new Map<string, Served>();
+  for (const entry of KINDS) {
+    const ops = entry.provider as KindProvider;
+    if (!ops.kind) continue;
+    const secrets = [...new Set((ops.kind.secrets ?? []).map((path) => path.split(".")[0]))];
+    served.set(typeTokenOf(ops.kind), { kind: ops.kind, ops, secrets });
+  }
+  return served;
+}
+
+/** A permissive record schema: the look-ups answer the records as the API does. */
+const anyRecord = lazily((z) => z.looseObject({ uid: z.string() }));
+
+export function nativeProvider(version: string): provider.Provider {
+  const kinds = servedKinds();
+  const served = (urn: string): Served => {
+    const type = typeOfUrn(urn);
+    const found = kinds.get(type);
+    if (!found)
+      throw new Error(
+        `${PACKAGE_NAME}: no resource type ${type}; this provider manages ${[...kinds.keys()].join(", ")}`,
+      );
+    return found;
+  };
+  const secretsOf = (kind: Served, ...given: Array<Set<string>>) =>
+    new Set([...kind.secrets, ...given.flatMap((s) => [...s])]);
+  // `platform:<domain>:get<Kind>` and `get<Collection>`: the look-ups every kind has.
+  const functions = new Map<string, (args: Props) => Promise<unknown>>();
+  for (const { kind } of kinds.values()) {
+    const lookups = kindLookups(kind, anyRecord);
+    const plural = `${kind.collection[0].toUpperCase()}${kind.collection.slice(1)}`;
+    functions.set(`${PACKAGE_NAME}:${kind.domain}:get${kind.typeName}`, (args) => lookups.one.get(args));
+    functions.set(`${PACKAGE_NAME}:${kind.domain}:get${plural}`, (args) => lookups.many.get(args));
+  }
+
+  return {
+    version,
+    getSchema: async () => JSON.stringify(packageSchema(version)),
+
+    async check(urn, olds, news) {
+      const kind = served(urn);
+      const given = unwrapSecrets(news as Props);
+      const result = await kind.ops.check(unwrapSecrets(olds as Props).plain, given.plain);
+      return { inputs: markSecrets(result.inputs as Props, secretsOf(kind, given.secret)), failures: result.failures };
+    },
+
+    async diff(id, urn, olds, news) {
+      const kind = served(urn);
+      return kind.ops.diff(id, unwrapSecrets(olds as Props).plain, unwrapSecrets(news as Props).plain);
+    },
+
+    async create(urn, inputs) {
+      const kind = served(urn);
+      const given = unwrapSecrets(inputs as Props);
+      const result = await kind.ops.create(given.plain);
+      return { id: result.id, outs: markSecrets(result.outs as Props, secretsOf(kind, given.secret)) };
+    },
+
+    async read(id, urn, props) {
+      const kind = served(urn);
+      const state = unwrapSecrets(props as Props | undefined);
+      const result = await kind.ops.read(id, state.plain);
+      const secret = secretsOf(kind, state.secret);
+      return {
+        id: result.id,
+        props: markSecrets(result.props as Props, secret),
+        // Absent when the record is gone (an empty id): the host cannot carry undefined.
+        ...(result.inputs === undefined ? {} : { inputs: markSecrets(result.inputs as Props, secret) }),
+      };
+    },
+
+    async update(id, urn, olds, news) {
+      const kind = served(urn);
+      const old = unwrapSecrets(olds as Props);
+      const given = unwrapSecrets(news as Props);
+      const result = await kind.ops.update(id, old.plain, given.plain);
+      return { outs: markSecrets(result.outs as Props, secretsOf(kind, old.secret, given.secret)) };
+    },
+
+    async delete(id, urn, props) {
+      await served(urn).ops.delete(id, unwrapSecrets(props as Props).plain);
+    },
+
+    async invoke(token, args) {
+      const run = functions.get(token);
+      if (!run)
+        return {
+          failures: [
+            {
+              property: "",
+              reason: `${PACKAGE_NAME}: no function ${token}; it has ${[...functions.keys()].join(", ")}`,
+            },
+          ],
+        };
+      return { outputs: await run(unwrapSecrets(args as Props).plain) };
+    },
+  };
+}

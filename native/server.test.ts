@@ -1,0 +1,136 @@
+/**
+ * The two gaps of @pulumi/pulumi/provider's gRPC server that native/server.ts closes, shown on
+ * the wire: the plugin is started as the CLI starts it (native/pulumi-resource-platform, the
+ * port read from its first line) and called with the SDK's own gRPC client. Configure's variables
+ * reach the kinds (no PLATFORM_* in the plugin's environment), and a Read with no properties
+ * message (an import by an engine that sends none) reads the record. The same Read against the
+ * SDK's `main` alone fails in its server before the provider is called: the control.
+ */
+import { ChildProcess, spawn } from "node:child_process";
+import * as path from "node:path";
+import type * as Grpc from "@grpc/grpc-js";
+import * as providerGrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as providerProto from "@pulumi/pulumi/proto/provider_pb";
+import { startEmulator } from "../emulator";
+import type { RunningEmulator } from "../emulator";
+import { withoutPlatformEnv } from "../tools/engine/orgProject";
+import { repoRoot } from "../tools/host/stage";
+
+const LAUNCHER = path.join(repoRoot, "native", "pulumi-resource-platform");
+const UNGUARDED = `require("@pulumi/pulumi/provider").main(require(${JSON.stringify(
+  path.join(repoRoot, "dist", "native", "provider.js"),
+)}).nativeProvider("0.0.0"), [])`;
+const GROUP_URN = "urn:pulumi:dev::project::platform:iam:Group::imported";
+
+const grpc = require(
+  require.resolve("@grpc/grpc-js", { paths: [path.dirname(require.resolve("@pulumi/pulumi/package.json"))] }),
+) as typeof Grpc;
+
+interface Plugin {
+  process: ChildProcess;
+  client: providerGrpc.ResourceProviderClient;
+  stderr: () => string;
+}
+
+/** Starts a plugin process, reads the port it prints, and connects to it. */
+function startPlugin(command: string, args: string[]): Promise<Plugin> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: repoRoot, env: withoutPlatformEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.once("error", reject);
+    child.once("exit", (code) => reject(new Error(`the plugin exited (${code}) before printing its port: ${stderr}`)));
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+      const port = /^(\d+)\n/.exec(stdout)?.[1];
+      if (!port) return;
+      const client = new providerGrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+      resolve({ process: child, client, stderr: () => stderr });
+    });
+  });
+}
+
+function unary<Req, Res>(
+  method: (req: Req, cb: (error: Grpc.ServiceError | null, res: Res) => void) => unknown,
+  req: Req,
+) {
+  return new Promise<Res>((resolve, reject) => method(req, (error, res) => (error ? reject(error) : resolve(res))));
+}
+
+describe("native/server.ts: configure and an import's Read on the SDK's gRPC server", () => {
+  let emu: RunningEmulator;
+  let uid: string;
+  const plugins: Plugin[] = [];
+
+  beforeAll(async () => {
+    emu = await startEmulator({ quiet: true });
+    const made = await fetch(`${emu.url}/iam/v2beta1/groups/${emu.rootUid}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${emu.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "imported", description: "made elsewhere" }),
+    });
+    uid = ((await made.json()) as { uid: string }).uid;
+  });
+  afterAll(async () => {
+    for (const plugin of plugins) {
+      plugin.client.close();
+      plugin.process.kill();
+    }
+    await emu?.close();
+  });
+
+  const configure = (client: providerGrpc.ResourceProviderClient) => {
+    const request = new providerProto.ConfigureRequest();
+    request.getVariablesMap().set("platform:config:apiUrl", emu.url).set("platform:config:token", emu.token);
+    request.setAcceptsecrets(true);
+    return unary<providerProto.ConfigureRequest, providerProto.ConfigureResponse>(
+      client.configure.bind(client),
+      request,
+    );
+  };
+  /** A ReadRequest as an import sends it: an id and a URN, and no properties message at all. */
+  const importRead = () => {
+    const request = new providerProto.ReadRequest();
+    request.setId(uid);
+    request.setUrn(GROUP_URN);
+    expect(request.hasProperties()).toBe(false);
+    return request;
+  };
+
+  test("the plugin takes its settings from Configure and reads a record from a Read with no properties", async () => {
+    const plugin = await startPlugin(LAUNCHER, []);
+    plugins.push(plugin);
+    const configured = await configure(plugin.client);
+    expect(configured.getAcceptsecrets()).toBe(true);
+
+    const read = await unary<providerProto.ReadRequest, providerProto.ReadResponse>(
+      plugin.client.read.bind(plugin.client),
+      importRead(),
+    );
+    expect(read.getId()).toBe(uid);
+    expect(read.getProperties()!.toJavaScript()).toMatchObject({
+      uid,
+      name: "imported",
+      description: "made elsewhere",
+      parentUid: emu.rootUid,
+    });
+    expect(read.getInputs()!.toJavaScript()).toEqual({
+      name: "imported",
+      description: "made elsewhere",
+      parentUid: emu.rootUid,
+    });
+    expect(emu.requests().map((r) => `${r.method} ${r.path}`)).toContain(`GET /iam/v2beta1/groups/${uid}`);
+  });
+
+  test("control: the SDK's main alone fails that Read in its server, before the provider is called", async () => {
+    const plugin = await startPlugin(process.execPath, ["-e", UNGUARDED]);
+    plugins.push(plugin);
+    await configure(plugin.client);
+    emu.clearRequests();
+    await expect(unary(plugin.client.read.bind(plugin.client), importRead())).rejects.toThrow(
+      /Cannot read properties of undefined \(reading 'toJavaScript'\)/,
+    );
+    expect(emu.requests()).toEqual([]);
+  });
+});
