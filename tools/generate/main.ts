@@ -12,7 +12,7 @@ import * as typescriptSyntax from "prettier/plugins/typescript";
 import * as prettier from "prettier/standalone";
 import type { FieldShape, ResourceKind } from "../../provider/kind";
 import { KINDS } from "../../resources/kinds";
-import { KindModel, kindModel } from "./kindModel";
+import { KindModel, kindModel } from "../../provider/kindModel";
 import { resourcesTable, withTable } from "./readmeTable";
 import { resourceModule } from "./resourceModule";
 

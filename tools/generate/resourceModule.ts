@@ -4,7 +4,7 @@
  * (`Kind.get(name, id, state?, opts?)`, `isInstance`, `__pulumiType`).
  */
 import type { FieldShape } from "../../provider/kind";
-import { KindModel, ModelField } from "./kindModel";
+import { KindModel, ModelField } from "../../provider/kindModel";
 import { TypeContext, docComment, documentedType, jsonType, key } from "./typeText";
 
 export interface ModuleImports {

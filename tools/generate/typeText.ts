@@ -5,20 +5,8 @@
  */
 import type { FieldShape } from "../../provider/kind";
 
-/** The subset of JSON Schema that zod writes for the field toolkit's schemas. */
-export interface JsonSchema {
-  type?: string | string[];
-  enum?: readonly unknown[];
-  const?: unknown;
-  anyOf?: JsonSchema[];
-  oneOf?: JsonSchema[];
-  items?: JsonSchema;
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  additionalProperties?: boolean | JsonSchema;
-  pattern?: string;
-  description?: string;
-}
+export type { JsonSchema } from "../../provider/jsonSchema";
+import type { JsonSchema } from "../../provider/jsonSchema";
 
 /** A member name as a property key: bare when it is an identifier. */
 export const key = (name: string) => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name));

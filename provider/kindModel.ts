@@ -5,10 +5,10 @@
  * README row and the package schema are all written from this one model.
  */
 import { z } from "zod";
-import { inputSchema } from "../../provider/check";
-import type { FieldShape, ResourceKind } from "../../provider/kind";
-import { mapValueSchema } from "../../provider/mapSchema";
-import { JsonSchema } from "./typeText";
+import { inputSchema } from "./check";
+import type { FieldShape, ResourceKind } from "./kind";
+import { mapValueSchema } from "./mapSchema";
+import type { JsonSchema } from "./jsonSchema";
 
 /** Words every kind's generic inputs and outputs carry (the core gives every kind these). */
 export const GENERIC_DOCS: Readonly<Record<string, string>> = {
