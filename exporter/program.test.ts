@@ -23,6 +23,7 @@ const group: Kind = completeKind({
   inputs: (f) =>
     f.z.strictObject({ parentUid: f.uid("a group"), name: f.name(), description: f.optionalText().optional() }),
   parentField: "parentUid",
+  parentCollection: "groups",
   writable: ["name", "description"],
   replaceOn: ["parentUid"],
   alreadyExistsHint: "",
@@ -36,6 +37,7 @@ const vault: Kind = completeKind({
   message: "secrets.Vault",
   inputs: (f) => f.z.strictObject({ parentUid: f.uid("a group"), name: f.name(), password: f.text().optional() }),
   parentField: "parentUid",
+  parentCollection: "groups",
   writable: ["name", "password"],
   replaceOn: ["parentUid"],
   secrets: ["password"],
@@ -50,6 +52,7 @@ const labelledGroup: Kind = completeKind({
   message: "iam.LabelledGroup",
   inputs: (f) => f.z.strictObject({ parentUid: f.uid("a group"), name: f.name(), labels: f.stringMap().optional() }),
   parentField: "parentUid",
+  parentCollection: "groups",
   writable: ["name", "labels"],
   replaceOn: ["parentUid"],
   alreadyExistsHint: "",

@@ -149,11 +149,12 @@ export interface ResourceKind {
    */
   keyedByParent?: boolean;
   /**
-   * The collection of the records this kind is created in, when a record's uid does not tell
-   * (a role's uid is one segment): an export finds each record's place by listing the kind
-   * with `uidp.children_of` each record of that collection.
+   * The collection of the records this kind is created in ("groups" for most kinds): the
+   * emulator serves the kind below it, and an export finds the place of a record whose uid does
+   * not tell (a role's uid is one segment) by listing the kind with `uidp.children_of` each
+   * record of that collection.
    */
-  parentCollection?: string;
+  parentCollection: string;
   /** Inputs sent in the create body and in every PATCH body (the mask's vocabulary). */
   writable: readonly string[];
   /**

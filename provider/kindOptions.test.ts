@@ -25,6 +25,7 @@ const kind: ResourceKind = {
       keep: f.z.boolean().optional(),
     }),
   parentField: "parentUid",
+  parentCollection: "groups",
   writable: ["name", "shape"],
   nested: ["shape"],
   replaceOn: ["parentUid", "name"],

@@ -48,6 +48,7 @@ const kind: ResourceKind = {
     }),
   rules: (inputs) => oneOf(inputs.match, "match", "a", "aPattern", true),
   parentField: "parentUid",
+  parentCollection: "groups",
   writable: ["name", "description"],
   replaceOn: ["parentUid"],
   label: (props) => `thing "${shown(props.name ?? "?")}"`,

@@ -21,6 +21,7 @@ const timed: ResourceKind = {
       window: f.z.strictObject({ startTime: f.timestamp().optional() }).optional(),
     }),
   parentField: "parentUid",
+  parentCollection: "groups",
   writable: ["expireTime", "window"],
   replaceOn: [],
   alreadyExistsHint: "",

@@ -33,6 +33,7 @@ const kind: ResourceKind = {
   inputs: (f) =>
     f.z.strictObject({ parentUid: f.uid("a group"), name: f.z.string(), sealed: f.z.boolean().optional() }),
   parentField: "parentUid",
+  parentCollection: "groups",
   writable: ["name"],
   localInputs: ["sealed"],
   inputDefaults: { sealed: true },

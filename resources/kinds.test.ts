@@ -70,11 +70,9 @@ describe.each([...KINDS.keys()])("%s", (module) => {
     }
   });
 
-  test("a parent collection, where the uid does not tell the parent, is a documented collection", () => {
-    if (kind.parentCollection === undefined) return;
-    expect(operations.map((o) => `${o.method} ${o.path}`)).toContain(
-      `GET /${kind.domain}/v2/${kind.parentCollection}/{uid}`,
-    );
+  test("its parent collection is a documented collection of some domain (groups live in iam)", () => {
+    const gets = operations.filter((o) => o.method === "GET").map((o) => o.path);
+    expect(gets).toContainEqual(expect.stringMatching(new RegExp(`^/[a-z]+/v2/${kind.parentCollection}/\\{uid\\}$`)));
   });
 
   test("the time a lost create is recognised by is its message's own; a kind whose message has none lists first", () => {

@@ -2,16 +2,13 @@
  * The account association of a group: the cloud accounts (AWS, Azure, Google, GitHub, …) it
  * trusts. One per group, and its uid is the group's.
  */
-import { renderStored, ResourceDef } from "./kind";
+import accountAssociationDescription from "../../resources/iam/accountAssociation/description";
+import { renderStored, ResourceDef, servedAs } from "./kind";
 
 export const PROVIDERS = ["amazon", "azure", "chainguard", "github", "google"] as const;
 
 export const accountAssociations: ResourceDef = {
-  kind: "accountAssociations",
-  domain: "iam",
-  singular: "account association",
-  parentKind: "groups",
-  message: "iam.AccountAssociation",
+  ...servedAs(accountAssociationDescription),
   // The documents key an association by its group: every path takes the group's uid.
   keyedByParent: true,
   idempotentDelete: true,

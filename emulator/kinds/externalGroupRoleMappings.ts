@@ -1,16 +1,13 @@
 /** Roles granted to the groups of an identity provider's directory (the create path names the provider). */
+import externalGroupRoleMappingDescription from "../../resources/iam/externalGroupRoleMapping/description";
 import { invalidField } from "../errors";
 import { getString } from "../params";
 import { Rec } from "../store";
-import { iso, ResourceDef } from "./kind";
+import { iso, ResourceDef, servedAs } from "./kind";
 import { usableRole } from "./roleBindings";
 
 export const externalGroupRoleMappings: ResourceDef = {
-  kind: "externalGroupRoleMappings",
-  domain: "iam",
-  singular: "external group role mapping",
-  parentKind: "identityProviders",
-  message: "iam.ExternalGroupRoleMapping",
+  ...servedAs(externalGroupRoleMappingDescription),
   uniqueNames: false,
   alsoRequired: ["externalGroupId", "roleUid"],
   operations: ["list", "get", "create", "delete"],

@@ -2,11 +2,12 @@
  * Invites to a group with a role. The code that redeems an invite is answered once, by the
  * create; reads show its key id only. An invite expires `ttl` after its creation.
  */
+import groupInviteDescription from "../../resources/iam/groupInvite/description";
 import { randomBytes } from "node:crypto";
 import { invalidField } from "../errors";
 import { getString } from "../params";
 import { Rec, Store } from "../store";
-import { iso, ResourceDef } from "./kind";
+import { iso, ResourceDef, servedAs } from "./kind";
 import { usableRole } from "./roleBindings";
 
 const TTL = /^(\d{1,9})(\.\d{1,9})?s$/;
@@ -36,11 +37,7 @@ function render(rec: Rec, store: Store): Record<string, unknown> {
 }
 
 export const groupInvites: ResourceDef = {
-  kind: "groupInvites",
-  domain: "iam",
-  singular: "group invite",
-  parentKind: "groups",
-  message: "iam.GroupInvite",
+  ...servedAs(groupInviteDescription),
   uniqueNames: false,
   operations: ["list", "get", "create", "delete"],
   check: (values) =>

@@ -1,10 +1,11 @@
 /** Groups: the organization's hierarchy; the root organization is a group with a one-segment uid. */
+import groupDescription, { GROUP_NAME_PATTERN } from "../../resources/iam/group/description";
 import { failedPrecondition } from "../errors";
 import { Store } from "../store";
-import { iso, ResourceDef } from "./kind";
+import { iso, ResourceDef, servedAs } from "./kind";
 import { removeRecord } from "./registry";
 
-export const GROUP_NAME_PATTERN = /^[a-z0-9 ._-]{1,}$/;
+export { GROUP_NAME_PATTERN };
 
 /** Kinds whose records below a group keep it from being deleted. */
 const BLOCKING: Array<[Parameters<Store["of"]>[0], string]> = [
@@ -14,11 +15,7 @@ const BLOCKING: Array<[Parameters<Store["of"]>[0], string]> = [
 ];
 
 export const groups: ResourceDef = {
-  kind: "groups",
-  domain: "iam",
-  singular: "group",
-  parentKind: "groups",
-  message: "iam.Group",
+  ...servedAs(groupDescription),
   uniqueNames: true,
   operations: ["list", "get", "create", "update", "delete"],
   check: (values) =>

@@ -2,9 +2,10 @@
  * Identities: who may assume them, as exactly one of claimMatch (OIDC issuer and subject),
  * awsIdentity, staticKeys (an issuer's keys given inline) or servicePrincipal.
  */
+import identityDescription from "../../resources/iam/identity/description";
 import { FieldViolation } from "../errors";
 import { patternViolations } from "../patterns";
-import { iso, ResourceDef } from "./kind";
+import { iso, ResourceDef, servedAs } from "./kind";
 import { removeRecord } from "./registry";
 
 export const IDENTITY_KINDS = ["claimMatch", "awsIdentity", "staticKeys", "servicePrincipal"] as const;
@@ -86,11 +87,7 @@ function checkIdentity(values: Record<string, unknown>): FieldViolation[] {
 }
 
 export const identities: ResourceDef = {
-  kind: "identities",
-  domain: "iam",
-  singular: "identity",
-  parentKind: "groups",
-  message: "iam.Identity",
+  ...servedAs(identityDescription),
   uniqueNames: true,
   operations: ["list", "get", "create", "update", "delete"],
   check: checkIdentity,

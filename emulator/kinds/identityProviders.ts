@@ -3,8 +3,9 @@
  * and SCIM provisioning state (changed only through the SCIM token verbs). The OIDC client
  * secret is kept but never answered.
  */
+import identityProviderDescription from "../../resources/iam/identityProvider/description";
 import { FieldViolation, invalidField } from "../errors";
-import { iso, ResourceDef } from "./kind";
+import { iso, ResourceDef, servedAs } from "./kind";
 import { removeRecord } from "./registry";
 import { usableRole } from "./roleBindings";
 
@@ -31,11 +32,7 @@ function scimAnswer(scim: unknown): Record<string, unknown> {
 }
 
 export const identityProviders: ResourceDef = {
-  kind: "identityProviders",
-  domain: "iam",
-  singular: "identity provider",
-  parentKind: "groups",
-  message: "iam.IdentityProvider",
+  ...servedAs(identityProviderDescription),
   uniqueNames: true,
   operations: ["list", "get", "create", "update", "delete"],
   check: (values) => {

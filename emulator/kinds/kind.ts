@@ -6,7 +6,30 @@
 import { Context } from "../context";
 import { FieldViolation } from "../errors";
 import { Params } from "../params";
-import { Kind, Rec, Store } from "../store";
+import type { ResourceKind } from "../../provider/kind";
+import { KINDS, Kind, Rec, Store } from "../store";
+
+const isKind = (collection: string): collection is Kind => (KINDS as readonly string[]).includes(collection);
+
+/**
+ * Where a kind the package manages is served and what it answers, from the kind's description
+ * (resources/<domain>/<kind>/description.ts): its collection, domain, noun, message and the
+ * collection of its parent are written there once, for the provider and the emulator alike.
+ */
+export function servedAs(
+  description: Pick<ResourceKind, "collection" | "domain" | "noun" | "message" | "parentCollection">,
+): Pick<ResourceDef, "kind" | "domain" | "singular" | "message" | "parentKind"> {
+  const { collection, parentCollection } = description;
+  if (!isKind(collection) || !isKind(parentCollection))
+    throw new Error(`the emulator keeps no collection ${isKind(collection) ? parentCollection : collection}`);
+  return {
+    kind: collection,
+    domain: description.domain,
+    singular: description.noun,
+    message: description.message,
+    parentKind: parentCollection,
+  };
+}
 
 export type Operation = "list" | "get" | "create" | "update" | "delete";
 

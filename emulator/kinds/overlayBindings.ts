@@ -1,17 +1,14 @@
 /** An overlay applied to tags of a repo (v2beta1); the create path names the repo, the body the overlay. */
+import overlayBindingDescription from "../../resources/registry/overlayBinding/description";
 import { invalidField } from "../errors";
 import { capability } from "../capabilities";
 import { getString } from "../params";
 import { Rec } from "../store";
-import { ResourceDef } from "./kind";
+import { ResourceDef, servedAs } from "./kind";
 import { overlays } from "./overlays";
 
 export const overlayBindings: ResourceDef = {
-  kind: "overlayBindings",
-  domain: "registry",
-  singular: "overlay binding",
-  parentKind: "repos",
-  message: "registry.OverlayBinding",
+  ...servedAs(overlayBindingDescription),
   createBody: "registry.OverlayBindingsService.CreateOverlayBindingBody",
   uniqueNames: false,
   operations: ["list", "get", "create", "delete"],

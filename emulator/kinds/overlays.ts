@@ -1,13 +1,10 @@
 /** Image overlays of a group (v2beta1): configuration layered onto images; bound to repos' tags. */
-import { ResourceDef } from "./kind";
+import overlayDescription from "../../resources/registry/overlay/description";
+import { ResourceDef, servedAs } from "./kind";
 import { removeRecord } from "./registry";
 
 export const overlays: ResourceDef = {
-  kind: "overlays",
-  domain: "registry",
-  singular: "overlay",
-  parentKind: "groups",
-  message: "registry.Overlay",
+  ...servedAs(overlayDescription),
   uniqueNames: true,
   operations: ["list", "get", "create", "delete"],
   render: (rec) => ({ uid: rec.uid, name: rec.name, config: rec.data.config ?? {} }),

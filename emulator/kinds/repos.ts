@@ -1,13 +1,10 @@
 /** Registry repos under a group; deleting one takes its tags, advisories and overlay bindings along. */
-import { iso, ResourceDef } from "./kind";
+import repoDescription from "../../resources/registry/repo/description";
+import { iso, ResourceDef, servedAs } from "./kind";
 import { removeRecord } from "./registry";
 
 export const repos: ResourceDef = {
-  kind: "repos",
-  domain: "registry",
-  singular: "repo",
-  parentKind: "groups",
-  message: "registry.Repo",
+  ...servedAs(repoDescription),
   uniqueNames: true,
   operations: ["list", "get", "create", "update", "delete"],
   render: (rec) => ({

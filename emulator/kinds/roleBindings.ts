@@ -2,13 +2,14 @@
  * Role bindings: a role granted to an identity on a group (the create path's parent). The
  * answer hydrates the identity, group and role, so clients need no further look-ups.
  */
+import roleBindingDescription from "../../resources/iam/roleBinding/description";
 import { Context } from "../context";
 import { alreadyExists, invalidField } from "../errors";
 import { capability } from "../capabilities";
 import { inSubtree } from "../ids";
 import { Params, textOf } from "../params";
 import { Rec } from "../store";
-import { iso, ResourceDef } from "./kind";
+import { iso, ResourceDef, servedAs } from "./kind";
 
 export const isBuiltinRole = (rec: Rec) => rec.data.builtin === true;
 
@@ -43,11 +44,7 @@ function checkUnique(ctx: Context, groupUid: string, identityUid: unknown, roleU
 }
 
 export const roleBindings: ResourceDef = {
-  kind: "roleBindings",
-  domain: "iam",
-  singular: "role binding",
-  parentKind: "groups",
-  message: "iam.RoleBinding",
+  ...servedAs(roleBindingDescription),
   uniqueNames: false,
   alsoRequired: ["identityUid", "roleUid"],
   operations: ["list", "get", "create", "update", "delete"],

@@ -3,16 +3,13 @@
  * custom roles defined on a group, usable on that group's subtree. A role's uid is 40 hex
  * characters, one segment, so where it was defined is kept as its parent.
  */
+import roleDescription from "../../resources/iam/role/description";
 import { newRoleUid } from "../ids";
-import { iso, ResourceDef } from "./kind";
+import { iso, ResourceDef, servedAs } from "./kind";
 import { removeRecord } from "./registry";
 
 export const roles: ResourceDef = {
-  kind: "roles",
-  domain: "iam",
-  singular: "role",
-  parentKind: "groups",
-  message: "iam.Role",
+  ...servedAs(roleDescription),
   uniqueNames: true,
   placedByParent: true,
   operations: ["list", "get", "create", "update", "delete"],

@@ -1,12 +1,9 @@
 /** Event subscriptions of a group: where the service posts its events (an https sink). */
-import { ResourceDef } from "./kind";
+import subscriptionDescription from "../../resources/events/subscription/description";
+import { ResourceDef, servedAs } from "./kind";
 
 export const subscriptions: ResourceDef = {
-  kind: "subscriptions",
-  domain: "events",
-  singular: "subscription",
-  parentKind: "groups",
-  message: "events.Subscription",
+  ...servedAs(subscriptionDescription),
   uniqueNames: false,
   operations: ["list", "get", "create", "delete"],
   check: (values) => {

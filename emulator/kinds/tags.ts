@@ -3,9 +3,10 @@
  * attestations attached to a digest) are listed only with includeReferrers=true, and tags of a
  * build date (`<anything>-20yymmdd`) only with includeDates=true.
  */
+import tagDescription from "../../resources/registry/tag/description";
 import { getBool, getString, getTime, Params } from "../params";
 import { Collection, Rec } from "../store";
-import { iso, ListFilters, ResourceDef } from "./kind";
+import { iso, ListFilters, ResourceDef, servedAs } from "./kind";
 
 export const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
 export const REFERRER_TAG = /^sha256-[0-9a-f]{64}\.[a-z]+$/;
@@ -38,11 +39,7 @@ function tagFilters(params: Params, tags: Collection): ListFilters {
 }
 
 export const tags: ResourceDef = {
-  kind: "tags",
-  domain: "registry",
-  singular: "tag",
-  parentKind: "repos",
-  message: "registry.Tag",
+  ...servedAs(tagDescription),
   uniqueNames: true,
   operations: ["list", "get", "create", "delete"],
   check: (values) =>

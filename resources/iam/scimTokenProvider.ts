@@ -158,6 +158,7 @@ const scimToken: ResourceKind = {
         ]
       : [],
   parentField: "identityProviderUid",
+  parentCollection: "identityProviders",
   // The identity provider answers whether provisioning is on; the expiry asked for, never.
   writable: ["enabled"],
   localInputs: ["expireTime", "neverExpires"],

@@ -38,6 +38,7 @@ const widget: ResourceKind = {
       size: f.z.enum(["SMALL", "LARGE"]).optional(),
     }),
   parentField: "parentUid",
+  parentCollection: "groups",
   writable: ["name", "labels", "size"],
   replaceOn: ["parentUid"],
   alreadyExistsHint: "choose another name",

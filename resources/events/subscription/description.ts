@@ -43,6 +43,7 @@ const subscription: ResourceKind = {
       }),
     }),
   parentField: "parentUid",
+  parentCollection: "groups",
   writable: ["sink"],
   // The API has no update for subscriptions: every change is a new subscription.
   replaceOn: ["parentUid", "sink"],

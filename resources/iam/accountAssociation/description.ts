@@ -119,6 +119,7 @@ const accountAssociation: ResourceKind = {
   },
   // The create path names the group, and the association's uid is the group's: one per group.
   parentField: "groupUid",
+  parentCollection: "groups",
   keyedByParent: true,
   writable: ["name", "description", ...ACCOUNT_BLOCKS],
   // Each block is a message of its own: an update masks only its changed members (`amazon.account`).

@@ -46,6 +46,7 @@ const externalGroupRoleMapping: ResourceKind = {
     }),
   // The create path names the identity provider; the mapping's uid is the provider's plus one segment.
   parentField: "identityProviderUid",
+  parentCollection: "identityProviders",
   writable: ["externalGroupId", "roleUid", "scope"],
   // The API has no update for mappings: every change is a new mapping.
   replaceOn: ["identityProviderUid", "externalGroupId", "roleUid", "scope"],

@@ -4,7 +4,8 @@
  */
 import type { ResourceKind } from "../../../provider/kind";
 
-const GROUP_NAME_PATTERN = /^[a-z0-9 ._-]{1,}$/;
+/** The documented rule for a group's name; the emulator enforces the same one. */
+export const GROUP_NAME_PATTERN = /^[a-z0-9 ._-]{1,}$/;
 
 const group: ResourceKind = {
   typeName: "Group",
@@ -34,6 +35,7 @@ const group: ResourceKind = {
       description: f.optionalText().optional(),
     }),
   parentField: "parentUid",
+  parentCollection: "groups",
   writable: ["name", "description"],
   replaceOn: ["parentUid"],
   alreadyExistsHint:

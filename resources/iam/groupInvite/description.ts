@@ -70,6 +70,7 @@ const groupInvite: ResourceKind = {
       singleUse: f.z.boolean(f.expecting("true or false")).optional(),
     }),
   parentField: "groupUid",
+  parentCollection: "groups",
   writable: ["roleUid", "ttl", "email", "singleUse"],
   // The API has no update for invites: every change is a new invite (with a new code).
   replaceOn: ["groupUid", "roleUid", "ttl", "email", "singleUse"],

@@ -124,6 +124,7 @@ const identity: ResourceKind = {
     ...oneOf(inputs.awsIdentity, "awsIdentity", "userId", "userIdPattern", false),
   ],
   parentField: "parentUid",
+  parentCollection: "groups",
   writable: ["name", "description", ...KINDS],
   nested: ["claimMatch", "awsIdentity"],
   exclusive: KINDS,

@@ -74,6 +74,7 @@ const identityProvider: ResourceKind = {
         .optional(),
     }),
   parentField: "parentUid",
+  parentCollection: "groups",
   writable: ["name", "description", "defaultRole", "oidc"],
   nested: ["oidc"],
   replaceOn: ["parentUid"],

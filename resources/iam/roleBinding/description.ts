@@ -36,6 +36,7 @@ const roleBinding: ResourceKind = {
       roleUid: f.uid("a role", "segment"),
     }),
   parentField: "groupUid",
+  parentCollection: "groups",
   writable: ["identityUid", "roleUid"],
   // Deleting an identity deletes its bindings with it, so a binding of another identity is
   // another binding: when an identity is replaced (deleted first, under the same name), its

@@ -34,6 +34,7 @@ const overlay: ResourceKind = {
       config: customOverlay(f),
     }),
   parentField: "parentUid",
+  parentCollection: "groups",
   writable: ["name", "config"],
   // The API has no update for overlays: every change is a new overlay.
   replaceOn: ["parentUid", "name", "config"],

@@ -38,6 +38,7 @@ const overlayBinding: ResourceKind = {
       tags: f.list(f.text()).min(1, "must name at least one tag"),
     }),
   parentField: "repoUid",
+  parentCollection: "repos",
   writable: ["overlayUid", "tags"],
   // The create body names the overlay `overlay`; the answer hydrates it into the whole overlay.
   wireNames: { overlayUid: "overlay" },

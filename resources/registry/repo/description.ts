@@ -101,6 +101,7 @@ const repo: ResourceKind = {
       allowDelete: f.z.boolean(f.expecting("true or false")).optional(),
     }),
   parentField: "parentUid",
+  parentCollection: "groups",
   writable: ["name", "description", "bundles", "aliases", "catalogTier", "syncConfig", "customOverlay"],
   nested: ["syncConfig", "customOverlay"],
   replaceOn: ["parentUid"],

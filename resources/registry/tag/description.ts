@@ -37,6 +37,7 @@ const tag: ResourceKind = {
       bundles: f.list(f.text()).optional(),
     }),
   parentField: "repoUid",
+  parentCollection: "repos",
   writable: ["name", "digest", "deprecated", "bundles"],
   // The API has no update for tags: every change is a new tag (the old one deleted first when
   // the name stays, since a repo holds one tag of a name).
