@@ -72,17 +72,14 @@ export async function generatedFiles(): Promise<GeneratedFile[]> {
   const models: KindModel[] = [];
   for (const { provider } of KINDS) {
     const kind = provider.kind;
-    const folder = kind && kindFolder(provider);
-    // A kind not yet in a folder of its own keeps its hand-written class.
-    if (!kind?.docs || !folder) continue;
-    files.push(await generateKind(kind, folder, schemas));
+    if (!kind?.docs) continue;
     models.push(kindModel(kind, schemas));
+    const folder = kindFolder(provider);
+    // A kind whose provider is not yet in a folder of its own keeps its hand-written class.
+    if (folder) files.push(await generateKind(kind, folder, schemas));
   }
-  if (models.length === KINDS.length) {
-    const readme = path.join(repoRoot, "README.md");
-    const text = withTable(fs.readFileSync(readme, "utf8"), resourcesTable(models));
-    files.push({ file: readme, text });
-  }
+  const readme = path.join(repoRoot, "README.md");
+  files.push({ file: readme, text: withTable(fs.readFileSync(readme, "utf8"), resourcesTable(models)) });
   return files;
 }
 
