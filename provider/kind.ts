@@ -1,7 +1,7 @@
 /**
  * The description of one kind of record the API manages: everything the generic lifecycle,
  * the look-ups and adoption need to know about it, and nothing about how they work.
- * A kind is one declarative file (`resources/<domain>/<kind>Provider.ts`) holding one of these.
+ * A kind is one declarative file (`resources/<domain>/<kind>/description.ts`) holding one of these.
  *
  * Loading a description loads no validation library: its input schema is built by a function
  * the core calls on the first check, with the field toolkit (provider/fields.ts) it passes in.
