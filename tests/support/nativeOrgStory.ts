@@ -8,6 +8,7 @@
  * organization as it was.
  */
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator } from "../../emulator";
 import type { RunningEmulator } from "../../emulator";
@@ -88,7 +89,7 @@ export function describeNativeOrgStory(
 
     beforeAll(async () => {
       const emu = await startEmulator({ quiet: true });
-      const scratch = fs.mkdtempSync(path.join(repoRoot, ".work", `native-${options.project}-`));
+      const scratch = fs.mkdtempSync(path.join(os.tmpdir(), `platform-pulumi-${options.project}-`));
       const cliDir = pulumiCliDir();
       fs.mkdirSync(path.join(scratch, "backend"));
       context = {
