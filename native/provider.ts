@@ -11,6 +11,7 @@ import type { Kind } from "../provider/kind";
 import type { Provider as KindProvider } from "../provider/lifecycle";
 import { KINDS } from "../resources/kinds";
 import { nativeFunctions } from "./functions";
+import { importStart } from "./imports";
 import { PACKAGE_NAME, typeTokenOf } from "./kinds";
 import { packageSchema } from "./schema";
 
@@ -121,7 +122,9 @@ export function nativeProvider(version: string): provider.Provider {
     async read(id, urn, props) {
       const kind = served(urn);
       const state = unwrapSecrets(props as Props | undefined);
-      const result = await kind.ops.read(id, state.plain);
+      // No state: an import (a refresh always has the state it wrote).
+      const start = Object.keys(state.plain).length === 0 ? importStart(kind.kind, id) : { id, state: state.plain };
+      const result = await kind.ops.read(start.id, start.state);
       const secret = secretsOf(kind, state.secret);
       return {
         id: result.id,
