@@ -117,7 +117,9 @@ export function kindModel(kind: ResourceKind, schemas: Readonly<Record<string, F
       holdsMap: shapeHoldsMap(shape, schemas),
     });
   };
-  for (const [wire, shape] of Object.entries(message.properties)) add(inputNames[wire] ?? wire, shape);
+  // A part of another kind's record (a SCIM token) answers its own outputs, not that record's fields.
+  if (!kind.partOf)
+    for (const [wire, shape] of Object.entries(message.properties)) add(inputNames[wire] ?? wire, shape);
   for (const [name, shape] of Object.entries(kind.extraOutputs ?? {})) add(name, shape);
   add("adopted", { type: "boolean" });
   const secrets = [...new Set((kind.secrets ?? []).map((path) => path.split(".")[0]))];
