@@ -11,6 +11,7 @@ import { childUid, descendantsRange, inSubtree, parentOf, pointRange, subtreeRan
 import { Interval, intersectIntervals } from "./listEngine";
 import { decodePageToken, encodePageToken, isExpired } from "./pageTokens";
 import { Params, getBool, getInt, getList, getString } from "./params";
+import { answerOf } from "./kinds/answer";
 import { ResourceDef } from "./kinds/kind";
 import { RESOURCES, removeRecord } from "./kinds/registry";
 import { Collection, makeRec, OrderField, Rec } from "./store";
@@ -73,7 +74,7 @@ export function listResources(ctx: Context, def: ResourceDef, requestParams: Par
     { intervals, residual, nameEq, order, desc, signature },
     { pageSize, skip, after },
   );
-  const body: Record<string, unknown> = { [def.kind]: page.items.map((rec) => def.render(rec, ctx.store)) };
+  const body: Record<string, unknown> = { [def.kind]: page.items.map((rec) => answerOf(ctx, def, rec)) };
   if (page.next)
     body.nextPageToken = encodePageToken({ query: queryOf(params), after: page.next, issuedAt: ctx.clock.now() });
   body.totalCount = String(page.total);
@@ -160,7 +161,7 @@ export function authorize(ctx: Context, def: ResourceDef, uid: string, verb: Ver
 }
 
 export function getResource(ctx: Context, def: ResourceDef, uid: string): Record<string, unknown> {
-  return def.render(authorize(ctx, def, uid, "LIST"), ctx.store);
+  return answerOf(ctx, def, authorize(ctx, def, uid, "LIST"));
 }
 
 function checkUniqueName(coll: Collection, def: ResourceDef, parentUid: string, name: string, self?: Rec): void {
@@ -239,7 +240,7 @@ export function createResource(
   const rec = makeRec({ uid, parentUid, name, createTime: now, updateTime: now, data });
   coll.add(rec);
   ctx.store.changed();
-  return (def.renderCreated ?? def.render)(rec, ctx.store);
+  return answerOf(ctx, def, rec, { created: true });
 }
 
 /** How a body is checked for a kind: the documented message plus the kind's own rules. */
@@ -284,7 +285,7 @@ export function updateResource(
     });
     ctx.store.changed();
   }
-  return def.render(rec, ctx.store);
+  return answerOf(ctx, def, rec);
 }
 
 export function deleteResource(ctx: Context, def: ResourceDef, uid: string): void {

@@ -3,7 +3,7 @@
  * trusts. One per group, and its uid is the group's.
  */
 import accountAssociationDescription from "../../resources/iam/accountAssociation/description";
-import { renderStored, ResourceDef, servedAs } from "./kind";
+import { ResourceDef, servedAs } from "./kind";
 
 export const PROVIDERS = ["amazon", "azure", "chainguard", "github", "google"] as const;
 
@@ -20,8 +20,5 @@ export const accountAssociations: ResourceDef = {
       ? [{ field: "amazon.account", description: "must be a 12-digit AWS account id" }]
       : [];
   },
-  render: (rec) =>
-    renderStored(rec, ["uid", "name", "description", ...PROVIDERS, "createTime", "updateTime"], {
-      description: rec.data.description ?? "",
-    }),
+  defaults: { description: "" },
 };

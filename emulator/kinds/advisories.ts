@@ -2,7 +2,7 @@
 import { getList, getString, textOf } from "../params";
 import { Rec } from "../store";
 import { AdvisoryEvent, eventMatches, shortEvent } from "./advisoryEvents";
-import { iso, ResourceDef } from "./kind";
+import { ResourceDef } from "./kind";
 
 function anyIn(values: unknown, wanted: Set<string>): boolean {
   return Array.isArray(values) && values.some((v) => wanted.has(String(v)));
@@ -18,23 +18,21 @@ export const advisories: ResourceDef = {
   message: "vulnerabilities.Advisory",
   uniqueNames: false,
   operations: ["list", "get"],
-  render: (rec, store) => ({
-    uid: rec.uid,
-    advisoryId: rec.data.advisoryId,
-    // Only advisories migrated from a GitHub advisory repository carry their id from there.
-    ...(rec.data.legacyAdvisoryId !== undefined ? { legacyAdvisoryId: rec.data.legacyAdvisoryId } : {}),
-    artifactName: rec.data.artifactName ?? "",
-    artifactType: rec.data.artifactType ?? "",
-    artifactArchitecture: rec.data.artifactArchitecture ?? "",
-    componentName: rec.data.componentName ?? "",
-    componentType: rec.data.componentType ?? "",
-    componentLocation: rec.data.componentLocation ?? "",
-    author: rec.data.author ?? "",
-    aliases: rec.data.aliases ?? [],
+  // Only advisories migrated from a GitHub advisory repository carry a legacyAdvisoryId: no default.
+  defaults: {
+    artifactName: "",
+    artifactType: "",
+    artifactArchitecture: "",
+    componentName: "",
+    componentType: "",
+    componentLocation: "",
+    author: "",
+    aliases: [],
+    severities: [],
+  },
+  // Clients written against the seed scope read the older short form of events (an option).
+  derived: (rec, { store }) => ({
     events: store.legacyAdvisoryEvents ? eventsOf(rec).map(shortEvent) : eventsOf(rec),
-    severities: rec.data.severities ?? [],
-    createTime: iso(rec.createTime),
-    updateTime: iso(rec.updateTime),
   }),
   filters: (params) => {
     const predicates: Array<(rec: Rec) => boolean> = [];

@@ -3,7 +3,7 @@ import externalGroupRoleMappingDescription from "../../resources/iam/externalGro
 import { invalidField } from "../errors";
 import { getString } from "../params";
 import { Rec } from "../store";
-import { iso, ResourceDef, servedAs } from "./kind";
+import { ResourceDef, servedAs } from "./kind";
 import { usableRole } from "./roleBindings";
 
 export const externalGroupRoleMappings: ResourceDef = {
@@ -17,14 +17,8 @@ export const externalGroupRoleMappings: ResourceDef = {
     if (typeof values.roleUid === "string" && !usableRole(ctx, values.roleUid, groupUid))
       throw invalidField("roleUid", `role "${values.roleUid}" does not exist or is not usable on "${groupUid}"`);
   },
-  render: (rec) => ({
-    uid: rec.uid,
-    identityProviderUid: rec.parentUid,
-    externalGroupId: rec.data.externalGroupId,
-    roleUid: rec.data.roleUid,
-    scope: rec.data.scope ?? "",
-    createTime: iso(rec.createTime),
-  }),
+  defaults: { scope: "" },
+  derived: (rec) => ({ identityProviderUid: rec.parentUid }),
   filters: (params) => {
     const provider = getString(params, "identity_provider_uid");
     return { predicates: provider ? [(r: Rec) => r.parentUid === provider] : [], signature: [provider] };

@@ -6,35 +6,13 @@ import groupInviteDescription from "../../resources/iam/groupInvite/description"
 import { randomBytes } from "node:crypto";
 import { invalidField } from "../errors";
 import { getString } from "../params";
-import { Rec, Store } from "../store";
-import { iso, ResourceDef, servedAs } from "./kind";
+import { Rec } from "../store";
+import { answerOf } from "./answer";
+import { ResourceDef, servedAs } from "./kind";
+import { roles } from "./roles";
 import { usableRole } from "./roleBindings";
 
 const TTL = /^(\d{1,9})(\.\d{1,9})?s$/;
-
-function render(rec: Rec, store: Store): Record<string, unknown> {
-  const role = store.of("roles").get(String(rec.data.roleUid));
-  return {
-    uid: rec.uid,
-    roleUid: rec.data.roleUid,
-    ...(role
-      ? {
-          role: {
-            uid: role.uid,
-            name: role.name,
-            description: role.data.description ?? "",
-            capabilities: role.data.capabilities ?? [],
-          },
-        }
-      : {}),
-    ttl: rec.data.ttl,
-    email: rec.data.email ?? "",
-    singleUse: rec.data.singleUse ?? false,
-    keyId: rec.data.keyId,
-    expirationTime: iso(Number(rec.data.expirationTime)),
-    createTime: iso(rec.createTime),
-  };
-}
 
 export const groupInvites: ResourceDef = {
   ...servedAs(groupInviteDescription),
@@ -56,8 +34,11 @@ export const groupInvites: ResourceDef = {
       expirationTime: now + seconds * 1000,
     };
   },
-  render,
-  renderCreated: (rec, store) => ({ ...render(rec, store), code: rec.data.code }),
+  defaults: { email: "", singleUse: false },
+  derived: (rec, ctx) => {
+    const role = ctx.store.of("roles").get(String(rec.data.roleUid));
+    return { role: role && answerOf(ctx, roles, role, { as: "iam.GroupInviteRole" }) };
+  },
   filters: (params) => {
     const keyId = getString(params, "key_id");
     return { predicates: keyId ? [(r: Rec) => r.data.keyId === keyId] : [], signature: [keyId] };

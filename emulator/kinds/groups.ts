@@ -2,7 +2,7 @@
 import groupDescription, { GROUP_NAME_PATTERN } from "../../resources/iam/group/description";
 import { failedPrecondition } from "../errors";
 import { Store } from "../store";
-import { iso, ResourceDef, servedAs } from "./kind";
+import { ResourceDef, servedAs } from "./kind";
 import { removeRecord } from "./registry";
 
 export { GROUP_NAME_PATTERN };
@@ -22,16 +22,7 @@ export const groups: ResourceDef = {
     typeof values.name === "string" && !GROUP_NAME_PATTERN.test(values.name)
       ? [{ field: "name", description: `must match ${GROUP_NAME_PATTERN.source}` }]
       : [],
-  render: (rec) => ({
-    uid: rec.uid,
-    name: rec.name,
-    description: rec.data.description ?? "",
-    resourceLimits: {},
-    verified: rec.data.verified ?? false,
-    ...(rec.data.kind !== undefined ? { kind: rec.data.kind } : {}),
-    createTime: iso(rec.createTime),
-    updateTime: iso(rec.updateTime),
-  }),
+  defaults: { description: "", resourceLimits: {}, verified: false },
   onDelete: (ctx, rec) => {
     const { store } = ctx;
     const blockers = BLOCKING.flatMap(([kind, label]) => {

@@ -92,20 +92,14 @@ export const identities: ResourceDef = {
   operations: ["list", "get", "create", "update", "delete"],
   check: checkIdentity,
   initialData: (_ctx, _values, now) => ({ lastSeenTime: now }),
-  render: (rec) => {
-    const kinds: Record<string, unknown> = {};
-    for (const key of IDENTITY_KINDS) if (isSet(key, rec.data[key])) kinds[key] = rec.data[key];
-    return {
-      uid: rec.uid,
-      name: rec.name,
-      description: rec.data.description ?? "",
-      ...(rec.data.company ? { company: rec.data.company } : {}),
-      ...kinds,
-      lastSeenTime: iso(Number(rec.data.lastSeenTime ?? rec.createTime)),
-      createTime: iso(rec.createTime),
-      updateTime: iso(rec.updateTime),
-    };
-  },
+  defaults: { description: "" },
+  derived: (rec) => ({
+    // An empty company is none, and so is the unspecified service principal.
+    company: rec.data.company || undefined,
+    servicePrincipal: isSet("servicePrincipal", rec.data.servicePrincipal) ? rec.data.servicePrincipal : undefined,
+    // Records kept before the service tracked sign-ins were last seen when created.
+    lastSeenTime: iso(Number(rec.data.lastSeenTime ?? rec.createTime)),
+  }),
   filters: (params) => {
     const wanted = params.get("relationship_type")?.at(-1);
     const field: Record<string, string> = {

@@ -5,7 +5,7 @@
  */
 import identityProviderDescription from "../../resources/iam/identityProvider/description";
 import { FieldViolation, invalidField } from "../errors";
-import { iso, ResourceDef, servedAs } from "./kind";
+import { ResourceDef, servedAs } from "./kind";
 import { removeRecord } from "./registry";
 import { usableRole } from "./roleBindings";
 
@@ -20,15 +20,6 @@ function httpsUrl(field: string, value: unknown): FieldViolation[] {
     // reported below
   }
   return [{ field, description: "must be an https URL" }];
-}
-
-/** The SCIM state as documented (the token's hash stays inside). */
-function scimAnswer(scim: unknown): Record<string, unknown> {
-  const state = (scim ?? SCIM_NOT_ISSUED) as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const key of ["credentialState", "enabled", "endpointUrl", "etag", "previousTokenExpireTime", "tokenExpireTime"])
-    if (state[key] !== undefined) out[key] = state[key];
-  return out;
 }
 
 export const identityProviders: ResourceDef = {
@@ -50,19 +41,8 @@ export const identityProviders: ResourceDef = {
       );
   },
   initialData: () => ({ scim: SCIM_NOT_ISSUED }),
-  render: (rec) => {
-    const { clientSecret: _secret, ...oidc } = (rec.data.oidc ?? {}) as Record<string, unknown>;
-    return {
-      uid: rec.uid,
-      name: rec.name,
-      description: rec.data.description ?? "",
-      defaultRole: rec.data.defaultRole,
-      ...(rec.data.oidc ? { oidc } : {}),
-      scim: scimAnswer(rec.data.scim),
-      createTime: iso(rec.createTime),
-      updateTime: iso(rec.updateTime),
-    };
-  },
+  // The SCIM token's hash is kept in the record's scim and, undocumented, never answered.
+  defaults: { description: "", scim: SCIM_NOT_ISSUED },
   onDelete: (ctx, rec) => {
     for (const mapping of ctx.store.of("externalGroupRoleMappings").children(rec.uid))
       removeRecord(ctx, "externalGroupRoleMappings", mapping);

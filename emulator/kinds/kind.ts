@@ -5,6 +5,7 @@
  */
 import { Context } from "../context";
 import { FieldViolation } from "../errors";
+import type { Messages } from "../messages";
 import { Params } from "../params";
 import type { ResourceKind } from "../../provider/kind";
 import { KINDS, Kind, Rec, Store } from "../store";
@@ -17,8 +18,11 @@ const isKind = (collection: string): collection is Kind => (KINDS as readonly st
  * collection of its parent are written there once, for the provider and the emulator alike.
  */
 export function servedAs(
-  description: Pick<ResourceKind, "collection" | "domain" | "noun" | "message" | "parentCollection">,
-): Pick<ResourceDef, "kind" | "domain" | "singular" | "message" | "parentKind"> {
+  description: Pick<
+    ResourceKind,
+    "collection" | "domain" | "noun" | "message" | "parentCollection" | "writeOnly" | "onlyAtCreate"
+  >,
+): Pick<ResourceDef, "kind" | "domain" | "singular" | "message" | "parentKind" | "writeOnly" | "onlyAtCreate"> {
   const { collection, parentCollection } = description;
   if (!isKind(collection) || !isKind(parentCollection))
     throw new Error(`the emulator keeps no collection ${isKind(collection) ? parentCollection : collection}`);
@@ -28,6 +32,8 @@ export function servedAs(
     singular: description.noun,
     message: description.message,
     parentKind: parentCollection,
+    ...(description.writeOnly ? { writeOnly: description.writeOnly } : {}),
+    ...(description.onlyAtCreate ? { onlyAtCreate: description.onlyAtCreate } : {}),
   };
 }
 
@@ -37,6 +43,12 @@ export interface ListFilters {
   predicates: Array<(rec: Rec) => boolean>;
   /** Canonical text of the filters (a cache key). */
   signature: unknown[];
+}
+
+/** What an answer reads: the records it hydrates from and the documents it follows. */
+export interface AnswerContext {
+  store: Store;
+  messages: Messages;
 }
 
 export interface ResourceDef {
@@ -64,9 +76,23 @@ export interface ResourceDef {
   alsoRequired?: string[];
   /** The kind's own rules on the writable values a record would hold. */
   check?: (values: Record<string, unknown>) => FieldViolation[];
-  render: (rec: Rec, store: Store) => Record<string, unknown>;
-  /** The answer to a create, when it shows more than a read does (an invite's code). */
-  renderCreated?: (rec: Rec, store: Store) => Record<string, unknown>;
+  /**
+   * What the service answers for a documented field the record does not hold (a group's
+   * `description: ""`); the record answers every other documented field it holds by itself
+   * (kinds/answer.ts).
+   */
+  defaults?: Record<string, unknown>;
+  /**
+   * Documented fields the answer derives instead of reading them from the record: references
+   * hydrated from other records (a role binding's identity), fields under another name (a
+   * mapping's identityProviderUid is its parent). A derived value is answered as given;
+   * `undefined` leaves the field out.
+   */
+  derived?: (rec: Rec, ctx: AnswerContext) => Record<string, unknown>;
+  /** Documented members the service keeps and never answers (`oidc.clientSecret`), as dotted paths. */
+  writeOnly?: readonly string[];
+  /** Documented fields only the answer to the create shows (an invite's code). */
+  onlyAtCreate?: readonly string[];
   filters?: (params: Params, store: Store) => ListFilters;
   /** A new record's uid under its parent (default: the parent's uid, `/`, a new segment). */
   newUid?: (parentUid: string) => string;
@@ -87,18 +113,3 @@ export interface ResourceDef {
 }
 
 export const iso = (ms: number) => new Date(ms).toISOString();
-
-/** Writable stored values plus uid, name and times, as the message's fields (nothing undocumented). */
-export function renderStored(rec: Rec, fields: string[], extra: Record<string, unknown> = {}): Record<string, unknown> {
-  const all: Record<string, unknown> = {
-    uid: rec.uid,
-    name: rec.name,
-    createTime: iso(rec.createTime),
-    updateTime: iso(rec.updateTime),
-    ...rec.data,
-    ...extra,
-  };
-  const out: Record<string, unknown> = {};
-  for (const field of fields) if (all[field] !== undefined) out[field] = all[field];
-  return out;
-}

@@ -4,6 +4,7 @@ import { invalidField } from "../errors";
 import { capability } from "../capabilities";
 import { getString } from "../params";
 import { Rec } from "../store";
+import { answerOf } from "./answer";
 import { ResourceDef, servedAs } from "./kind";
 import { overlays } from "./overlays";
 
@@ -21,14 +22,11 @@ export const overlayBindings: ResourceDef = {
     if (!overlay || !ctx.principal.can(capability("overlays", "LIST"), overlay.uid))
       throw invalidField("overlay", `overlay "${String(values.overlay)}" does not exist`);
   },
-  render: (rec, store) => {
-    const overlay = store.of("overlays").get(String(rec.data.overlay));
-    return {
-      uid: rec.uid,
-      repo: rec.parentUid,
-      tags: rec.data.tags ?? [],
-      ...(overlay ? { overlay: overlays.render(overlay, store) } : {}),
-    };
+  defaults: { tags: [] },
+  derived: (rec, ctx) => {
+    // The body names the overlay by its uid; the answer shows the overlay itself.
+    const overlay = ctx.store.of("overlays").get(String(rec.data.overlay));
+    return { repo: rec.parentUid, overlay: overlay ? answerOf(ctx, overlays, overlay) : undefined };
   },
   filters: (params) => {
     const overlay = getString(params, "overlay");

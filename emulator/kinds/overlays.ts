@@ -7,7 +7,7 @@ export const overlays: ResourceDef = {
   ...servedAs(overlayDescription),
   uniqueNames: true,
   operations: ["list", "get", "create", "delete"],
-  render: (rec) => ({ uid: rec.uid, name: rec.name, config: rec.data.config ?? {} }),
+  defaults: { config: {} },
   onDelete: (ctx, rec) => {
     for (const binding of ctx.store.of("overlayBindings").referencing("overlay", rec.uid))
       removeRecord(ctx, "overlayBindings", binding);

@@ -127,25 +127,12 @@ export const requestGroups: ResourceDef = {
       },
     };
   },
-  render: (rec) => ({
-    uid: rec.uid,
-    name: rec.name,
+  defaults: { forCveRemediation: false, cveRemediationSummary: {}, orgUpstreamEnabled: false },
+  derived: (rec) => ({
     parentId: rec.parentUid,
-    ecosystem: rec.data.ecosystem,
-    forCveRemediation: rec.data.forCveRemediation === true,
-    source: rec.data.source,
-    status: rec.data.status,
-    createdBy: rec.data.createdBy,
-    input: rec.data.input,
     availabilitySummary: availabilitySummary(rec),
-    cveRemediationSummary: {},
-    orgUpstreamEnabled: false,
-    ...(rec.data.submitTime !== undefined
-      ? { submitTime: iso(Number(rec.data.submitTime)), submittedBy: rec.data.submittedBy }
-      : {}),
+    // Records kept before items had their own time were last changed with the request group.
     itemsUpdateTime: iso(Number(rec.data.itemsUpdateTime ?? rec.updateTime)),
-    createTime: iso(rec.createTime),
-    updateTime: iso(rec.updateTime),
   }),
   filters: (params) => {
     const parent = getString(params, "parent");

@@ -9,7 +9,11 @@ import { capability } from "../capabilities";
 import { inSubtree } from "../ids";
 import { Params, textOf } from "../params";
 import { Rec } from "../store";
-import { iso, ResourceDef, servedAs } from "./kind";
+import { answerOf } from "./answer";
+import { groups } from "./groups";
+import { identities } from "./identities";
+import { ResourceDef, servedAs } from "./kind";
+import { roles } from "./roles";
 
 export const isBuiltinRole = (rec: Rec) => rec.data.builtin === true;
 
@@ -58,31 +62,22 @@ export const roleBindings: ResourceDef = {
       self,
     );
   },
-  render: (rec, store) => {
-    const identity = store.of("identities").get(String(rec.data.identityUid));
-    const role = store.of("roles").get(String(rec.data.roleUid));
-    const group = store.of("groups").get(String(rec.parentUid));
+  derived: (rec, ctx) => {
+    const identity = ctx.store.of("identities").get(String(rec.data.identityUid));
+    const role = ctx.store.of("roles").get(String(rec.data.roleUid));
+    const group = ctx.store.of("groups").get(String(rec.parentUid));
     const claim = (identity?.data.claimMatch ?? {}) as Record<string, unknown>;
+    // A reference whose record is gone still answers its uid.
     return {
-      uid: rec.uid,
-      identityUid: rec.data.identityUid,
-      roleUid: rec.data.roleUid,
       identity: identity
         ? {
-            uid: identity.uid,
-            name: identity.name,
-            description: textOf(identity.data.description),
+            ...answerOf(ctx, identities, identity, { as: "iam.RoleBindingIdentity" }),
             subject: textOf(claim.subject ?? claim.subjectPattern),
             issuer: textOf(claim.issuer ?? claim.issuerPattern),
           }
         : { uid: rec.data.identityUid },
-      group: group
-        ? { uid: group.uid, name: group.name, description: textOf(group.data.description) }
-        : { uid: rec.parentUid },
-      role: role
-        ? { uid: role.uid, name: role.name, description: textOf(role.data.description) }
-        : { uid: rec.data.roleUid },
-      createTime: iso(rec.createTime),
+      group: group ? answerOf(ctx, groups, group, { as: "iam.RoleBindingGroup" }) : { uid: rec.parentUid },
+      role: role ? answerOf(ctx, roles, role, { as: "iam.RoleBindingRole" }) : { uid: rec.data.roleUid },
     };
   },
   filters: (params: Params) => {

@@ -5,7 +5,7 @@
  */
 import roleDescription from "../../resources/iam/role/description";
 import { newRoleUid } from "../ids";
-import { iso, ResourceDef, servedAs } from "./kind";
+import { ResourceDef, servedAs } from "./kind";
 import { removeRecord } from "./registry";
 
 export const roles: ResourceDef = {
@@ -14,14 +14,7 @@ export const roles: ResourceDef = {
   placedByParent: true,
   operations: ["list", "get", "create", "update", "delete"],
   newUid: () => newRoleUid(),
-  render: (rec) => ({
-    uid: rec.uid,
-    name: rec.name,
-    description: rec.data.description ?? "",
-    capabilities: rec.data.capabilities ?? [],
-    createTime: iso(rec.createTime),
-    updateTime: iso(rec.updateTime),
-  }),
+  defaults: { description: "", capabilities: [] },
   onDelete: (ctx, rec) => {
     for (const kind of ["roleBindings", "externalGroupRoleMappings", "groupInvites"] as const)
       for (const holder of ctx.store.of(kind).referencing("roleUid", rec.uid)) removeRecord(ctx, kind, holder);

@@ -14,5 +14,4 @@ export const subscriptions: ResourceDef = {
     }
     return [{ field: "sink", description: "must be an https URL" }];
   },
-  render: (rec) => ({ uid: rec.uid, sink: rec.data.sink }),
 };

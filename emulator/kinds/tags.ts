@@ -6,7 +6,7 @@
 import tagDescription from "../../resources/registry/tag/description";
 import { getBool, getString, getTime, Params } from "../params";
 import { Collection, Rec } from "../store";
-import { iso, ListFilters, ResourceDef, servedAs } from "./kind";
+import { ListFilters, ResourceDef, servedAs } from "./kind";
 
 export const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
 export const REFERRER_TAG = /^sha256-[0-9a-f]{64}\.[a-z]+$/;
@@ -46,13 +46,6 @@ export const tags: ResourceDef = {
     typeof values.digest === "string" && !DIGEST_PATTERN.test(values.digest)
       ? [{ field: "digest", description: "must be sha256: followed by 64 lowercase hex characters" }]
       : [],
-  render: (rec) => ({
-    uid: rec.uid,
-    name: rec.name,
-    digest: rec.data.digest,
-    deprecated: rec.data.deprecated ?? false,
-    bundles: rec.data.bundles ?? [],
-    updateTime: iso(rec.updateTime),
-  }),
+  defaults: { deprecated: false, bundles: [] },
   filters: (params, store) => tagFilters(params, store.of("tags")),
 };

@@ -1,5 +1,5 @@
 /** Terms documents a group's members accepted (served only through the terms operations). */
-import { iso, ResourceDef } from "./kind";
+import { ResourceDef } from "./kind";
 
 export const termsAcceptances: ResourceDef = {
   kind: "termsAcceptances",
@@ -9,10 +9,6 @@ export const termsAcceptances: ResourceDef = {
   message: "iam.TermsAcceptance",
   uniqueNames: true,
   operations: [],
-  render: (rec) => ({
-    docId: rec.name,
-    orgUid: rec.parentUid,
-    acceptedBy: rec.data.acceptedBy,
-    createTime: iso(rec.createTime),
-  }),
+  // A terms document is accepted once per group: the document's id is the record's name.
+  derived: (rec) => ({ docId: rec.name, orgUid: rec.parentUid }),
 };

@@ -9,6 +9,7 @@ import { OperationHandler } from "../dispatch";
 import { ApiError, invalidArgument, invalidField, notFound } from "../errors";
 import { createResource, deleteResource } from "../handlers";
 import { inSubtree } from "../ids";
+import { answerOf } from "../kinds/answer";
 import { RESOURCES, removeRecord } from "../kinds/registry";
 import { PROVIDERS } from "../kinds/accountAssociations";
 import { getString } from "../params";
@@ -30,7 +31,7 @@ function matchesExactOrPattern(exact: unknown, pattern: unknown, value: string):
   return false;
 }
 
-const lookupGroup: OperationHandler = (ctx) => ({ group: RESOURCES.groups.render(callerGroup(ctx), ctx.store) });
+const lookupGroup: OperationHandler = (ctx) => ({ group: answerOf(ctx, RESOURCES.groups, callerGroup(ctx)) });
 
 /** Eligible to create an organization's groups: the caller may create groups somewhere. */
 const checkEligibility: OperationHandler = (ctx) => ({
@@ -130,7 +131,7 @@ const batchDeleteMappings: OperationHandler = (ctx, { body }) => {
       throw invalidField(`names[${i}]`, `"${uid}" is not a mapping of identity provider "${parent}"`);
     return rec;
   });
-  const answer = mappings.map((rec) => RESOURCES.externalGroupRoleMappings.render(rec, ctx.store));
+  const answer = mappings.map((rec) => answerOf(ctx, RESOURCES.externalGroupRoleMappings, rec));
   for (const rec of mappings) removeRecord(ctx, "externalGroupRoleMappings", rec);
   ctx.store.changed();
   return { parent, externalGroupRoleMappings: answer };

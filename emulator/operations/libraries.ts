@@ -9,6 +9,7 @@ import { OperationHandler, OperationRequest } from "../dispatch";
 import { failedPrecondition, invalidField, notFound, permissionDenied } from "../errors";
 import { inSubtree } from "../ids";
 import { iso } from "../kinds/kind";
+import { answerOf } from "../kinds/answer";
 import { RESOURCES } from "../kinds/registry";
 import { availabilityOf, availabilitySummary, itemsOf, RequestItem, renderItem } from "../kinds/requestGroups";
 import { getBool, getList, getString, getTime } from "../params";
@@ -105,7 +106,7 @@ function touch(ctx: Context, rec: Rec, mutate: (r: Rec) => void): void {
 const refreshCoverage: OperationHandler = (ctx, request) => {
   const rec = requestGroup(ctx, request, OTHER_CAPABILITIES.requestGroupsRefresh);
   touch(ctx, rec, (r) => (r.data.itemsUpdateTime = ctx.clock.now()));
-  return RESOURCES.requestGroups.render(rec, ctx.store);
+  return answerOf(ctx, RESOURCES.requestGroups, rec);
 };
 
 function setRemoved(ctx: Context, request: OperationRequest, removed: boolean) {
@@ -151,7 +152,7 @@ const submit: OperationHandler = (ctx, request) => {
     r.data.status = "REQUEST_GROUP_STATUS_PROCESSING";
     if (request.body.forCveRemediation === true) r.data.forCveRemediation = true;
   });
-  return RESOURCES.requestGroups.render(rec, ctx.store);
+  return answerOf(ctx, RESOURCES.requestGroups, rec);
 };
 
 /** What a group's items are ordered by (default: as the group lists them, its input's order). */
