@@ -125,6 +125,13 @@ export interface ResourceKind {
    * `syncState`), with their shapes. The other outputs are the message's fields and the inputs.
    */
   extraOutputs?: Readonly<Record<string, FieldShape>>;
+  /**
+   * The documented message whose fields are the outputs besides the inputs and `extraOutputs`,
+   * when it is not `message` (a part of another kind's record answers one member of it: a SCIM
+   * token, the identity provider's `scim` state), and which of its fields `toOutputs` answers,
+   * when not every one.
+   */
+  outputsFrom?: { readonly message: string; readonly fields?: readonly string[] };
   /** How messages name one record: "group". */
   noun: string;
   /** The API domain, the first path segment: "iam". */

@@ -64,7 +64,7 @@ export function resourceModule(
         }>;`,
     )
     .join("\n");
-  const record = model.record
+  const record = (model.record ?? [])
     .map(
       ([wire, shape]) =>
         `  ${key(wire)}${wire === "uid" ? "" : "?"}: ${documentedType(shape, schemas, recordContext, wire, "  ")};`,
@@ -78,17 +78,10 @@ export function resourceModule(
     maps: [...new Set([...model.inputs, ...model.outputs].filter((f) => f.holdsMap).map((f) => f.name))],
   };
   const summary = `${docs.summary}\n\n    ${docs.example.split("\n").join("\n    ")}`;
-
-  return `${GENERATED_HEADER}import * as pulumi from "@pulumi/pulumi";
-import { KindResource, ResourceShape, getArguments } from "${imports.core}/kindResource";
-import provider = require("${imports.provider}");
-
-/** The inputs of ${article(name)} ${name}. */
-export interface ${name}Args {
-${args}
-}
-
-/** What \`${name}.get\` may be given of ${article(name)} ${name}'s state: any of its outputs. */
+  // A part of another kind's record (`partOf`) is never read alone: no State, Record or get.
+  const readable = model.record !== undefined;
+  const readableTypes = readable
+    ? `/** What \`${name}.get\` may be given of ${article(name)} ${name}'s state: any of its outputs. */
 export interface ${name}State {
 ${state}
 }
@@ -98,15 +91,10 @@ export interface ${name}Record {
 ${record}
 }
 
-const SHAPE: ResourceShape = ${JSON.stringify(shape)};
-
-${docComment(summary, "")}export class ${name} extends KindResource {
-  /** @internal */
-  static readonly __pulumiType = "pulumi-nodejs:dynamic/${kind.domain}:${name}";
-
-${declared}
-
-  /**
+`
+    : "";
+  const getter = readable
+    ? `  /**
    * An existing ${kind.noun}, read by its id (its uid) into the program without managing it:
    * deleting the stack leaves it alone. \`state\` may add what a read cannot tell.
    */
@@ -122,7 +110,28 @@ ${declared}
     const given = getArguments<${name}State>(SHAPE, stateOrOptions, opts);
     return new ${name}(name, given.state as ${name}Args, { ...given.opts, id });
   }
+`
+    : "";
 
+  return `${GENERATED_HEADER}import * as pulumi from "@pulumi/pulumi";
+import { KindResource, ResourceShape${readable ? ", getArguments" : ""} } from "${imports.core}/kindResource";
+import provider = require("${imports.provider}");
+
+/** The inputs of ${article(name)} ${name}. */
+export interface ${name}Args {
+${args}
+}
+
+${readableTypes}
+const SHAPE: ResourceShape = ${JSON.stringify(shape)};
+
+${docComment(summary, "")}export class ${name} extends KindResource {
+  /** @internal */
+  static readonly __pulumiType = "pulumi-nodejs:dynamic/${kind.domain}:${name}";
+
+${declared}
+
+${getter}
   /** Whether \`obj\` is ${article(name)} ${name}, even one made by another copy of this package. */
   static isInstance(obj: unknown): obj is ${name} {
     return (
