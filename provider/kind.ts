@@ -29,6 +29,8 @@ export interface FieldShape {
   ref?: string;
   format?: string;
   enum?: readonly string[];
+  /** An enum's zero value: what an absent field reads as ("not set"). */
+  default?: string;
   items?: FieldShape;
   map?: FieldShape;
   properties?: Readonly<Record<string, FieldShape>>;

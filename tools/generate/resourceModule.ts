@@ -5,7 +5,7 @@
  */
 import type { FieldShape } from "../../provider/kind";
 import { KindModel, ModelField } from "../../provider/kindModel";
-import { TypeContext, docComment, documentedType, jsonType, key } from "./typeText";
+import { ModuleEnums, TypeContext, docComment, documentedType, jsonType, key } from "./typeText";
 
 export interface ModuleImports {
   /** The core folder as this module imports it: "../../../provider". */
@@ -37,8 +37,9 @@ export function resourceModule(
   const docs = kind.docs;
   if (!docs) throw new Error(`${name}: its description has no docs (KindDocs), which the class is written from`);
   const fieldDocs = kind.docs?.fields ?? {};
-  const inputContext: TypeContext = { docs: fieldDocs, input: true };
-  const outputContext: TypeContext = { docs: fieldDocs, input: false };
+  const enums = new ModuleEnums(schemas);
+  const inputContext: TypeContext = { docs: fieldDocs, input: true, enums };
+  const outputContext: TypeContext = { docs: fieldDocs, input: false, enums };
   // The state keeps write-only members from the program; an answer never holds them.
   const recordContext: TypeContext = { ...outputContext, omitted: new Set(kind.writeOnly ?? []) };
 
@@ -113,11 +114,7 @@ ${record}
 `
     : "";
 
-  return `${GENERATED_HEADER}import * as pulumi from "@pulumi/pulumi";
-import { KindResource, ResourceShape${readable ? ", getArguments" : ""} } from "${imports.core}/kindResource";
-import provider = require("${imports.provider}");
-
-/** The inputs of ${article(name)} ${name}. */
+  const body = `/** The inputs of ${article(name)} ${name}. */
 export interface ${name}Args {
 ${args}
 }
@@ -144,5 +141,16 @@ ${getter}
     super(provider, name, args, opts, SHAPE);
   }
 }
-`.replace(/\n{3,}/g, "\n\n");
+`;
+  // The module's own names, which no enum's alias may take.
+  const taken = new Set([name, `${name}Args`, `${name}State`, `${name}Record`, "SHAPE", "provider", "pulumi"]);
+  for (const imported of ["KindResource", "ResourceShape", "getArguments"]) taken.add(imported);
+  const { text, declarations } = enums.resolve(body, taken);
+
+  return `${GENERATED_HEADER}import * as pulumi from "@pulumi/pulumi";
+import { KindResource, ResourceShape${readable ? ", getArguments" : ""} } from "${imports.core}/kindResource";
+import provider = require("${imports.provider}");
+
+${declarations}
+${text}`.replace(/\n{3,}/g, "\n\n");
 }

@@ -4,6 +4,15 @@ import * as pulumi from "@pulumi/pulumi";
 import { KindResource, ResourceShape } from "../../../provider/kindResource";
 import provider = require("./provider");
 
+/** The API document's enum iam.IdentityProvider.SCIM.CredentialState. */
+type CredentialState =
+  | "CREDENTIAL_STATE_UNSPECIFIED"
+  | "CREDENTIAL_STATE_NOT_ISSUED"
+  | "CREDENTIAL_STATE_LIVE"
+  | "CREDENTIAL_STATE_EXPIRED"
+  | "CREDENTIAL_STATE_REVOKED"
+  | "CREDENTIAL_STATE_ROTATING";
+
 /** The inputs of a ScimToken. */
 export interface ScimTokenArgs {
   /**
@@ -88,15 +97,7 @@ export class ScimToken extends KindResource {
   /** When the token stops working, RFC 3339; absent for a token that never expires. */
   declare readonly tokenExpireTime: pulumi.Output<string | undefined>;
   /** CREDENTIAL_STATE_LIVE, or CREDENTIAL_STATE_ROTATING while a previous token still works. */
-  declare readonly credentialState: pulumi.Output<
-    | "CREDENTIAL_STATE_UNSPECIFIED"
-    | "CREDENTIAL_STATE_NOT_ISSUED"
-    | "CREDENTIAL_STATE_LIVE"
-    | "CREDENTIAL_STATE_EXPIRED"
-    | "CREDENTIAL_STATE_REVOKED"
-    | "CREDENTIAL_STATE_ROTATING"
-    | undefined
-  >;
+  declare readonly credentialState: pulumi.Output<CredentialState | undefined>;
   /** The identity provider's SCIM state version as last seen: how a regeneration elsewhere is noticed. */
   declare readonly etag: pulumi.Output<string | undefined>;
   /**
