@@ -2,14 +2,15 @@
 /**
  * `platform-pulumi emulator --port N [--state FILE] [--no-seed] [--require-patch-fields]`: runs the local Platform
  * API v2 emulator until interrupted, printing the base URL and the dev owner token.
- * `platform-pulumi export --under <group uid> [--out DIR] [--js] [--manage-deletes] [--partial]`: writes a
- * Pulumi project declaring everything below that group (exporter/).
+ * `platform-pulumi export --under <group uid> [--out DIR] [--import-file FILE] [--js] [--manage-deletes]
+ * [--partial]`: writes a Pulumi project declaring everything below that group, or Pulumi's import file for
+ * the native provider (exporter/).
  */
 import { parseArgs } from "node:util";
 import { startEmulator } from "./emulator";
 
 const USAGE = `Usage: platform-pulumi emulator [--port N] [--state FILE] [--no-seed] [--token-ttl SECONDS] [--require-patch-fields] [--quiet]
-       platform-pulumi export --under GROUP_UID [--out DIR] [--js] [--manage-deletes] [--name PROJECT] [--partial]
+       platform-pulumi export --under GROUP_UID [--out DIR] [--import-file FILE] [--js] [--manage-deletes] [--name PROJECT] [--partial]
 
 emulator:
   --port N             port on 127.0.0.1 (default 8080; 0 picks a free port)
@@ -25,7 +26,10 @@ emulator:
 export (settings from the environment: PLATFORM_API_URL, and PLATFORM_TOKEN or PLATFORM_IDENTITY
 with PLATFORM_IDENTITY_TOKEN_FILE, as the provider reads them):
   --under GROUP_UID    export every record below this group (the group itself is not declared)
-  --out DIR            the project folder to write (default: platform-export); new or empty
+  --out DIR            the project folder to write (default: platform-export, unless only --import-file is given); new or empty
+  --import-file FILE   write Pulumi's import file for the native provider \`platform\` (type tokens, names, ids) for
+                       \`pulumi import --file FILE\`; records no import can bring in (an invite: its code) are left out
+                       as --partial says
   --js                 write index.js (CommonJS) instead of index.ts and tsconfig.json
   --manage-deletes     leave out retainOnDelete: removing a resource from the program deletes its record
   --name PROJECT       the Pulumi project name (default: platform-<last segment of the uid>)
@@ -110,7 +114,8 @@ async function runExport(args: string[]): Promise<void> {
       args,
       options: {
         under: { type: "string" },
-        out: { type: "string", default: "platform-export" },
+        out: { type: "string" },
+        "import-file": { type: "string" },
         js: { type: "boolean", default: false },
         "manage-deletes": { type: "boolean", default: false },
         name: { type: "string" },
@@ -126,9 +131,12 @@ async function runExport(args: string[]): Promise<void> {
   const { exportOrganization, leftOutLine } = await import("./exporter");
   const { sharedClient } = await import("./provider/client");
   const started = Date.now();
+  // The project folder by default; with only --import-file, the import file alone.
+  const out = values.out ?? (values["import-file"] === undefined ? "platform-export" : undefined);
   const result = await exportOrganization({
     under: values.under,
-    out: values.out,
+    out,
+    importFile: values["import-file"],
     js: values.js,
     manageDeletes: values["manage-deletes"],
     name: values.name,
@@ -144,7 +152,13 @@ async function runExport(args: string[]): Promise<void> {
     );
   }
   const counts = Object.entries(result.counts).map(([type, n]) => `${n} ${type}`);
-  console.log(`Wrote ${result.files.join(", ")} to ${values.out}: ${counts.join(", ") || "nothing below that group"}.`);
+  const found = counts.join(", ") || "nothing below that group";
+  if (out !== undefined) console.log(`Wrote ${result.files.join(", ")} to ${out}: ${found}.`);
+  if (values["import-file"] !== undefined)
+    console.log(
+      `Wrote the import file ${values["import-file"]}: ${found}. In a project whose Pulumi.yaml points at the ` +
+        `native provider: pulumi import --file ${values["import-file"]}`,
+    );
   for (const key of result.secretKeys) console.log(`Set the secret ${key}: pulumi config set --secret ${key} <value>`);
 }
 

@@ -12,6 +12,7 @@ export default tseslint.config(
       "tests/**/programs/",
       "tools/**/programs/",
       "examples/*/",
+      "sdk/",
       "**/*.js",
       "**/*.mjs",
     ],

@@ -12,6 +12,7 @@ import { uidIssue } from "../provider/uid";
 import { LeftOut, leftOutLine, sortOut } from "./declarable";
 export { leftOutLine } from "./declarable";
 import { exportedKinds } from "./kinds";
+import { importFileOf, withoutUnimportable } from "./importFile";
 import { generateProgram } from "./program";
 import { Progress, readGroup, readRole, readSubtree } from "./read";
 import { referenceFields } from "./references";
@@ -19,8 +20,14 @@ import { referenceFields } from "./references";
 export interface ExportOptions {
   /** The group whose descendants are exported (itself not declared). */
   under: string;
-  /** The project folder to write: created, or empty. */
-  out: string;
+  /** The project folder to write: created, or empty. Without it only the import file is written. */
+  out?: string;
+  /**
+   * Also (or only) write Pulumi's import file for the native provider here: `pulumi import --file`
+   * then brings the records in. Records no import can bring in (an invite: its code) are left out
+   * as records a program cannot declare are.
+   */
+  importFile?: string;
   js?: boolean;
   manageDeletes?: boolean;
   /** The Pulumi project name (default: platform-<last segment of under>). */
@@ -35,6 +42,7 @@ export interface ExportOptions {
 }
 
 export interface ExportResult {
+  /** The project's files written in `out` (none without it). */
   files: string[];
   counts: Record<string, number>;
   secretKeys: string[];
@@ -65,13 +73,21 @@ const PROJECT_FILES = ["Pulumi.yaml", "package.json", "tsconfig.json", "index.ts
 export async function exportOrganization(options: ExportOptions): Promise<ExportResult> {
   const issue = uidIssue(options.under, "path");
   if (issue) throw new Error(`--under must be a group's uid: it ${issue}`);
-  const clash = PROJECT_FILES.filter((file) => fs.existsSync(path.join(options.out, file)));
+  if (options.out === undefined && options.importFile === undefined)
+    throw new Error("export writes a project (--out) or an import file (--import-file): give at least one");
+  const out = options.out;
+  const clash = out === undefined ? [] : PROJECT_FILES.filter((file) => fs.existsSync(path.join(out, file)));
   if (clash.length > 0) {
-    throw new Error(`${options.out} already holds ${clash.join(", ")}; choose an empty or new folder with --out`);
+    throw new Error(`${out} already holds ${clash.join(", ")}; choose an empty or new folder with --out`);
   }
   await readGroup(options.client, options.under);
-  const tree = await readSubtree(options.client, options.under, exportedKinds(), options.progress);
-  const { declarable, leftOut } = sortOut(tree);
+  const read = await readSubtree(options.client, options.under, exportedKinds(), options.progress);
+  const { importable, leftOut: notImportable } = options.importFile
+    ? withoutUnimportable(read)
+    : { importable: read, leftOut: [] };
+  const sorted = sortOut(importable);
+  const declarable = sorted.declarable;
+  const leftOut = [...notImportable, ...sorted.leftOut];
   if (leftOut.length > 0 && !options.partial) throw new ExportRefusedError(leftOut);
 
   // Roles that records refer to outside the tree (built-in ones, or a custom role of a group
@@ -112,9 +128,20 @@ export async function exportOrganization(options: ExportOptions): Promise<Export
     [options.js ? "index.js" : "index.ts"]: program.text,
   };
   if (!options.js) files["tsconfig.json"] = JSON.stringify(TSCONFIG, null, 2) + "\n";
-  fs.mkdirSync(options.out, { recursive: true });
-  for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(options.out, file), text);
-  return { files: Object.keys(files), counts: program.counts, secretKeys: program.secretKeys, leftOut };
+  if (out !== undefined) {
+    fs.mkdirSync(out, { recursive: true });
+    for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(out, file), text);
+  }
+  if (options.importFile !== undefined) {
+    fs.mkdirSync(path.dirname(path.resolve(options.importFile)), { recursive: true });
+    fs.writeFileSync(options.importFile, JSON.stringify(importFileOf(program.resources), null, 2) + "\n");
+  }
+  return {
+    files: out === undefined ? [] : Object.keys(files),
+    counts: program.counts,
+    secretKeys: program.secretKeys,
+    leftOut,
+  };
 }
 
 /** Declared in Pulumi.yaml so `pulumi up` asks for them: set each with `pulumi config set --secret`. */

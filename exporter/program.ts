@@ -36,6 +36,15 @@ export interface GeneratedProgram {
   secretKeys: string[];
   /** How many resources of each type it declares, e.g. { "iam.Group": 200 }. */
   counts: Record<string, number>;
+  /** Each resource in declaration order, by its logical name (what an import file names it). */
+  resources: DeclaredResource[];
+}
+
+export interface DeclaredResource {
+  kind: Kind;
+  uid: string;
+  name: string;
+  inputs: Record<string, unknown>;
 }
 
 /** The names the program declares besides its resources (`pulumi` and `platform` are its imports). */
@@ -197,7 +206,13 @@ export function generateProgram(tree: Subtree, options: ProgramOptions): Generat
     return literal(value, "    ", (v) => (v instanceof SecretFromConfig ? fromConfig(node, v.path) : undefined));
   }
 
-  return { text: lines.join("\n"), secretKeys, counts };
+  const resources = ordered.map((node) => ({
+    kind: node.kind,
+    uid: node.uid,
+    name: node.variable!,
+    inputs: node.inputs,
+  }));
+  return { text: lines.join("\n"), secretKeys, counts, resources };
 }
 
 /** What each record refers to comes first; otherwise shallow before deep, then kind, then name. */

@@ -9,10 +9,11 @@ import * as pulumi from "@pulumi/pulumi";
 import type * as provider from "@pulumi/pulumi/provider";
 import type { Kind } from "../provider/kind";
 import type { Provider as KindProvider } from "../provider/lifecycle";
-import { kindLookups } from "../provider/kindLookups";
-import { lazily } from "../provider/lazyZod";
 import { KINDS } from "../resources/kinds";
-import { PACKAGE_NAME, packageSchema, typeTokenOf } from "./schema";
+import { nativeFunctions } from "./functions";
+import { importStart } from "./imports";
+import { PACKAGE_NAME, typeTokenOf } from "./kinds";
+import { packageSchema } from "./schema";
 
 type Props = Record<string, unknown>;
 
@@ -79,9 +80,6 @@ function servedKinds(): Map<string, Served> {
   return served;
 }
 
-/** A permissive record schema: the look-ups answer the records as the API does. */
-const anyRecord = lazily((z) => z.looseObject({ uid: z.string() }));
-
 export function nativeProvider(version: string): provider.Provider {
   const kinds = servedKinds();
   const served = (urn: string): Served => {
@@ -95,14 +93,8 @@ export function nativeProvider(version: string): provider.Provider {
   };
   const secretsOf = (kind: Served, ...given: Array<Set<string>>) =>
     new Set([...kind.secrets, ...given.flatMap((s) => [...s])]);
-  // `platform:<domain>:get<Kind>` and `get<Collection>`: the look-ups every kind has.
-  const functions = new Map<string, (args: Props) => Promise<unknown>>();
-  for (const { kind } of kinds.values()) {
-    const lookups = kindLookups(kind, anyRecord);
-    const plural = `${kind.collection[0].toUpperCase()}${kind.collection.slice(1)}`;
-    functions.set(`${PACKAGE_NAME}:${kind.domain}:get${kind.typeName}`, (args) => lookups.one.get(args));
-    functions.set(`${PACKAGE_NAME}:${kind.domain}:get${plural}`, (args) => lookups.many.get(args));
-  }
+  // The same list the schema declares its functions from.
+  const functions = nativeFunctions(PACKAGE_NAME);
 
   return {
     version,
@@ -130,7 +122,9 @@ export function nativeProvider(version: string): provider.Provider {
     async read(id, urn, props) {
       const kind = served(urn);
       const state = unwrapSecrets(props as Props | undefined);
-      const result = await kind.ops.read(id, state.plain);
+      // No state: an import (a refresh always has the state it wrote).
+      const start = Object.keys(state.plain).length === 0 ? importStart(kind.kind, id) : { id, state: state.plain };
+      const result = await kind.ops.read(start.id, start.state);
       const secret = secretsOf(kind, state.secret);
       return {
         id: result.id,
@@ -153,8 +147,8 @@ export function nativeProvider(version: string): provider.Provider {
     },
 
     async invoke(token, args) {
-      const run = functions.get(token);
-      if (!run)
+      const fn = functions.get(token);
+      if (!fn)
         return {
           failures: [
             {
@@ -163,7 +157,7 @@ export function nativeProvider(version: string): provider.Provider {
             },
           ],
         };
-      return { outputs: await run(unwrapSecrets(args as Props).plain) };
+      return { outputs: (await fn.lookup.get(unwrapSecrets(args as Props).plain)) as Props };
     },
   };
 }

@@ -1,8 +1,9 @@
 /**
  * The native provider's package schema (native/schema.ts): valid against Pulumi's package
  * metaschema (codegen/schema/pulumi.json of pkg/v3, the CLI's module, from Go's module cache), what
- * `pulumi package get-schema` answers from the plugin, and generated from every described kind
- * with its secrets and replace-on-change inputs.
+ * `pulumi package get-schema` answers from the plugin, generated from every kind with its docs,
+ * secrets, replace-on-change inputs, enums and maps, and declaring exactly the functions the
+ * provider answers.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -14,7 +15,10 @@ import { repoRoot } from "../tools/host/stage";
 import { pulumiCliDir } from "../tools/pulumi-cli/find";
 import { runProcess } from "../tools/runProcess";
 import { KINDS } from "../resources/kinds";
-import { packageSchema } from "./schema";
+import { startEmulator } from "../emulator";
+import groupKind from "../resources/iam/group/description";
+import { nativeProvider } from "./provider";
+import { EnumTypeSpec, ObjectTypeSpec, packageSchema } from "./schema";
 
 jest.setTimeout(120_000);
 
@@ -67,19 +71,75 @@ describe("the native provider's package schema", () => {
     }
   });
 
-  test("has every described kind, its secrets and its replace-on-change inputs", () => {
+  test("has every kind of the registry, its docs, secrets, replace-on-change inputs, enums and maps", () => {
     const schema = packageSchema(version);
-    const described = KINDS.flatMap((entry) => (entry.provider.kind ? [entry.provider.kind] : []));
     expect(Object.keys(schema.resources).sort()).toEqual(
-      described.map((kind) => `platform:${kind.domain}:${kind.typeName}`).sort(),
+      KINDS.map(({ provider }) => `platform:${provider.kind!.domain}:${provider.kind!.typeName}`).sort(),
     );
     const group = schema.resources["platform:iam:Group"];
+    expect(group.description).toBe(groupKind.docs!.summary.replace(/\n/g, " "));
     expect(group.requiredInputs).toEqual(["parentUid", "name"]);
-    expect(group.inputProperties.parentUid).toEqual({ type: "string", replaceOnChanges: true });
-    expect(group.properties.uid).toEqual({ type: "string" });
+    expect(group.inputProperties.parentUid).toMatchObject({ type: "string", replaceOnChanges: true });
+    expect(group.inputProperties.parentUid.description).toBe(groupKind.docs!.fields!.parentUid);
+    expect(group.properties.uid).toMatchObject({ type: "string" });
+    expect(group.properties.parentUid).not.toHaveProperty("replaceOnChanges");
     expect(schema.resources["platform:iam:GroupInvite"].properties.code.secret).toBe(true);
     expect(schema.resources["platform:iam:IdentityProvider"].inputProperties.oidc.secret).toBe(true);
+    expect(schema.resources["platform:iam:ScimToken"].inputProperties.identityProviderUid.replaceOnChanges).toBe(true);
+    // Enums are enum types with the values check takes.
+    const capabilities = schema.resources["platform:iam:Role"].inputProperties.capabilities;
+    const capability = schema.types[capabilities.items!.$ref!.replace("#/types/", "")];
+    expect(capability).toMatchObject({ type: "string" });
+    expect((capability as EnumTypeSpec).enum.map((e) => e.value)).toContain("CAP_IAM_GROUPS_LIST");
+    // Maps are maps of their values, never Any.
+    const claimMatch = schema.types[
+      schema.resources["platform:iam:Identity"].inputProperties.claimMatch.$ref!.replace("#/types/", "")
+    ] as ObjectTypeSpec;
+    expect(claimMatch.properties.claims).toMatchObject({ type: "object", additionalProperties: { type: "string" } });
     expect(schema.config.variables.token).toMatchObject({ type: "string", secret: true });
     expect(schema.config.variables.apiUrl.description).toContain("PLATFORM_API_URL");
+  });
+
+  test("declares exactly the functions the provider answers, each answering as declared", async () => {
+    const schema = packageSchema(version);
+    const provider = nativeProvider(version);
+    const unknown = await provider.invoke!("platform:iam:getNothing", {});
+    const answered = /it has (.*)$/.exec(unknown.failures![0].reason)![1].split(", ");
+    expect(answered.sort()).toEqual(Object.keys(schema.functions).sort());
+    for (const token of ["platform:iam:getRole", "platform:iam:getRoles", "platform:registry:getTags"])
+      expect(schema.functions).toHaveProperty([token]);
+    // The package's own look-ups keep their own arguments (getTags' repoUid, getRole without uid).
+    expect(schema.functions["platform:registry:getTags"].inputs.properties).toHaveProperty("repoUid");
+    expect(schema.functions["platform:iam:getRole"].inputs.required).toEqual(["name"]);
+
+    const emu = await startEmulator({ quiet: true });
+    const saved = { url: process.env.PLATFORM_API_URL, token: process.env.PLATFORM_TOKEN };
+    try {
+      process.env.PLATFORM_API_URL = emu.url;
+      process.env.PLATFORM_TOKEN = emu.token;
+      // Every list form answers its declared key.
+      for (const [token, spec] of Object.entries(schema.functions)) {
+        if (spec.inputs.required?.length || spec.outputs.properties.uid) continue;
+        const answer = await provider.invoke!(token, {});
+        expect([token, answer.failures ?? []]).toEqual([token, []]);
+        expect(Object.keys(answer.outputs)).toEqual(spec.outputs.required);
+      }
+      const [listed] = (await provider.invoke!("platform:iam:getGroups", {})).outputs!.groups as Array<{ uid: string }>;
+      const one = await provider.invoke!("platform:iam:getGroup", { uid: listed.uid });
+      expect(one.outputs).toMatchObject({ uid: listed.uid });
+      for (const key of Object.keys(one.outputs))
+        expect([key, schema.functions["platform:iam:getGroup"].outputs.properties]).toEqual([
+          key,
+          expect.objectContaining({ [key]: expect.anything() }),
+        ]);
+    } finally {
+      for (const [key, value] of [
+        ["PLATFORM_API_URL", saved.url],
+        ["PLATFORM_TOKEN", saved.token],
+      ] as const)
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      await emu.close();
+    }
   });
 });

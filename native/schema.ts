@@ -1,23 +1,22 @@
 /**
- * The Pulumi package schema of the native provider `platform`, generated from the kinds'
- * descriptions (resources/kinds.ts): each kind's inputs from its zod input schema (the same one
- * check validates with), its outputs from the API document's message of the record, its secrets
- * and replace-on-change fields from the description, and the provider's configuration from the
- * settings the kinds read (provider/settings.ts). Nothing here is written per kind.
- *
- * NOT DONE (issue 24): descriptions in the project's own words, the look-ups as functions (the
- * provider answers get<Kind>/get<Collection> invokes, the schema does not declare them yet),
- * enums as enum types, map inputs the zod schema does not express (they come out as Any), and
- * ScimToken, which carries no description.
+ * The Pulumi package schema of the native provider `platform`, written from the same kind model
+ * the classes and the README row are (provider/kindModel.ts): each kind's inputs as check
+ * validates them, its outputs, the words of its docs, its secrets, maps as maps and enums as
+ * enum types; `replaceOnChanges` from the description; the look-ups the provider answers as
+ * functions (native/functions.ts); the provider's configuration from the settings the kinds
+ * read (provider/settings.ts). Nothing here is written per kind.
  */
 import { z } from "zod";
-import { ApiDocument, DocSchema, loadApiDocument } from "../emulator/apiDocument";
-import { inputSchema } from "../provider/check";
-import type { Kind } from "../provider/kind";
+import { ApiDocument, loadApiDocument } from "../emulator/apiDocument";
+import type { FieldShape } from "../provider/kind";
+import { kindModel, ModelField } from "../provider/kindModel";
+import type { JsonSchema } from "../provider/jsonSchema";
 import { SETTING_SOURCES } from "../provider/settings";
-import { KINDS } from "../resources/kinds";
+import { NativeFunction, nativeFunctions } from "./functions";
+import { PACKAGE_NAME, describedKinds, typeTokenOf } from "./kinds";
+import type { Kind } from "../provider/kind";
 
-export const PACKAGE_NAME = "platform";
+export { PACKAGE_NAME, describedKinds, typeTokenOf } from "./kinds";
 
 /** A property as a Pulumi package schema spells it. */
 export interface PropertySpec {
@@ -37,12 +36,24 @@ export interface ObjectTypeSpec {
   required?: string[];
 }
 
+export interface EnumTypeSpec {
+  type: "string";
+  description?: string;
+  enum: Array<{ value: string }>;
+}
+
 export interface ResourceSpec {
   description?: string;
   properties: Record<string, PropertySpec>;
   required: string[];
   inputProperties: Record<string, PropertySpec>;
   requiredInputs: string[];
+}
+
+export interface FunctionSpec {
+  description: string;
+  inputs: { properties: Record<string, PropertySpec>; required?: string[] };
+  outputs: { properties: Record<string, PropertySpec>; required?: string[] };
 }
 
 export interface PackageSchema {
@@ -53,158 +64,172 @@ export interface PackageSchema {
   config: { variables: Record<string, PropertySpec> };
   provider: { description: string; inputProperties: Record<string, PropertySpec> };
   resources: Record<string, ResourceSpec>;
-  types: Record<string, ObjectTypeSpec>;
+  functions: Record<string, FunctionSpec>;
+  types: Record<string, ObjectTypeSpec | EnumTypeSpec>;
   language: Record<string, unknown>;
-}
-
-/** `platform:iam:Group`: the type token of a kind's resources. */
-export function typeTokenOf(kind: Pick<Kind, "domain" | "typeName">): string {
-  return `${PACKAGE_NAME}:${kind.domain}:${kind.typeName}`;
-}
-
-/** The kinds the native provider serves: those registered with their description (ScimToken has none yet). */
-export function describedKinds(): Kind[] {
-  return KINDS.flatMap((entry) => (entry.provider.kind ? [entry.provider.kind] : []));
 }
 
 const ANY: PropertySpec = { $ref: "pulumi.json#/Any" };
 const pascal = (name: string) => name.replace(/(^|[._-])(\w)/g, (_m, _sep, c: string) => c.toUpperCase());
 const PRIMITIVES = new Set(["string", "integer", "number", "boolean"]);
-
-type JsonSchema = {
-  type?: string | string[];
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  items?: JsonSchema;
-  additionalProperties?: boolean | JsonSchema;
-  anyOf?: JsonSchema[];
-  oneOf?: JsonSchema[];
-  enum?: unknown[];
-  const?: unknown;
-  description?: string;
-};
+const described = (text: string | undefined) => (text ? { description: text } : {});
 
 /**
- * A JSON Schema (zod's) as a Pulumi property; an object with properties becomes a named type
- * `platform:<domain>:<Owner><Property>` in `types`.
+ * Writes properties into one schema's `types`: objects with properties become named object
+ * types, string enums named enum types; a documented message or enum is named after itself,
+ * an input's own after its owner and property (`platform:iam:IdentityClaimMatch`).
  */
-function fromJsonSchema(schema: JsonSchema, name: string, domain: string, types: PackageSchema["types"]): PropertySpec {
-  const description = schema.description ? { description: schema.description } : {};
-  const alternatives = schema.anyOf ?? schema.oneOf;
-  if (alternatives) {
-    const specs = alternatives.map((alternative) => fromJsonSchema(alternative, name, domain, types));
-    const same = specs.every(
-      (spec) => spec.type !== undefined && PRIMITIVES.has(spec.type) && spec.type === specs[0].type,
-    );
-    return same ? { type: specs[0].type, ...description } : { ...ANY, ...description };
-  }
-  const type = Array.isArray(schema.type) ? undefined : schema.type;
-  if (type && PRIMITIVES.has(type)) return { type: type as PropertySpec["type"], ...description };
-  if (schema.enum?.every((value) => typeof value === "string") || typeof schema.const === "string")
-    return { type: "string", ...description };
-  if (type === "array") {
-    return {
-      type: "array",
-      items: schema.items ? fromJsonSchema(schema.items, name, domain, types) : ANY,
-      ...description,
-    };
-  }
-  if (type === "object" && schema.properties && Object.keys(schema.properties).length > 0) {
-    const token = `${PACKAGE_NAME}:${domain}:${name}`;
-    const properties: Record<string, PropertySpec> = {};
-    for (const [key, value] of Object.entries(schema.properties))
-      properties[key] = fromJsonSchema(value, `${name}${pascal(key)}`, domain, types);
-    types[token] = { type: "object", properties, ...(schema.required?.length ? { required: schema.required } : {}) };
-    return { $ref: `#/types/${token}`, ...description };
-  }
-  if (type === "object" && typeof schema.additionalProperties === "object")
-    return {
-      type: "object",
-      additionalProperties: fromJsonSchema(schema.additionalProperties, name, domain, types),
-      ...description,
-    };
-  return { ...ANY, ...description };
-}
+class TypeWriter {
+  readonly types: PackageSchema["types"] = {};
 
-/** A field of the API document as a Pulumi property (the outputs the service answers). */
-function fromDocSchema(
-  schema: DocSchema,
-  name: string,
-  domain: string,
-  doc: ApiDocument,
-  types: PackageSchema["types"],
-  seen: Set<string> = new Set(),
-): PropertySpec {
-  if (schema.ref) {
-    const target = doc.schemas[schema.ref];
-    if (!target || seen.has(schema.ref)) return ANY;
-    return fromDocSchema(
-      target,
-      pascal(schema.ref.split(".").slice(1).join(".")),
-      domain,
-      doc,
-      types,
-      new Set([...seen, schema.ref]),
-    );
+  constructor(private readonly schemas: Readonly<Record<string, FieldShape>>) {}
+
+  private token(domain: string, name: string): string {
+    return `${PACKAGE_NAME}:${domain}:${name}`;
   }
-  if (schema.enum) return { type: "string" };
-  if (schema.type === "string" || schema.type === "boolean" || schema.type === "integer") return { type: schema.type };
-  if (schema.type === "array")
-    return { type: "array", items: schema.items ? fromDocSchema(schema.items, name, domain, doc, types, seen) : ANY };
-  if (schema.map)
-    return { type: "object", additionalProperties: fromDocSchema(schema.map, name, domain, doc, types, seen) };
-  if (schema.properties) {
-    const token = `${PACKAGE_NAME}:${domain}:${name}`;
-    if (!types[token]) {
-      const properties: Record<string, PropertySpec> = {};
-      types[token] = { type: "object", properties };
-      for (const [key, value] of Object.entries(schema.properties))
-        properties[key] = fromDocSchema(value, `${name}${pascal(key)}`, domain, doc, types, seen);
-    }
+
+  private enumRef(token: string, values: readonly string[]): PropertySpec {
+    if (!this.types[token]) this.types[token] = { type: "string", enum: values.map((value) => ({ value })) };
     return { $ref: `#/types/${token}` };
   }
-  return ANY;
+
+  /** An input's JSON Schema (zod's, maps as objects of their values). */
+  fromJson(schema: JsonSchema, name: string, domain: string): PropertySpec {
+    const alternatives = schema.anyOf ?? schema.oneOf;
+    if (alternatives) {
+      const specs = alternatives.map((alternative) => this.fromJson(alternative, name, domain));
+      const first = specs[0]?.type;
+      const same = first !== undefined && PRIMITIVES.has(first) && specs.every((spec) => spec.type === first);
+      return same ? { type: first } : ANY;
+    }
+    const strings = schema.enum?.every((value) => typeof value === "string") ? (schema.enum as string[]) : undefined;
+    if (strings && strings.length > 0) return this.enumRef(this.token(domain, name), strings);
+    if (typeof schema.const === "string") return { type: "string" };
+    const type = Array.isArray(schema.type) ? undefined : schema.type;
+    if (type && PRIMITIVES.has(type)) return { type: type as PropertySpec["type"] };
+    if (type === "array")
+      return { type: "array", items: schema.items ? this.fromJson(schema.items, `${name}Item`, domain) : ANY };
+    if (type === "object" && schema.properties && Object.keys(schema.properties).length > 0) {
+      const token = this.token(domain, name);
+      const properties: Record<string, PropertySpec> = {};
+      for (const [key, value] of Object.entries(schema.properties))
+        properties[key] = this.fromJson(value, `${name}${pascal(key)}`, domain);
+      this.types[token] = {
+        type: "object",
+        properties,
+        ...(schema.required?.length ? { required: schema.required } : {}),
+      };
+      return { $ref: `#/types/${token}` };
+    }
+    if (type === "object" && typeof schema.additionalProperties === "object")
+      return {
+        type: "object",
+        additionalProperties: this.fromJson(schema.additionalProperties, `${name}Value`, domain),
+      };
+    return ANY;
+  }
+
+  /** A field as the API's documents give it (what the service answers). */
+  fromShape(shape: FieldShape, name: string, domain: string, seen: ReadonlySet<string> = new Set()): PropertySpec {
+    if (shape.ref) {
+      const target = this.schemas[shape.ref];
+      if (!target || seen.has(shape.ref)) return ANY;
+      const own = pascal(shape.ref.split(".").slice(1).join("."));
+      return this.fromShape(target, own, domain, new Set([...seen, shape.ref]));
+    }
+    if (shape.enum && shape.enum.length > 0) return this.enumRef(this.token(domain, name), shape.enum);
+    if (shape.type && PRIMITIVES.has(shape.type)) return { type: shape.type };
+    if (shape.type === "array")
+      return { type: "array", items: shape.items ? this.fromShape(shape.items, `${name}Item`, domain, seen) : ANY };
+    if (shape.map)
+      return { type: "object", additionalProperties: this.fromShape(shape.map, `${name}Value`, domain, seen) };
+    if (shape.properties) {
+      const token = this.token(domain, name);
+      if (!this.types[token]) {
+        const properties: Record<string, PropertySpec> = {};
+        this.types[token] = { type: "object", properties };
+        for (const [key, value] of Object.entries(shape.properties))
+          properties[key] = this.fromShape(value, `${name}${pascal(key)}`, domain, seen);
+      }
+      return { $ref: `#/types/${token}` };
+    }
+    return ANY;
+  }
+
+  field(field: ModelField, owner: string, domain: string): PropertySpec {
+    const name = `${owner}${pascal(field.name)}`;
+    const spec = field.json
+      ? this.fromJson(field.json, name, domain)
+      : field.documented
+        ? this.fromShape(field.documented, name, domain)
+        : ANY;
+    return { ...spec, ...described(field.doc) };
+  }
 }
 
 /** The resource spec of one kind. */
-export function resourceSpecOf(kind: Kind, doc: ApiDocument, types: PackageSchema["types"]): ResourceSpec {
-  const inputs = z.toJSONSchema(inputSchema(kind), { io: "input", unrepresentable: "any" }) as JsonSchema;
-  const secretRoots = new Set((kind.secrets ?? []).map((path) => path.split(".")[0]));
+export function resourceSpecOf(
+  kind: Kind,
+  writer: TypeWriter,
+  schemas: Readonly<Record<string, FieldShape>>,
+): ResourceSpec {
+  const model = kindModel(kind, schemas);
+  const secrets = new Set(model.secrets);
   const inputProperties: Record<string, PropertySpec> = {};
-  for (const [key, value] of Object.entries(inputs.properties ?? {})) {
-    inputProperties[key] = {
-      ...fromJsonSchema(value, `${kind.typeName}${pascal(key)}`, kind.domain, types),
-      ...(secretRoots.has(key) ? { secret: true } : {}),
-      ...(kind.replaceOn.includes(key) ? { replaceOnChanges: true } : {}),
+  for (const input of model.inputs)
+    inputProperties[input.name] = {
+      ...writer.field(input, kind.typeName, kind.domain),
+      ...(secrets.has(input.name) ? { secret: true } : {}),
+      ...(kind.replaceOn.includes(input.name) ? { replaceOnChanges: true } : {}),
     };
-  }
-  // The outputs: every field of the record (by its input name where the wire spells it otherwise),
-  // the inputs the record answers or the state keeps, and whether the record was taken over.
-  const inputNames = Object.fromEntries(Object.entries(kind.wireNames ?? {}).map(([input, wire]) => [wire, input]));
-  const message = doc.schemas[kind.message];
   const properties: Record<string, PropertySpec> = {};
-  for (const [wire, field] of Object.entries(message?.properties ?? {})) {
-    const key = inputNames[wire] ?? wire;
-    properties[key] =
-      inputProperties[key] ?? fromDocSchema(field, `${kind.typeName}${pascal(key)}`, kind.domain, doc, types);
-  }
-  for (const key of [...kind.compared, ...kind.companions.map((c) => c.input), ...kind.localInputs])
-    if (inputProperties[key] && !properties[key]) properties[key] = inputProperties[key];
-  properties.adopted = { type: "boolean", description: "The record existed and was taken over rather than created." };
-  for (const key of secretRoots) if (properties[key]) properties[key] = { ...properties[key], secret: true };
-  // Outputs never carry replaceOnChanges: it is a property of inputs.
-  for (const [key, value] of Object.entries(properties)) {
-    if (value.replaceOnChanges) {
-      const { replaceOnChanges: _r, ...rest } = value;
-      properties[key] = rest;
-    }
+  for (const output of model.outputs) {
+    // An output that is an input has the input's type; replaceOnChanges is a property of inputs only.
+    const { replaceOnChanges: _inputOnly, ...asInput } = inputProperties[output.name] ?? {};
+    properties[output.name] = inputProperties[output.name]
+      ? asInput
+      : { ...writer.field(output, kind.typeName, kind.domain), ...(secrets.has(output.name) ? { secret: true } : {}) };
   }
   return {
-    description: `A ${kind.noun} of the Platform API (${kind.message}).`,
+    ...described(kind.docs?.summary.replace(/\n/g, " ")),
     properties,
-    required: properties.uid ? ["uid"] : [],
+    required: model.outputs.filter((output) => output.required).map((output) => output.name),
     inputProperties,
-    requiredInputs: inputs.required ?? [],
+    requiredInputs: model.inputs.filter((input) => input.required).map((input) => input.name),
+  };
+}
+
+/** The function spec of one look-up: its arguments as it validates them, its answer as the API's documents give it. */
+function functionSpecOf(
+  fn: NativeFunction,
+  writer: TypeWriter,
+  schemas: Readonly<Record<string, FieldShape>>,
+): FunctionSpec {
+  const args = z.toJSONSchema(fn.lookup.args(), { io: "input", unrepresentable: "any" }) as JsonSchema;
+  const argName = pascal(fn.lookup.name);
+  const inputs: FunctionSpec["inputs"] = { properties: {} };
+  for (const [key, value] of Object.entries(args.properties ?? {}))
+    inputs.properties[key] = writer.fromJson(value, `${argName}${pascal(key)}`, fn.domain);
+  if (args.required?.length) inputs.required = args.required;
+  const message = schemas[fn.message];
+  if (!message?.properties) throw new Error(`${fn.token}: the API document has no message ${fn.message}`);
+  const recordName = `${pascal(fn.message.split(".").slice(1).join("."))}Record`;
+  if (fn.list) {
+    const record = writer.fromShape({ ...message, ref: undefined }, recordName, fn.domain);
+    return {
+      description: `Every ${fn.noun} the API lists with these filters (all visible ones without any), under \`${fn.list}\`.`,
+      inputs,
+      outputs: { properties: { [fn.list]: { type: "array", items: record } }, required: [fn.list] },
+    };
+  }
+  const outputs: FunctionSpec["outputs"] = { properties: {}, required: ["uid"] };
+  for (const [key, shape] of Object.entries(message.properties))
+    outputs.properties[key] = writer.fromShape(shape, `${recordName}${pascal(key)}`, fn.domain);
+  outputs.properties.uid = { type: "string" };
+  return {
+    description: `Exactly one ${fn.noun}, by uid or by exact name (scoped with childrenOf or descendantsOf); an error when none or several match.`,
+    inputs,
+    outputs,
   };
 }
 
@@ -224,9 +249,12 @@ function configVariables(): Record<string, PropertySpec> {
 }
 
 export function packageSchema(version: string, doc: ApiDocument = loadApiDocument()): PackageSchema {
-  const types: PackageSchema["types"] = {};
+  const schemas = doc.schemas as Readonly<Record<string, FieldShape>>;
+  const writer = new TypeWriter(schemas);
   const resources: PackageSchema["resources"] = {};
-  for (const kind of describedKinds()) resources[typeTokenOf(kind)] = resourceSpecOf(kind, doc, types);
+  for (const kind of describedKinds()) resources[typeTokenOf(kind)] = resourceSpecOf(kind, writer, schemas);
+  const functions: PackageSchema["functions"] = {};
+  for (const fn of nativeFunctions(PACKAGE_NAME).values()) functions[fn.token] = functionSpecOf(fn, writer, schemas);
   const variables = configVariables();
   return {
     name: PACKAGE_NAME,
@@ -236,7 +264,8 @@ export function packageSchema(version: string, doc: ApiDocument = loadApiDocumen
     config: { variables },
     provider: { description: "The Platform API the resources are managed through.", inputProperties: variables },
     resources,
-    types,
+    functions,
+    types: writer.types,
     language: { nodejs: { respectSchemaVersion: true }, python: { respectSchemaVersion: true } },
   };
 }

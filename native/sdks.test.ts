@@ -1,25 +1,27 @@
 /**
- * SDKs of the native provider, written from its package schema by `platform-gen-sdk` (built
- * beside the CLI from tools/pulumi-cli/gen-sdk: pkg/v3's own code generators, which `pulumi
- * package gen-sdk` reaches only through language hosts the module proxy does not serve). The
- * Node.js SDK type-checks against the @pulumi/pulumi the package depends on; the Python and Go
- * SDKs parse. Programs using them are not run yet.
+ * SDKs of the native provider, generated at build time (never committed) by
+ * tools/pulumi-cli/sdks.ts, as `npm run sdks` does: the schema the built plugin answers under the
+ * real CLI (`pulumi package get-schema`), written out by `platform-gen-sdk` (pkg/v3's own code
+ * generators). The schema the plugin answers is the one native/schema.ts writes; the Node.js SDK
+ * type-checks against the @pulumi/pulumi the package depends on; the Python SDK installs with pip
+ * into the cached venv's Python and imports, a class per kind; the Go SDK parses.
+ * examples/org-hierarchy-python runs a whole organization through the Python SDK.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { repoRoot } from "../tools/host/stage";
-import { pulumiCliDir } from "../tools/pulumi-cli/find";
 import { pythonWithPulumiSdk } from "../tools/pulumi-cli/pythonSdk";
+import { generateSdks, installPythonSdk, SdkLanguage } from "../tools/pulumi-cli/sdks";
 import { describedKinds, packageSchema } from "./schema";
 
 jest.setTimeout(300_000);
 
 const { version } = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string };
 
-function run(file: string, args: string[], cwd: string): string {
-  const answer = spawnSync(file, args, { cwd, encoding: "utf8", timeout: 240_000 });
+function run(file: string, args: string[], cwd: string, env: Record<string, string> = {}): string {
+  const answer = spawnSync(file, args, { cwd, encoding: "utf8", timeout: 240_000, env: { ...process.env, ...env } });
   if (answer.error || answer.status !== 0)
     throw new Error(
       `${path.basename(file)} ${args.join(" ")} failed: ${answer.error?.message ?? ""}${answer.stdout}${answer.stderr}`,
@@ -27,24 +29,23 @@ function run(file: string, args: string[], cwd: string): string {
   return answer.stdout;
 }
 
-describe("SDKs generated from the native provider's schema", () => {
+describe("SDKs generated from the schema the native provider answers (npm run sdks)", () => {
   let scratch: string;
-  let schemaFile: string;
-  let generator: string;
+  let sdks: Record<SdkLanguage, string>;
 
   beforeAll(() => {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), "platform-pulumi-sdks-"));
-    schemaFile = path.join(scratch, "schema.json");
-    fs.writeFileSync(schemaFile, JSON.stringify(packageSchema(version)));
-    generator = path.join(pulumiCliDir(), "platform-gen-sdk");
-    if (!fs.existsSync(generator))
-      throw new Error(`${generator} is missing: the CLI's folder was not built by tools/pulumi-cli/build.js`);
+    sdks = generateSdks(scratch);
   });
   afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
+  test("the plugin answers the schema native/schema.ts writes from the descriptions", () => {
+    const answered = JSON.parse(fs.readFileSync(path.join(scratch, "schema.json"), "utf8")) as unknown;
+    expect(answered).toEqual(JSON.parse(JSON.stringify(packageSchema(version))));
+  });
+
   test("Node.js: a class per described kind, type-checked against @pulumi/pulumi", () => {
-    const out = path.join(scratch, "nodejs");
-    run(generator, [schemaFile, "nodejs", out], scratch);
+    const out = sdks.nodejs;
     for (const kind of describedKinds())
       expect(
         fs.readFileSync(
@@ -58,18 +59,32 @@ describe("SDKs generated from the native provider's schema", () => {
     run(process.execPath, [tsc, ...flags, "--types", "node", "index.ts"], out);
   });
 
-  test("Python: a module per domain with a class per kind, every file compiles", () => {
-    const out = path.join(scratch, "python");
-    run(generator, [schemaFile, "python", out], scratch);
-    const group = fs.readFileSync(path.join(out, "pulumi_platform", "iam", "group.py"), "utf8");
-    expect(group).toContain("class Group(pulumi.CustomResource):");
-    expect(group).toContain('"platform:iam:Group"');
-    run(pythonWithPulumiSdk(), ["-m", "compileall", "-q", "pulumi_platform"], out);
+  test("Python: pip installs pulumi_platform, which imports with a class per described kind and the Provider", () => {
+    const python = pythonWithPulumiSdk();
+    const site = path.join(scratch, "python-site");
+    installPythonSdk(python, sdks.python, site);
+    const tokens = describedKinds().map((kind) => [kind.domain, kind.typeName]);
+    const probe = [
+      "import json, sys",
+      "import pulumi_platform as platform",
+      "found = {}",
+      "for domain, name in json.loads(sys.argv[1]):",
+      "    cls = getattr(getattr(platform, domain), name)",
+      "    found[f'{domain}.{name}'] = cls.__mro__[1].__name__",
+      "found['Provider'] = platform.Provider.__mro__[1].__name__",
+      "print(json.dumps(found))",
+    ].join("\n");
+    const found = JSON.parse(
+      run(python, ["-c", probe, JSON.stringify(tokens)], scratch, { PYTHONPATH: site }),
+    ) as Record<string, string>;
+    expect(found).toEqual({
+      ...Object.fromEntries(tokens.map(([domain, name]) => [`${domain}.${name}`, "CustomResource"])),
+      Provider: "ProviderResource",
+    });
   });
 
   test("Go: a package per domain, every file parses", () => {
-    const out = path.join(scratch, "go");
-    run(generator, [schemaFile, "go", out], scratch);
+    const out = sdks.go;
     expect(fs.readFileSync(path.join(out, "platform", "iam", "group.go"), "utf8")).toContain("type Group struct");
     expect(run("gofmt", ["-l", "-e", "."], out)).toBe("");
   });

@@ -131,7 +131,8 @@ export interface ResourceKind {
    * The documented message whose fields are the outputs besides the inputs and `extraOutputs`,
    * when it is not `message` (a part of another kind's record answers one member of it: a SCIM
    * token, the identity provider's `scim` state), and which of its fields `toOutputs` answers,
-   * when not every one.
+   * when not every one. A part of another's record without it has no documented outputs: its
+   * inputs and `extraOutputs` only.
    */
   outputsFrom?: { readonly message: string; readonly fields?: readonly string[] };
   /** How messages name one record: "group". */

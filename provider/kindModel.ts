@@ -127,13 +127,17 @@ export function kindModel(kind: ResourceKind, schemas: Readonly<Record<string, F
       holdsMap: shapeHoldsMap(shape, schemas),
     });
   };
-  const answered = kind.outputsFrom?.fields
+  // A part of another kind's record (a SCIM token) answers its own outputs, not that record's
+  // fields: those of the message it names, if any.
+  const answered: Array<[string, FieldShape]> = kind.outputsFrom?.fields
     ? kind.outputsFrom.fields.map((wire): [string, FieldShape] => {
         const shape = message.properties![wire];
         if (!shape) throw new Error(`${kind.typeName}: the API document's ${outputsMessage} has no field ${wire}`);
         return [wire, shape];
       })
-    : Object.entries(message.properties);
+    : kind.partOf && !kind.outputsFrom
+      ? []
+      : Object.entries(message.properties);
   for (const [wire, shape] of answered) add(inputNames[wire] ?? wire, shape);
   for (const [name, shape] of Object.entries(kind.extraOutputs ?? {})) add(name, shape);
   if (ownRecord) add("adopted", { type: "boolean" });

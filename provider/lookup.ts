@@ -82,6 +82,10 @@ export class LookupError extends Error {
  * it runs in the program with the platform:* settings.
  */
 export interface Lookup<A, R> {
+  /** `getRoles`: the function's name in every language. */
+  readonly name: string;
+  /** The arguments it takes, as it validates them (a native provider declares them in its schema). */
+  readonly args: () => z.ZodType;
   get(args: A, options?: pulumi.InvokeOptions): Promise<R>;
   output(args: InputArgs<A>, options?: pulumi.InvokeOutputOptions): pulumi.Output<R>;
 }
@@ -110,7 +114,7 @@ export function defineLookup<S extends z.ZodType<object>, R, A = z.input<S>>(
     pulumi
       .all([pulumi.output(args ?? {}), dependenciesDone(options?.dependsOn, name)])
       .apply(([plain]) => get(plain as A, options));
-  return { get, output };
+  return { name, args: argsSchema, get, output };
 }
 
 /** `field`, `field desc` or `field asc`: what the API's order_by takes. */

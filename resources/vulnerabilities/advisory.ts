@@ -79,7 +79,7 @@ export interface GetAdvisoriesResult {
   advisories: Advisory[];
 }
 
-const advisoriesLookup = defineLookup(
+export const advisoriesLookup = defineLookup(
   "getAdvisories",
   getAdvisoriesArgs,
   async (args, client): Promise<GetAdvisoriesResult> => ({

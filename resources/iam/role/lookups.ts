@@ -22,7 +22,7 @@ export interface GetRolesResult {
   roles: RoleRecord[];
 }
 
-const rolesLookup = defineLookup("getRoles", getRolesArgs, async (args, client): Promise<GetRolesResult> => ({
+export const rolesLookup = defineLookup("getRoles", getRolesArgs, async (args, client): Promise<GetRolesResult> => ({
   roles: await listRecords(client, roles, args),
 }));
 
@@ -50,7 +50,7 @@ const getRoleArgs = lazily((z) =>
 export type GetRoleArgs = z.input<ReturnType<typeof getRoleArgs>>;
 export type GetRoleOutputArgs = InputArgs<GetRoleArgs>;
 
-const roleLookup = defineLookup("getRole", getRoleArgs, (args, client): Promise<RoleRecord> =>
+export const roleLookup = defineLookup("getRole", getRoleArgs, (args, client): Promise<RoleRecord> =>
   findOne(client, roles, args),
 );
 

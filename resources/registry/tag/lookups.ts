@@ -57,7 +57,7 @@ const TAG_FILTERS = {
   includeEpochs: "include_epochs",
 };
 
-const tagsLookup = defineLookup<ReturnType<typeof getTagsArgs>, GetTagsResult, GetTagsArgs>(
+export const tagsLookup = defineLookup<ReturnType<typeof getTagsArgs>, GetTagsResult, GetTagsArgs>(
   "getTags",
   getTagsArgs,
   async (args, client): Promise<GetTagsResult> => ({

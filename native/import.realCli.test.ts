@@ -1,0 +1,210 @@
+/**
+ * `pulumi import` with the native provider under the REAL Pulumi CLI, from a YAML project
+ * (pulumi-yaml's language host is the one built beside the CLI), on the emulator:
+ *
+ * - one record of each of Group, Identity, Role (as `<groupUid>/<roleUid>`: its uid is one
+ *   segment), RoleBinding and Repo imported by `pulumi import <type> <name> <id>`; the generated
+ *   YAML, made the program, gives `preview --expect-no-changes` clean; a role by its bare uid
+ *   and an invite are refused, saying why;
+ * - a whole subtree written by `platform-pulumi export --import-file` and brought in by
+ *   `pulumi import --file`; its generated YAML gives `preview --expect-no-changes` clean.
+ *
+ * Neither creates, changes nor deletes a record.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import * as YAML from "yaml";
+import { startEmulator } from "../emulator";
+import type { RunningEmulator } from "../emulator";
+import type { Props } from "../provider/values";
+import { KINDS } from "../resources/kinds";
+import { withoutPlatformEnv } from "../tools/engine/orgProject";
+import { repoRoot } from "../tools/host/stage";
+import { pulumiCliDir } from "../tools/pulumi-cli/find";
+import { runProcess } from "../tools/runProcess";
+
+jest.setTimeout(600_000);
+
+const PLUGIN_DIR = path.join(repoRoot, "native");
+const STACK = "dev";
+
+const header = (project: string) =>
+  `name: ${project}\nruntime: yaml\nplugins:\n  providers:\n    - name: platform\n      path: ${PLUGIN_DIR}\n`;
+
+describe("pulumi import with the native provider, from a YAML project under the real CLI", () => {
+  let emu: RunningEmulator;
+  let scratch: string;
+  let cliDir: string;
+  const writes = () => emu.requests().filter((r) => r.method !== "GET");
+  const saved = { url: process.env.PLATFORM_API_URL, token: process.env.PLATFORM_TOKEN };
+
+  /** A record made as a program would make it: through the kind's own provider. */
+  async function make(typeName: string, inputs: Props): Promise<string> {
+    const entry = KINDS.find((k) => k.provider.kind?.typeName === typeName)!;
+    return (await entry.provider.create(inputs)).id;
+  }
+
+  /** A YAML project with its stack, configured for the default provider. */
+  async function project(name: string) {
+    const dir = path.join(scratch, name);
+    fs.mkdirSync(path.join(dir, "backend"), { recursive: true });
+    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), header(name));
+    const env = {
+      ...withoutPlatformEnv(),
+      PULUMI_HOME: path.join(scratch, "pulumi-home"),
+      PULUMI_BACKEND_URL: `file://${path.join(dir, "backend")}`,
+      PULUMI_CONFIG_PASSPHRASE: "native-import-test",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      PATH: [cliDir, path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
+    };
+    const cli = (args: string[]) =>
+      runProcess(path.join(cliDir, "pulumi"), [...args, "--stack", STACK, "--non-interactive", "--color", "never"], {
+        cwd: dir,
+        env,
+      });
+    for (const args of [
+      ["stack", "init", "--secrets-provider", "passphrase"],
+      ["config", "set", "platform:apiUrl", emu.url],
+      ["config", "set", "--secret", "platform:token", emu.token],
+    ]) {
+      const answer = await cli(args);
+      if (answer.code !== 0) throw new Error(`pulumi ${args.join(" ")} failed: ${answer.stderr}`);
+    }
+    /** The generated code's resources made the program. */
+    const declare = (resources: Record<string, unknown>) =>
+      fs.writeFileSync(path.join(dir, "Pulumi.yaml"), header(name) + YAML.stringify({ resources }));
+    return { dir, cli, declare };
+  }
+
+  beforeAll(async () => {
+    emu = await startEmulator({ quiet: true });
+    cliDir = pulumiCliDir();
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), "platform-pulumi-native-import-"));
+    process.env.PLATFORM_API_URL = emu.url;
+    process.env.PLATFORM_TOKEN = emu.token;
+  });
+  afterAll(async () => {
+    for (const [key, value] of [
+      ["PLATFORM_API_URL", saved.url],
+      ["PLATFORM_TOKEN", saved.token],
+    ] as const)
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    await emu?.close();
+    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  /** An organization below the root: a group holding one record of each kind the tests import. */
+  async function organization(prefix: string) {
+    const group = await make("Group", { parentUid: emu.rootUid, name: `${prefix} team`, description: "imported" });
+    const identity = await make("Identity", {
+      parentUid: group,
+      name: `${prefix} ci`,
+      claimMatch: {
+        issuer: "https://token.actions.githubusercontent.com",
+        subject: "repo:acme/app:ref:refs/heads/main",
+      },
+    });
+    const role = await make("Role", {
+      parentUid: group,
+      name: `${prefix}-auditor`,
+      capabilities: ["CAP_IAM_GROUPS_LIST", "CAP_REPO_LIST"],
+    });
+    const binding = await make("RoleBinding", { groupUid: group, identityUid: identity, roleUid: role });
+    const repo = await make("Repo", { parentUid: group, name: `${prefix}-app`, description: "the app" });
+    return { group, identity, role, binding, repo };
+  }
+
+  test("each of Group, Identity, Role, RoleBinding and Repo imports by id; the generated YAML previews with no changes", async () => {
+    const org = await organization("single");
+    const invite = await make("GroupInvite", { groupUid: org.group, roleUid: org.role, ttl: "3600s" });
+    const { dir, cli, declare } = await project("native-import");
+    emu.clearRequests();
+
+    const imports: Array<[string, string, string]> = [
+      ["platform:iam:Group", "team", org.group],
+      ["platform:iam:Identity", "ci", org.identity],
+      ["platform:iam:Role", "auditor", `${org.group}/${org.role}`],
+      ["platform:iam:RoleBinding", "ciAuditor", org.binding],
+      ["platform:registry:Repo", "app", org.repo],
+    ];
+    const resources: Record<string, unknown> = {};
+    for (const [type, name, id] of imports) {
+      const code = path.join(dir, `${name}.yaml`);
+      const answer = await cli(["import", type, name, id, "--yes", "--protect=false", "--out", code]);
+      expect([type, answer.code, answer.stderr]).toEqual([type, 0, ""]);
+      Object.assign(resources, (YAML.parse(fs.readFileSync(code, "utf8")) as { resources: object }).resources);
+    }
+    // The role's parent came from its import id; its id in the state is its own uid.
+    expect(resources.auditor).toEqual({
+      type: "platform:iam:Role",
+      properties: {
+        capabilities: ["CAP_IAM_GROUPS_LIST", "CAP_REPO_LIST"],
+        name: "single-auditor",
+        parentUid: org.group,
+      },
+    });
+    const state = JSON.parse(
+      fs.readFileSync(path.join(dir, "backend", ".pulumi", "stacks", "native-import", `${STACK}.json`), "utf8"),
+    ) as { checkpoint: { latest: { resources: Array<{ type: string; id?: string }> } } };
+    expect(state.checkpoint.latest.resources.find((r) => r.type === "platform:iam:Role")?.id).toBe(org.role);
+    expect(Object.keys(resources)).toEqual(["team", "ci", "auditor", "ciAuditor", "app"]);
+
+    declare(resources);
+    const preview = await cli(["preview", "--refresh", "--expect-no-changes", "--diff"]);
+    expect(preview.stdout).not.toMatch(/[~+-] platform:/);
+    expect([preview.code, preview.stderr]).toEqual([0, ""]);
+
+    // A role's bare uid does not say where it is defined; an invite's code is never answered again.
+    const bare = await cli(["import", "platform:iam:Role", "bare", org.role, "--yes"]);
+    expect(bare.code).not.toBe(0);
+    expect(bare.stdout + bare.stderr).toContain("import it as <parentUid>/<uid>");
+    const refused = await cli(["import", "platform:iam:GroupInvite", "invite", invite, "--yes"]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stdout + refused.stderr).toContain("a group invite cannot be imported: its code is answered only");
+    expect(writes()).toEqual([]);
+  });
+
+  test("export --import-file brings a whole subtree in with pulumi import --file; the generated YAML previews with no changes", async () => {
+    const org = await organization("bulk");
+    await make("Group", { parentUid: org.group, name: "bulk subteam" });
+    await make("GroupInvite", { groupUid: org.group, roleUid: org.role, ttl: "3600s" });
+    const { dir, cli, declare } = await project("native-bulk");
+    emu.clearRequests();
+
+    const importFile = path.join(dir, "import.json");
+    const exported = await runProcess(
+      process.execPath,
+      [path.join(repoRoot, "dist", "cli.js"), "export", "--under", org.group, "--import-file", importFile, "--partial"],
+      { cwd: dir, env: { ...withoutPlatformEnv(), PLATFORM_API_URL: emu.url, PLATFORM_TOKEN: emu.token } },
+    );
+    expect(exported.code).toBe(0);
+    expect(exported.stderr).toContain("group invite");
+    expect(exported.stderr).toContain("its code is answered only when it is created");
+    expect(fs.existsSync(path.join(dir, "index.ts"))).toBe(false);
+    const file = JSON.parse(fs.readFileSync(importFile, "utf8")) as {
+      resources: Array<{ type: string; name: string; id: string }>;
+    };
+    expect(file.resources.map((r) => r.type).sort()).toEqual(
+      [
+        "platform:iam:Group",
+        "platform:iam:Identity",
+        "platform:iam:Role",
+        "platform:iam:RoleBinding",
+        "platform:registry:Repo",
+      ].sort(),
+    );
+    expect(file.resources.find((r) => r.type === "platform:iam:Role")?.id).toBe(`${org.group}/${org.role}`);
+
+    const code = path.join(dir, "code.yaml");
+    const imported = await cli(["import", "--file", importFile, "--yes", "--protect=false", "--out", code]);
+    expect([imported.code, imported.stderr]).toEqual([0, ""]);
+    declare((YAML.parse(fs.readFileSync(code, "utf8")) as { resources: Record<string, unknown> }).resources);
+    const preview = await cli(["preview", "--refresh", "--expect-no-changes", "--diff"]);
+    expect(preview.stdout).not.toMatch(/[~+-] platform:/);
+    expect([preview.code, preview.stderr]).toEqual([0, ""]);
+    expect(writes()).toEqual([]);
+  });
+});

@@ -1,0 +1,95 @@
+/**
+ * The SDKs of the native provider `platform` (Node.js, Python, Go), generated at build time, never
+ * committed: the schema follows every kind's description, so a committed copy would go stale with
+ * each change to a description. The schema is the one the plugin answers (`pulumi package
+ * get-schema native/pulumi-resource-platform`, the built plugin run by the real CLI), and
+ * `platform-gen-sdk`, built beside the CLI (./gen-sdk), writes each SDK with pkg/v3's own code
+ * generators (`pulumi package gen-sdk` reaches them only through language hosts the module proxy
+ * does not serve).
+ *
+ * `npm run sdks` writes them to sdk/<language>, beside schema.json.
+ */
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { repoRoot } from "../host/stage";
+import { pulumiCliDir } from "./find";
+
+export const SDK_LANGUAGES = ["nodejs", "python", "go"] as const;
+export type SdkLanguage = (typeof SDK_LANGUAGES)[number];
+
+/** The plugin's executable: it runs dist/native/main.js, so the package must be built. */
+export const PLUGIN_EXECUTABLE = path.join(repoRoot, "native", "pulumi-resource-platform");
+
+/** What `pulumi package get-schema` prints for the built plugin, parsed. */
+export function schemaFromPlugin(cliDir = pulumiCliDir()): Record<string, unknown> {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), "platform-pulumi-schema-"));
+  try {
+    const answer = run(path.join(cliDir, "pulumi"), ["package", "get-schema", PLUGIN_EXECUTABLE], {
+      PULUMI_HOME: home,
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      // The plugin's launcher runs on node.
+      PATH: [path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
+    });
+    return JSON.parse(answer) as Record<string, unknown>;
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Writes `outDir`/schema.json (the plugin's) and `outDir`/<language> for each language, each
+ * folder emptied first so that no file of an earlier schema survives. Returns the folders.
+ */
+export function generateSdks(
+  outDir: string,
+  languages: readonly SdkLanguage[] = SDK_LANGUAGES,
+  cliDir = pulumiCliDir(),
+): Record<SdkLanguage, string> {
+  const generator = path.join(cliDir, "platform-gen-sdk");
+  if (!fs.existsSync(generator))
+    throw new Error(`${generator} is missing: the CLI's folder was not built by tools/pulumi-cli/build.js`);
+  fs.mkdirSync(outDir, { recursive: true });
+  const schemaFile = path.join(outDir, "schema.json");
+  fs.writeFileSync(schemaFile, `${JSON.stringify(schemaFromPlugin(cliDir), null, 2)}\n`);
+  const folders = {} as Record<SdkLanguage, string>;
+  for (const language of languages) {
+    const folder = path.join(outDir, language);
+    fs.rmSync(folder, { recursive: true, force: true });
+    run(generator, [schemaFile, language, folder]);
+    folders[language] = folder;
+  }
+  return folders;
+}
+
+/**
+ * Installs a generated Python SDK with pip into `target` (a folder for PYTHONPATH), as a user's
+ * `pip install` would: the SDK reads its own version from the installed package's metadata, so
+ * it cannot be imported from its source folder. No index is asked: its dependencies (pulumi,
+ * semver, packaging) are the venv's own.
+ */
+export function installPythonSdk(python: string, sdkDir: string, target: string): void {
+  const flags = ["--quiet", "--disable-pip-version-check", "--no-deps", "--no-build-isolation", "--no-index"];
+  run(python, ["-m", "pip", "install", ...flags, "--target", target, sdkDir]);
+}
+
+function run(file: string, args: string[], env: Record<string, string> = {}): string {
+  const answer = spawnSync(file, args, { encoding: "utf8", env: { ...process.env, ...env }, timeout: 300_000 });
+  if (answer.error || answer.status !== 0)
+    throw new Error(
+      `${path.basename(file)} ${args.join(" ")} failed: ${answer.error?.message ?? ""}${answer.stdout}${answer.stderr}`,
+    );
+  return answer.stdout;
+}
+
+if (require.main === module) {
+  try {
+    const outDir = path.resolve(process.argv[2] ?? path.join(repoRoot, "sdk"));
+    for (const [language, folder] of Object.entries(generateSdks(outDir))) console.log(`${language}: ${folder}`);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  }
+}
