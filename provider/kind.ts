@@ -29,6 +29,8 @@ export interface FieldShape {
   ref?: string;
   format?: string;
   enum?: readonly string[];
+  /** An enum's zero value: what an absent field reads as ("not set"). */
+  default?: string;
   items?: FieldShape;
   map?: FieldShape;
   properties?: Readonly<Record<string, FieldShape>>;
@@ -125,6 +127,14 @@ export interface ResourceKind {
    * `syncState`), with their shapes. The other outputs are the message's fields and the inputs.
    */
   extraOutputs?: Readonly<Record<string, FieldShape>>;
+  /**
+   * The documented message whose fields are the outputs besides the inputs and `extraOutputs`,
+   * when it is not `message` (a part of another kind's record answers one member of it: a SCIM
+   * token, the identity provider's `scim` state), and which of its fields `toOutputs` answers,
+   * when not every one. A part of another's record without it has no documented outputs: its
+   * inputs and `extraOutputs` only.
+   */
+  outputsFrom?: { readonly message: string; readonly fields?: readonly string[] };
   /** How messages name one record: "group". */
   noun: string;
   /** The API domain, the first path segment: "iam". */

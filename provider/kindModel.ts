@@ -42,8 +42,11 @@ export interface KindModel {
   outputs: ModelField[];
   /** Top-level properties holding a secret. */
   secrets: string[];
-  /** The documented message's own fields, by wire name, for the look-ups' record type. */
-  record: Array<[string, FieldShape]>;
+  /**
+   * The documented message's own fields, by wire name, for the look-ups' record type; none for
+   * a part of another kind's record (`partOf`), which is never looked up, read alone or adopted.
+   */
+  record?: Array<[string, FieldShape]>;
 }
 
 /** The JSON Schema of a kind's inputs, maps written as objects of their values' schema. */
@@ -90,10 +93,13 @@ function shapeHoldsMap(
 
 export function kindModel(kind: ResourceKind, schemas: Readonly<Record<string, FieldShape>>): KindModel {
   const docs = { ...GENERIC_DOCS, ...kind.docs?.fields };
-  const message = schemas[kind.message];
-  if (!message?.properties) throw new Error(`${kind.typeName}: the API document has no message ${kind.message}`);
+  const outputsMessage = kind.outputsFrom?.message ?? kind.message;
+  const message = schemas[outputsMessage];
+  if (!message?.properties) throw new Error(`${kind.typeName}: the API document has no message ${outputsMessage}`);
   const json = inputJsonSchema(kind);
   const required = new Set(json.required ?? []);
+  // An input the kind fills in when left out is in every answer.
+  const defaulted = new Set(Object.keys(kind.inputDefaults ?? {}));
   const inputs: ModelField[] = Object.entries(json.properties ?? {}).map(([name, schema]) => ({
     name,
     required: required.has(name),
@@ -103,9 +109,13 @@ export function kindModel(kind: ResourceKind, schemas: Readonly<Record<string, F
   }));
   const inputNames = Object.fromEntries(Object.entries(kind.wireNames ?? {}).map(([input, wire]) => [wire, input]));
   const generic = new Set(["adopt", "adoptUid"]);
+  // A part of another's record has no uid of its own (its id is its parent field's) and is never adopted.
+  const ownRecord = kind.partOf === undefined;
   const outputs: ModelField[] = [
-    { name: "uid", required: true, doc: docs.uid, json: { type: "string" }, holdsMap: false },
-    ...inputs.filter((input) => !generic.has(input.name)),
+    ...(ownRecord ? [{ name: "uid", required: true, doc: docs.uid, json: { type: "string" }, holdsMap: false }] : []),
+    ...inputs
+      .filter((input) => !generic.has(input.name))
+      .map((input) => (defaulted.has(input.name) ? { ...input, required: true } : input)),
   ];
   const add = (name: string, shape: FieldShape) => {
     if (outputs.some((output) => output.name === name)) return;
@@ -117,11 +127,23 @@ export function kindModel(kind: ResourceKind, schemas: Readonly<Record<string, F
       holdsMap: shapeHoldsMap(shape, schemas),
     });
   };
-  // A part of another kind's record (a SCIM token) answers its own outputs, not that record's fields.
-  if (!kind.partOf)
-    for (const [wire, shape] of Object.entries(message.properties)) add(inputNames[wire] ?? wire, shape);
+  // A part of another kind's record (a SCIM token) answers its own outputs, not that record's
+  // fields: those of the message it names, if any.
+  const answered: Array<[string, FieldShape]> = kind.outputsFrom?.fields
+    ? kind.outputsFrom.fields.map((wire): [string, FieldShape] => {
+        const shape = message.properties![wire];
+        if (!shape) throw new Error(`${kind.typeName}: the API document's ${outputsMessage} has no field ${wire}`);
+        return [wire, shape];
+      })
+    : kind.partOf && !kind.outputsFrom
+      ? []
+      : Object.entries(message.properties);
+  for (const [wire, shape] of answered) add(inputNames[wire] ?? wire, shape);
   for (const [name, shape] of Object.entries(kind.extraOutputs ?? {})) add(name, shape);
-  add("adopted", { type: "boolean" });
+  if (ownRecord) add("adopted", { type: "boolean" });
   const secrets = [...new Set((kind.secrets ?? []).map((path) => path.split(".")[0]))];
-  return { kind, inputs, outputs, secrets, record: Object.entries(message.properties) };
+  if (!ownRecord) return { kind, inputs, outputs, secrets };
+  const record = schemas[kind.message]?.properties;
+  if (!record) throw new Error(`${kind.typeName}: the API document has no message ${kind.message}`);
+  return { kind, inputs, outputs, secrets, record: Object.entries(record) };
 }

@@ -2,7 +2,7 @@
  * Custom verbs as steps of create, update and delete (provider/verbSteps.ts), on a kind of a
  * collection, with a scripted client: where they run, what they send, what a failure keeps.
  * (A kind that is part of another's record, iam.ScimToken, runs through the real host in
- * resources/iam/scimToken.test.ts.)
+ * resources/iam/scimToken/scimToken.test.ts.)
  */
 import { ApiClient, ApiRequest } from "./client";
 import { ApiError, Code } from "./errors";

@@ -19,7 +19,7 @@ import identity = require("./iam/identity/provider");
 import identityProvider = require("./iam/identityProvider/provider");
 import role = require("./iam/role/provider");
 import roleBinding = require("./iam/roleBinding/provider");
-import scimToken = require("./iam/scimTokenProvider");
+import scimToken = require("./iam/scimToken/provider");
 import overlay = require("./registry/overlay/provider");
 import overlayBinding = require("./registry/overlayBinding/provider");
 import repo = require("./registry/repo/provider");
@@ -43,7 +43,7 @@ export const KINDS: readonly RegisteredKind[] = [
   { provider: identityProvider, formerModules: ["resources/iam/idpProvider"] },
   { provider: roleBinding, formerModules: ["resources/iam/roleBindingProvider"] },
   { provider: role, formerModules: ["resources/iam/roleProvider"] },
-  { provider: scimToken, formerModules: [] },
+  { provider: scimToken, formerModules: ["resources/iam/scimTokenProvider"] },
   { provider: overlayBinding, formerModules: ["resources/registry/overlayBindingProvider"] },
   { provider: overlay, formerModules: ["resources/registry/overlayProvider"] },
   { provider: repo, formerModules: ["resources/registry/repoProvider"] },

@@ -16,4 +16,4 @@ export * from "./accountAssociation/resource";
 export * from "./accountAssociation/lookups";
 export * from "./externalGroupRoleMapping/resource";
 export * from "./externalGroupRoleMapping/lookups";
-export * from "./scimToken";
+export * from "./scimToken/resource";

@@ -5,16 +5,7 @@
  *
  * Built from the toolkit the core passes to a kind's `inputs`, so loading it loads no zod.
  */
-import type { z } from "zod";
 import type { Fields } from "../../provider/fields";
-
-/**
- * @deprecated The field toolkit's `f.list(item)` (provider/fields.ts). Kept while a kind
- * outside the registry domain still calls it; remove it when none does.
- */
-export function listOf(f: Fields, item: z.ZodType) {
-  return f.list(item);
-}
 
 /** A documented int32 id (a uid or gid of an account): 0 to 2^31-1. */
 const accountId = (f: Fields) =>

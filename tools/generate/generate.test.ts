@@ -10,6 +10,7 @@ import * as vm from "node:vm";
 import ts from "typescript";
 import type { ResourceKind } from "../../provider/kind";
 import { documentedSchemas, generateKind, repoRoot, staleFiles } from "./main";
+import { aliasNames } from "./typeText";
 
 test("every generated file is current (else run `npm run generate`)", async () => {
   expect(await staleFiles()).toEqual([]);
@@ -36,10 +37,12 @@ const widget: ResourceKind = {
       name: f.name(),
       labels: f.stringMap().optional(),
       size: f.z.enum(["SMALL", "LARGE"]).optional(),
+      tier: f.z.enum(TIERS).optional(),
+      tiers: f.list(f.z.enum(TIERS)).optional(),
     }),
   parentField: "parentUid",
   parentCollection: "groups",
-  writable: ["name", "labels", "size"],
+  writable: ["name", "labels", "size", "tier", "tiers"],
   replaceOn: ["parentUid"],
   alreadyExistsHint: "choose another name",
 };
@@ -61,6 +64,9 @@ const args: WidgetArgs = { parentUid: pulumi.output("root"), name: "w", labels: 
 const widget = new Widget("w", args);
 export const uid: pulumi.Output<string> = widget.uid;
 export const size: pulumi.Output<"SMALL" | "LARGE" | undefined> = widget.size;
+new Widget("t", { parentUid: "root", name: "t", tier: "CATALOG_TIER_BASE", tiers: [pulumi.output("CATALOG_TIER_AI")] });
+// @ts-expect-error the documented enum's zero value, which the check leaves out
+new Widget("z", { parentUid: "root", name: "z", tier: "CATALOG_TIER_UNSPECIFIED" });
 export const again = Widget.get("again", widget.id, { name: "w" }, { parent: widget });
 export const record: WidgetRecord | undefined = undefined;
 // @ts-expect-error an input the kind does not have
@@ -73,7 +79,14 @@ test("a throwaway kind's description, generated in an empty folder, gives a clas
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), "platform-pulumi-kind-"));
   try {
     const core = path.join(repoRoot, "provider");
-    const description = THROWAWAY_DESCRIPTION.replace(/CORE/g, core);
+    // A documented enum less its zero value, as a kind's check takes one (resources/iam/enums.ts).
+    const tiers = documentedSchemas()["registry.CatalogTier"].enum!.filter(
+      (tier) => tier !== "CATALOG_TIER_UNSPECIFIED",
+    );
+    const description = THROWAWAY_DESCRIPTION.replace(/CORE/g, core).replace(
+      "const widget",
+      `const TIERS = ${JSON.stringify(tiers)} as const;\nconst widget`,
+    );
     fs.writeFileSync(path.join(folder, "description.ts"), description);
     fs.writeFileSync(path.join(folder, "provider.ts"), PROVIDER.replace(/CORE/g, core));
     fs.writeFileSync(path.join(folder, "program.ts"), PROGRAM);
@@ -104,7 +117,27 @@ test("a throwaway kind's description, generated in an empty folder, gives a clas
     expect(errors).toEqual([]);
     expect(generated.text).toContain("export class Widget extends KindResource");
     expect(generated.text).toContain("labels?: pulumi.Input<Record<string, pulumi.Input<string>>>;");
+    // A documented enum is named once, and each use of its values (less its zero value) refers to it.
+    expect(generated.text.match(/CATALOG_TIER_BASE/g)).toHaveLength(1);
+    expect(generated.text).toContain("type CatalogTier =");
+    expect(generated.text).toContain('tier?: pulumi.Input<Exclude<CatalogTier, "CATALOG_TIER_UNSPECIFIED">>;');
+    // A value set no documented enum has stays written out.
+    expect(generated.text).toContain('size?: pulumi.Input<"SMALL" | "LARGE">;');
   } finally {
     fs.rmSync(folder, { recursive: true, force: true });
   }
 }, 120_000);
+
+test("each documented enum's alias is the shortest tail of its name that no other enum or name of the module has", () => {
+  const names = aliasNames(
+    ["advisory.Reference.Type", "advisory.Severity.Type", "capabilities.Capability", "iam.Widget", "x.Reference.Type"],
+    new Set(["Widget", "WidgetArgs"]),
+  );
+  expect(Object.fromEntries(names)).toEqual({
+    "advisory.Reference.Type": "AdvisoryReferenceType",
+    "advisory.Severity.Type": "SeverityType",
+    "capabilities.Capability": "Capability",
+    "iam.Widget": "IamWidget",
+    "x.Reference.Type": "XReferenceType",
+  });
+});

@@ -5,7 +5,7 @@
  */
 import type { FieldShape } from "../../provider/kind";
 import { KindModel, ModelField } from "../../provider/kindModel";
-import { TypeContext, docComment, documentedType, jsonType, key } from "./typeText";
+import { ModuleEnums, TypeContext, docComment, documentedType, jsonType, key } from "./typeText";
 
 export interface ModuleImports {
   /** The core folder as this module imports it: "../../../provider". */
@@ -37,8 +37,9 @@ export function resourceModule(
   const docs = kind.docs;
   if (!docs) throw new Error(`${name}: its description has no docs (KindDocs), which the class is written from`);
   const fieldDocs = kind.docs?.fields ?? {};
-  const inputContext: TypeContext = { docs: fieldDocs, input: true };
-  const outputContext: TypeContext = { docs: fieldDocs, input: false };
+  const enums = new ModuleEnums(schemas);
+  const inputContext: TypeContext = { docs: fieldDocs, input: true, enums };
+  const outputContext: TypeContext = { docs: fieldDocs, input: false, enums };
   // The state keeps write-only members from the program; an answer never holds them.
   const recordContext: TypeContext = { ...outputContext, omitted: new Set(kind.writeOnly ?? []) };
 
@@ -64,7 +65,7 @@ export function resourceModule(
         }>;`,
     )
     .join("\n");
-  const record = model.record
+  const record = (model.record ?? [])
     .map(
       ([wire, shape]) =>
         `  ${key(wire)}${wire === "uid" ? "" : "?"}: ${documentedType(shape, schemas, recordContext, wire, "  ")};`,
@@ -78,17 +79,10 @@ export function resourceModule(
     maps: [...new Set([...model.inputs, ...model.outputs].filter((f) => f.holdsMap).map((f) => f.name))],
   };
   const summary = `${docs.summary}\n\n    ${docs.example.split("\n").join("\n    ")}`;
-
-  return `${GENERATED_HEADER}import * as pulumi from "@pulumi/pulumi";
-import { KindResource, ResourceShape, getArguments } from "${imports.core}/kindResource";
-import provider = require("${imports.provider}");
-
-/** The inputs of ${article(name)} ${name}. */
-export interface ${name}Args {
-${args}
-}
-
-/** What \`${name}.get\` may be given of ${article(name)} ${name}'s state: any of its outputs. */
+  // A part of another kind's record (`partOf`) is never read alone: no State, Record or get.
+  const readable = model.record !== undefined;
+  const readableTypes = readable
+    ? `/** What \`${name}.get\` may be given of ${article(name)} ${name}'s state: any of its outputs. */
 export interface ${name}State {
 ${state}
 }
@@ -98,15 +92,10 @@ export interface ${name}Record {
 ${record}
 }
 
-const SHAPE: ResourceShape = ${JSON.stringify(shape)};
-
-${docComment(summary, "")}export class ${name} extends KindResource {
-  /** @internal */
-  static readonly __pulumiType = "pulumi-nodejs:dynamic/${kind.domain}:${name}";
-
-${declared}
-
-  /**
+`
+    : "";
+  const getter = readable
+    ? `  /**
    * An existing ${kind.noun}, read by its id (its uid) into the program without managing it:
    * deleting the stack leaves it alone. \`state\` may add what a read cannot tell.
    */
@@ -122,7 +111,24 @@ ${declared}
     const given = getArguments<${name}State>(SHAPE, stateOrOptions, opts);
     return new ${name}(name, given.state as ${name}Args, { ...given.opts, id });
   }
+`
+    : "";
 
+  const body = `/** The inputs of ${article(name)} ${name}. */
+export interface ${name}Args {
+${args}
+}
+
+${readableTypes}
+const SHAPE: ResourceShape = ${JSON.stringify(shape)};
+
+${docComment(summary, "")}export class ${name} extends KindResource {
+  /** @internal */
+  static readonly __pulumiType = "pulumi-nodejs:dynamic/${kind.domain}:${name}";
+
+${declared}
+
+${getter}
   /** Whether \`obj\` is ${article(name)} ${name}, even one made by another copy of this package. */
   static isInstance(obj: unknown): obj is ${name} {
     return (
@@ -135,5 +141,16 @@ ${declared}
     super(provider, name, args, opts, SHAPE);
   }
 }
-`.replace(/\n{3,}/g, "\n\n");
+`;
+  // The module's own names, which no enum's alias may take.
+  const taken = new Set([name, `${name}Args`, `${name}State`, `${name}Record`, "SHAPE", "provider", "pulumi"]);
+  for (const imported of ["KindResource", "ResourceShape", "getArguments"]) taken.add(imported);
+  const { text, declarations } = enums.resolve(body, taken);
+
+  return `${GENERATED_HEADER}import * as pulumi from "@pulumi/pulumi";
+import { KindResource, ResourceShape${readable ? ", getArguments" : ""} } from "${imports.core}/kindResource";
+import provider = require("${imports.provider}");
+
+${declarations}
+${text}`.replace(/\n{3,}/g, "\n\n");
 }

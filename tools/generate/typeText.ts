@@ -37,6 +37,102 @@ export function docComment(text: string | undefined, indent: string): string {
   return `${indent}/**\n${lines.map((line) => `${indent} *${line ? ` ${line}` : ""}`).join("\n")}\n${indent} */\n`;
 }
 
+/**
+ * The documented enums one generated module names: each is a `type` alias written once, named
+ * after the enum (`capabilities.Capability` is `Capability`), and every use of the same value
+ * set refers to it. Uses are placeholders until the module is whole, so that names are chosen
+ * knowing every enum it holds (two `…Type` enums become `ReferenceType` and `SeverityType`).
+ */
+export class ModuleEnums {
+  private readonly used = new Set<string>();
+  /** Documented enums by their values, sorted and joined: how a check's value set finds its enum. */
+  private readonly byValues = new Map<string, string[]>();
+
+  constructor(private readonly schemas: Readonly<Record<string, FieldShape>>) {
+    for (const [ref, shape] of Object.entries(schemas))
+      if (shape.enum) {
+        const key = valuesKey(shape.enum);
+        this.byValues.set(key, [...(this.byValues.get(key) ?? []), ref]);
+      }
+  }
+
+  /** The type of documented enum `ref` (a placeholder until `resolve`). */
+  named(ref: string): string {
+    this.used.add(ref);
+    return `${MARK}${ref}${MARK}`;
+  }
+
+  /**
+   * The type of the values a check takes (an enum of an input): the documented enum with exactly
+   * these values, or with these and its zero value (which a program leaves out); undefined when
+   * no one documented enum has them.
+   */
+  ofValues(values: readonly unknown[]): string | undefined {
+    if (!values.every((value): value is string => typeof value === "string")) return undefined;
+    const same = this.byValues.get(valuesKey(values)) ?? [];
+    if (same.length === 1) return this.named(same[0]);
+    if (same.length > 1) return undefined;
+    const lessZero = Object.entries(this.schemas).filter(
+      ([, shape]) =>
+        shape.enum &&
+        shape.default !== undefined &&
+        !values.includes(shape.default) &&
+        valuesKey(shape.enum.filter((value) => value !== shape.default)) === valuesKey(values),
+    );
+    if (lessZero.length !== 1) return undefined;
+    const [ref, shape] = lessZero[0];
+    return `Exclude<${this.named(ref)}, ${JSON.stringify(shape.default)}>`;
+  }
+
+  /**
+   * `text` with each enum's placeholder replaced by its alias, and the aliases' declarations;
+   * `taken` are the module's other names, which an alias never takes.
+   */
+  resolve(text: string, taken: ReadonlySet<string>): { text: string; declarations: string } {
+    const names = aliasNames([...this.used].sort(), taken);
+    const declarations = [...names]
+      .map(
+        ([ref, name]) =>
+          `/** The API document's enum ${ref}. */\ntype ${name} = ${literalUnion(this.schemas[ref].enum ?? [])};\n`,
+      )
+      .join("\n");
+    const resolved = text.replace(new RegExp(`${MARK}([^${MARK}]+)${MARK}`, "g"), (_all, ref: string) =>
+      names.get(ref)!,
+    );
+    return { text: resolved, declarations };
+  }
+}
+
+/** Marks an enum's placeholder: a character no type text holds. */
+const MARK = "\u0000";
+
+const valuesKey = (values: readonly string[]) => JSON.stringify([...values].sort());
+
+const capitalized = (word: string) => word[0].toUpperCase() + word.slice(1);
+
+/**
+ * Each enum's alias: the shortest tail of its dotted name, PascalCased, that no other enum of
+ * the module shares and no taken name is; the whole name when no tail is.
+ */
+export function aliasNames(refs: readonly string[], taken: ReadonlySet<string>): Map<string, string> {
+  const names = new Map<string, string>();
+  const tail = (ref: string, segments: number) => ref.split(".").slice(-segments).map(capitalized).join("");
+  for (let segments = 1; names.size < refs.length; segments++) {
+    const pending = refs.filter((ref) => !names.has(ref));
+    const chosen = new Set(names.values());
+    const counts = new Map<string, number>();
+    for (const ref of pending) counts.set(tail(ref, segments), (counts.get(tail(ref, segments)) ?? 0) + 1);
+    for (const ref of pending) {
+      const name = tail(ref, segments);
+      const whole = segments >= ref.split(".").length;
+      const free = counts.get(name) === 1 && !taken.has(name) && !chosen.has(name);
+      if (free) names.set(ref, name);
+      else if (whole) names.set(ref, `${name}Enum`);
+    }
+  }
+  return names;
+}
+
 export interface TypeContext {
   /** Words on members of message fields, by dotted path (KindDocs.fields). */
   docs: Readonly<Record<string, string>>;
@@ -44,6 +140,8 @@ export interface TypeContext {
   input: boolean;
   /** Members left out, by dotted path: the write-only ones in what the service answers. */
   omitted?: ReadonlySet<string>;
+  /** The module's named enums; without it every enum is written out as its values. */
+  enums?: ModuleEnums;
 }
 
 const literalUnion = (values: readonly unknown[]) => values.map((value) => JSON.stringify(value)).join(" | ");
@@ -65,7 +163,7 @@ function arrayOf(item: string): string {
 export function jsonType(schema: JsonSchema, context: TypeContext, path: string, indent: string): string {
   const variants = schema.anyOf ?? schema.oneOf;
   if (variants) return variants.map((variant) => jsonType(variant, context, path, indent)).join(" | ");
-  if (schema.enum) return literalUnion(schema.enum);
+  if (schema.enum) return context.enums?.ofValues(schema.enum) ?? literalUnion(schema.enum);
   if (schema.const !== undefined) return JSON.stringify(schema.const);
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
   switch (type) {
@@ -134,6 +232,7 @@ export function documentedType(
   if (shape.ref) {
     const target = schemas[shape.ref];
     if (!target) throw new Error(`the API document has no ${shape.ref} (at ${path})`);
+    if (target.enum && context.enums) return context.enums.named(shape.ref);
     return documentedType(target, schemas, context, path, indent, depth);
   }
   if (shape.enum) return literalUnion(shape.enum);

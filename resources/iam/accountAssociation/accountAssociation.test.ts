@@ -231,6 +231,13 @@ test("check names the failing property, down to a block's member, and sends noth
       reason: "must be a GitHub App installation id (a string of digits)",
     },
   ]);
+  const installations = (list: unknown) => ({ github: { appInstallations: { acme: { installations: list } } } });
+  expect(await failures(installations({ installationId: "42" }))).toEqual([
+    { property: "github.appInstallations.acme.installations", reason: "must be a list" },
+  ]);
+  expect(await failures(installations(Array.from({ length: 257 }, () => ({ installationId: "42" }))))).toEqual([
+    { property: "github.appInstallations.acme.installations", reason: "must have at most 256 entries" },
+  ]);
   expect(await failures({ github: { appInstallations: { ["o".repeat(5000)]: {} } } })).toEqual([
     { property: "github.appInstallations", reason: "names must be 1 to 256 characters" },
   ]);

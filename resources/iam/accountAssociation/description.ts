@@ -90,10 +90,7 @@ const accountAssociation: ResourceKind = {
             .map(
               z.strictObject(
                 {
-                  installations: z
-                    .array(installation, f.expecting("a list of installations"))
-                    .max(256, "must have at most 256 entries")
-                    .optional(),
+                  installations: f.list(installation).optional(),
                 },
                 f.expecting("an object with installations"),
               ),

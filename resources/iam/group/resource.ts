@@ -4,6 +4,18 @@ import * as pulumi from "@pulumi/pulumi";
 import { KindResource, ResourceShape, getArguments } from "../../../provider/kindResource";
 import provider = require("./provider");
 
+/** The API document's enum iam.OrgKind. */
+type OrgKind =
+  | "ORG_KIND_UNSPECIFIED"
+  | "ORG_KIND_STARTER"
+  | "ORG_KIND_CUSTOMER"
+  | "ORG_KIND_DEV"
+  | "ORG_KIND_INFRA"
+  | "ORG_KIND_AWS_MARKETPLACE";
+
+/** The API document's enum iam.OrgStatus. */
+type OrgStatus = "ORG_STATUS_UNSPECIFIED" | "ORG_STATUS_INITIALIZING" | "ORG_STATUS_READY" | "ORG_STATUS_SUSPENDED";
+
 /** The inputs of a Group. */
 export interface GroupArgs {
   /**
@@ -44,19 +56,10 @@ export interface GroupState {
   description?: pulumi.Input<string>;
   createTime?: pulumi.Input<string>;
   /** Only answered for root groups. */
-  kind?: pulumi.Input<
-    | "ORG_KIND_UNSPECIFIED"
-    | "ORG_KIND_STARTER"
-    | "ORG_KIND_CUSTOMER"
-    | "ORG_KIND_DEV"
-    | "ORG_KIND_INFRA"
-    | "ORG_KIND_AWS_MARKETPLACE"
-  >;
+  kind?: pulumi.Input<OrgKind>;
   /** An empty object in v2 answers. */
   resourceLimits?: pulumi.Input<Record<string, number>>;
-  status?: pulumi.Input<
-    "ORG_STATUS_UNSPECIFIED" | "ORG_STATUS_INITIALIZING" | "ORG_STATUS_READY" | "ORG_STATUS_SUSPENDED"
-  >;
+  status?: pulumi.Input<OrgStatus>;
   updateTime?: pulumi.Input<string>;
   /** false for newly created groups. */
   verified?: pulumi.Input<boolean>;
@@ -68,16 +71,10 @@ export interface GroupState {
 export interface GroupRecord {
   createTime?: string;
   description?: string;
-  kind?:
-    | "ORG_KIND_UNSPECIFIED"
-    | "ORG_KIND_STARTER"
-    | "ORG_KIND_CUSTOMER"
-    | "ORG_KIND_DEV"
-    | "ORG_KIND_INFRA"
-    | "ORG_KIND_AWS_MARKETPLACE";
+  kind?: OrgKind;
   name?: string;
   resourceLimits?: Record<string, number>;
-  status?: "ORG_STATUS_UNSPECIFIED" | "ORG_STATUS_INITIALIZING" | "ORG_STATUS_READY" | "ORG_STATUS_SUSPENDED";
+  status?: OrgStatus;
   uid: string;
   updateTime?: string;
   verified?: boolean;
@@ -126,20 +123,10 @@ export class Group extends KindResource {
   declare readonly description: pulumi.Output<string | undefined>;
   declare readonly createTime: pulumi.Output<string | undefined>;
   /** Only answered for root groups. */
-  declare readonly kind: pulumi.Output<
-    | "ORG_KIND_UNSPECIFIED"
-    | "ORG_KIND_STARTER"
-    | "ORG_KIND_CUSTOMER"
-    | "ORG_KIND_DEV"
-    | "ORG_KIND_INFRA"
-    | "ORG_KIND_AWS_MARKETPLACE"
-    | undefined
-  >;
+  declare readonly kind: pulumi.Output<OrgKind | undefined>;
   /** An empty object in v2 answers. */
   declare readonly resourceLimits: pulumi.Output<Record<string, number> | undefined>;
-  declare readonly status: pulumi.Output<
-    "ORG_STATUS_UNSPECIFIED" | "ORG_STATUS_INITIALIZING" | "ORG_STATUS_READY" | "ORG_STATUS_SUSPENDED" | undefined
-  >;
+  declare readonly status: pulumi.Output<OrgStatus | undefined>;
   declare readonly updateTime: pulumi.Output<string | undefined>;
   /** false for newly created groups. */
   declare readonly verified: pulumi.Output<boolean | undefined>;

@@ -180,6 +180,17 @@ test("check: exactly one kind, each kind's fields named, nothing sent", async ()
   expect(await failures({ staticKeys: { issuer: "https://i.example", issuerKeys: JWKS } })).toEqual([
     { property: "staticKeys.subject", reason: "is required" },
   ]);
+  // A list input like every kind's (the toolkit's f.list): its shape and its limit.
+  const keysWith = (audiences: unknown) => ({
+    staticKeys: { issuer: "https://i.example", subject: "s", issuerKeys: JWKS, audiences },
+  });
+  expect(await failures(keysWith("platform"))).toEqual([
+    { property: "staticKeys.audiences", reason: "must be a list" },
+  ]);
+  expect(await failures(keysWith(Array.from({ length: 257 }, (_, i) => `aud-${i}`)))).toEqual([
+    { property: "staticKeys.audiences", reason: "must have at most 256 entries" },
+  ]);
+  expect(await failures(keysWith(Array.from({ length: 256 }, (_, i) => `aud-${i}`)))).toEqual([]);
   expect((await failures({ servicePrincipal: "SERVICE_PRINCIPAL_BARISTA" }))[0]).toMatchObject({
     property: "servicePrincipal",
     reason: expect.stringMatching(/^must be one of SERVICE_PRINCIPAL_COSIGNED, /),

@@ -4,6 +4,23 @@ import * as pulumi from "@pulumi/pulumi";
 import { KindResource, ResourceShape, getArguments } from "../../../provider/kindResource";
 import provider = require("./provider");
 
+/** The API document's enum iam.ServicePrincipal. */
+type ServicePrincipal =
+  | "SERVICE_PRINCIPAL_UNSPECIFIED"
+  | "SERVICE_PRINCIPAL_COSIGNED"
+  | "SERVICE_PRINCIPAL_INGESTER"
+  | "SERVICE_PRINCIPAL_CATALOG_SYNCER"
+  | "SERVICE_PRINCIPAL_APKO_BUILDER"
+  | "SERVICE_PRINCIPAL_ENTITLEMENT_SYNCER"
+  | "SERVICE_PRINCIPAL_TENANT_SCANNER"
+  | "SERVICE_PRINCIPAL_SEDIMENTOLOGY"
+  | "SERVICE_PRINCIPAL_SKILLUP"
+  | "SERVICE_PRINCIPAL_MATERIALIZER"
+  | "SERVICE_PRINCIPAL_MICROFLOW"
+  | "SERVICE_PRINCIPAL_GUARDENER"
+  | "SERVICE_PRINCIPAL_MICROVM"
+  | "SERVICE_PRINCIPAL_SKILLS";
+
 /** The inputs of an Identity. */
 export interface IdentityArgs {
   /** The group the identity lives in. Changing it replaces the identity. */
@@ -52,21 +69,7 @@ export interface IdentityArgs {
     expirationTime?: pulumi.Input<string>;
   }>;
   /** A platform service, e.g. SERVICE_PRINCIPAL_INGESTER. */
-  servicePrincipal?: pulumi.Input<
-    | "SERVICE_PRINCIPAL_COSIGNED"
-    | "SERVICE_PRINCIPAL_INGESTER"
-    | "SERVICE_PRINCIPAL_CATALOG_SYNCER"
-    | "SERVICE_PRINCIPAL_APKO_BUILDER"
-    | "SERVICE_PRINCIPAL_ENTITLEMENT_SYNCER"
-    | "SERVICE_PRINCIPAL_TENANT_SCANNER"
-    | "SERVICE_PRINCIPAL_SEDIMENTOLOGY"
-    | "SERVICE_PRINCIPAL_SKILLUP"
-    | "SERVICE_PRINCIPAL_MATERIALIZER"
-    | "SERVICE_PRINCIPAL_MICROFLOW"
-    | "SERVICE_PRINCIPAL_GUARDENER"
-    | "SERVICE_PRINCIPAL_MICROVM"
-    | "SERVICE_PRINCIPAL_SKILLS"
-  >;
+  servicePrincipal?: pulumi.Input<Exclude<ServicePrincipal, "SERVICE_PRINCIPAL_UNSPECIFIED">>;
   /**
    * Take over an existing record with the same natural key instead of failing with ALREADY_EXISTS (one PATCH then
    * brings it to the declared values). Never sent to the API. Defaults to the stack-wide `platform:adopt`
@@ -131,21 +134,7 @@ export interface IdentityState {
     expirationTime?: string;
   }>;
   /** A platform service, e.g. SERVICE_PRINCIPAL_INGESTER. */
-  servicePrincipal?: pulumi.Input<
-    | "SERVICE_PRINCIPAL_COSIGNED"
-    | "SERVICE_PRINCIPAL_INGESTER"
-    | "SERVICE_PRINCIPAL_CATALOG_SYNCER"
-    | "SERVICE_PRINCIPAL_APKO_BUILDER"
-    | "SERVICE_PRINCIPAL_ENTITLEMENT_SYNCER"
-    | "SERVICE_PRINCIPAL_TENANT_SCANNER"
-    | "SERVICE_PRINCIPAL_SEDIMENTOLOGY"
-    | "SERVICE_PRINCIPAL_SKILLUP"
-    | "SERVICE_PRINCIPAL_MATERIALIZER"
-    | "SERVICE_PRINCIPAL_MICROFLOW"
-    | "SERVICE_PRINCIPAL_GUARDENER"
-    | "SERVICE_PRINCIPAL_MICROVM"
-    | "SERVICE_PRINCIPAL_SKILLS"
-  >;
+  servicePrincipal?: pulumi.Input<Exclude<ServicePrincipal, "SERVICE_PRINCIPAL_UNSPECIFIED">>;
   company?: pulumi.Input<string>;
   createTime?: pulumi.Input<string>;
   email?: pulumi.Input<string>;
@@ -187,21 +176,7 @@ export interface IdentityRecord {
   emailUnverified?: string;
   lastSeenTime?: string;
   name?: string;
-  servicePrincipal?:
-    | "SERVICE_PRINCIPAL_UNSPECIFIED"
-    | "SERVICE_PRINCIPAL_COSIGNED"
-    | "SERVICE_PRINCIPAL_INGESTER"
-    | "SERVICE_PRINCIPAL_CATALOG_SYNCER"
-    | "SERVICE_PRINCIPAL_APKO_BUILDER"
-    | "SERVICE_PRINCIPAL_ENTITLEMENT_SYNCER"
-    | "SERVICE_PRINCIPAL_TENANT_SCANNER"
-    | "SERVICE_PRINCIPAL_SEDIMENTOLOGY"
-    | "SERVICE_PRINCIPAL_SKILLUP"
-    | "SERVICE_PRINCIPAL_MATERIALIZER"
-    | "SERVICE_PRINCIPAL_MICROFLOW"
-    | "SERVICE_PRINCIPAL_GUARDENER"
-    | "SERVICE_PRINCIPAL_MICROVM"
-    | "SERVICE_PRINCIPAL_SKILLS";
+  servicePrincipal?: ServicePrincipal;
   staticKeys?: {
     audiences?: string[];
     /** When the keys stop being accepted (RFC 3339). */
@@ -310,20 +285,7 @@ export class Identity extends KindResource {
   >;
   /** A platform service, e.g. SERVICE_PRINCIPAL_INGESTER. */
   declare readonly servicePrincipal: pulumi.Output<
-    | "SERVICE_PRINCIPAL_COSIGNED"
-    | "SERVICE_PRINCIPAL_INGESTER"
-    | "SERVICE_PRINCIPAL_CATALOG_SYNCER"
-    | "SERVICE_PRINCIPAL_APKO_BUILDER"
-    | "SERVICE_PRINCIPAL_ENTITLEMENT_SYNCER"
-    | "SERVICE_PRINCIPAL_TENANT_SCANNER"
-    | "SERVICE_PRINCIPAL_SEDIMENTOLOGY"
-    | "SERVICE_PRINCIPAL_SKILLUP"
-    | "SERVICE_PRINCIPAL_MATERIALIZER"
-    | "SERVICE_PRINCIPAL_MICROFLOW"
-    | "SERVICE_PRINCIPAL_GUARDENER"
-    | "SERVICE_PRINCIPAL_MICROVM"
-    | "SERVICE_PRINCIPAL_SKILLS"
-    | undefined
+    Exclude<ServicePrincipal, "SERVICE_PRINCIPAL_UNSPECIFIED"> | undefined
   >;
   declare readonly company: pulumi.Output<string | undefined>;
   declare readonly createTime: pulumi.Output<string | undefined>;

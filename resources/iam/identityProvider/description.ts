@@ -5,7 +5,6 @@
  */
 import type { ResourceKind } from "../../../provider/kind";
 import { isObject, parentOfUid } from "../../../provider/values";
-import { listOf } from "../../registry/customOverlay";
 import { CORRELATION_RULES, UNSPECIFIED_RULE } from "./correlationRule";
 
 /** The rules a program may set: every documented one but the zero value (leave it out for none). */
@@ -62,7 +61,7 @@ const identityProvider: ResourceKind = {
             issuer: f.httpsUrl(),
             clientId: f.text(),
             clientSecret: f.text().optional(),
-            additionalScopes: listOf(f, f.text()).optional(),
+            additionalScopes: f.list(f.text()).optional(),
             groupsClaim: f.text().optional(),
             correlationRule: f.z
               .enum(SETTABLE_RULES, f.expecting(`one of ${SETTABLE_RULES.join(", ")} (leave it out for none)`))

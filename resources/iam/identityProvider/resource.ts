@@ -4,6 +4,21 @@ import * as pulumi from "@pulumi/pulumi";
 import { KindResource, ResourceShape, getArguments } from "../../../provider/kindResource";
 import provider = require("./provider");
 
+/** The API document's enum iam.IdentityProvider.OIDC.CorrelationRule. */
+type CorrelationRule =
+  | "CORRELATION_RULE_UNSPECIFIED"
+  | "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID"
+  | "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID";
+
+/** The API document's enum iam.IdentityProvider.SCIM.CredentialState. */
+type CredentialState =
+  | "CREDENTIAL_STATE_UNSPECIFIED"
+  | "CREDENTIAL_STATE_NOT_ISSUED"
+  | "CREDENTIAL_STATE_LIVE"
+  | "CREDENTIAL_STATE_EXPIRED"
+  | "CREDENTIAL_STATE_REVOKED"
+  | "CREDENTIAL_STATE_ROTATING";
+
 /** The inputs of an IdentityProvider. */
 export interface IdentityProviderArgs {
   /** The group whose people sign in through it. Changing it replaces the identity provider. */
@@ -32,9 +47,7 @@ export interface IdentityProviderArgs {
     /** The claim of the ID token naming the user's groups. */
     groupsClaim?: pulumi.Input<string>;
     /** How a signed-in user is matched with a provisioned one; leave it out for none. */
-    correlationRule?: pulumi.Input<
-      "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID" | "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID"
-    >;
+    correlationRule?: pulumi.Input<Exclude<CorrelationRule, "CORRELATION_RULE_UNSPECIFIED">>;
     pkceEnabled?: pulumi.Input<boolean>;
   }>;
   /**
@@ -81,19 +94,13 @@ export interface IdentityProviderState {
     /** The claim of the ID token naming the user's groups. */
     groupsClaim?: string;
     /** How a signed-in user is matched with a provisioned one; leave it out for none. */
-    correlationRule?: "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID" | "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID";
+    correlationRule?: Exclude<CorrelationRule, "CORRELATION_RULE_UNSPECIFIED">;
     pkceEnabled?: boolean;
   }>;
   createTime?: pulumi.Input<string>;
   /** SCIM provisioning state (read-only: changed through the SCIM token operations, not here). */
   scim?: pulumi.Input<{
-    credentialState?:
-      | "CREDENTIAL_STATE_UNSPECIFIED"
-      | "CREDENTIAL_STATE_NOT_ISSUED"
-      | "CREDENTIAL_STATE_LIVE"
-      | "CREDENTIAL_STATE_EXPIRED"
-      | "CREDENTIAL_STATE_REVOKED"
-      | "CREDENTIAL_STATE_ROTATING";
+    credentialState?: CredentialState;
     enabled?: boolean;
     endpointUrl?: string;
     etag?: string;
@@ -115,10 +122,7 @@ export interface IdentityProviderRecord {
     additionalScopes?: string[];
     clientId?: string;
     /** How a signed-in user is matched with a provisioned one; leave it out for none. */
-    correlationRule?:
-      | "CORRELATION_RULE_UNSPECIFIED"
-      | "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID"
-      | "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID";
+    correlationRule?: CorrelationRule;
     /** The claim of the ID token naming the user's groups. */
     groupsClaim?: string;
     /** The OpenID issuer: an https URL. */
@@ -126,13 +130,7 @@ export interface IdentityProviderRecord {
     pkceEnabled?: boolean;
   };
   scim?: {
-    credentialState?:
-      | "CREDENTIAL_STATE_UNSPECIFIED"
-      | "CREDENTIAL_STATE_NOT_ISSUED"
-      | "CREDENTIAL_STATE_LIVE"
-      | "CREDENTIAL_STATE_EXPIRED"
-      | "CREDENTIAL_STATE_REVOKED"
-      | "CREDENTIAL_STATE_ROTATING";
+    credentialState?: CredentialState;
     enabled?: boolean;
     endpointUrl?: string;
     etag?: string;
@@ -203,7 +201,7 @@ export class IdentityProvider extends KindResource {
         /** The claim of the ID token naming the user's groups. */
         groupsClaim?: string;
         /** How a signed-in user is matched with a provisioned one; leave it out for none. */
-        correlationRule?: "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID" | "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID";
+        correlationRule?: Exclude<CorrelationRule, "CORRELATION_RULE_UNSPECIFIED">;
         pkceEnabled?: boolean;
       }
     | undefined
@@ -212,13 +210,7 @@ export class IdentityProvider extends KindResource {
   /** SCIM provisioning state (read-only: changed through the SCIM token operations, not here). */
   declare readonly scim: pulumi.Output<
     | {
-        credentialState?:
-          | "CREDENTIAL_STATE_UNSPECIFIED"
-          | "CREDENTIAL_STATE_NOT_ISSUED"
-          | "CREDENTIAL_STATE_LIVE"
-          | "CREDENTIAL_STATE_EXPIRED"
-          | "CREDENTIAL_STATE_REVOKED"
-          | "CREDENTIAL_STATE_ROTATING";
+        credentialState?: CredentialState;
         enabled?: boolean;
         endpointUrl?: string;
         etag?: string;

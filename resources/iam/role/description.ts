@@ -35,17 +35,15 @@ const role: ResourceKind = {
       parentUid: f.uid("a group"),
       name: f.name(),
       description: f.optionalText().optional(),
-      capabilities: f.z
-        .array(
+      capabilities: f
+        .list(
           f.z.enum(CAPABILITIES, {
             error: (issue) =>
               typeof issue.input === "string"
                 ? `must be a documented capability (e.g. CAP_IAM_GROUPS_LIST, CAP_REPO_LIST); "${issue.input.slice(0, 80)}" is not one`
                 : "must be a capability name (a string)",
           }),
-          f.expecting("a list of capabilities"),
         )
-        .max(CAPABILITIES.length, `must have at most ${CAPABILITIES.length} entries`)
         .optional(),
     }),
   // The role's uid is one segment: where it is defined is the parentUid input, kept in the state.

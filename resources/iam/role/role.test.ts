@@ -142,8 +142,12 @@ test("check names the failing property and sends nothing", async () => {
     },
   ]);
   expect(await failures({ parentUid: root, name: "r", capabilities: "CAP_REPO_LIST" })).toEqual([
-    { property: "capabilities", reason: "must be a list of capabilities" },
+    { property: "capabilities", reason: "must be a list" },
   ]);
+  // Every kind's list limit (the toolkit's f.list), not the number of documented capabilities.
+  expect(
+    await failures({ parentUid: root, name: "r", capabilities: Array.from({ length: 257 }, () => "CAP_REPO_LIST") }),
+  ).toEqual([{ property: "capabilities", reason: "must have at most 256 entries" }]);
   expect(await failures({ parentUid: root, name: "", capabilities: [] })).toEqual([
     { property: "name", reason: "must not be empty" },
   ]);

@@ -4,6 +4,16 @@ import * as pulumi from "@pulumi/pulumi";
 import { KindResource, ResourceShape, getArguments } from "../../../provider/kindResource";
 import provider = require("./provider");
 
+/** The API document's enum registry.CatalogTier. */
+type CatalogTier =
+  | "CATALOG_TIER_UNSPECIFIED"
+  | "CATALOG_TIER_APPLICATION"
+  | "CATALOG_TIER_BASE"
+  | "CATALOG_TIER_FIPS"
+  | "CATALOG_TIER_AI"
+  | "CATALOG_TIER_DEVTOOLS"
+  | "CATALOG_TIER_COMMERCIAL";
+
 /** The inputs of a Repo. */
 export interface RepoArgs {
   /** The group the repo lives in. Changing it replaces the repo (which needs `allowDelete`). */
@@ -17,14 +27,7 @@ export interface RepoArgs {
    * A documented registry.CatalogTier other than CATALOG_TIER_UNSPECIFIED; leave it out for none (then it is
    * absent from the outputs too).
    */
-  catalogTier?: pulumi.Input<
-    | "CATALOG_TIER_APPLICATION"
-    | "CATALOG_TIER_BASE"
-    | "CATALOG_TIER_FIPS"
-    | "CATALOG_TIER_AI"
-    | "CATALOG_TIER_DEVTOOLS"
-    | "CATALOG_TIER_COMMERCIAL"
-  >;
+  catalogTier?: pulumi.Input<Exclude<CatalogTier, "CATALOG_TIER_UNSPECIFIED">>;
   /** Where the repo's images are synced from and to (`sync_config` on the wire). */
   syncConfig?: pulumi.Input<{
     source: pulumi.Input<string>;
@@ -118,14 +121,7 @@ export interface RepoState {
    * A documented registry.CatalogTier other than CATALOG_TIER_UNSPECIFIED; leave it out for none (then it is
    * absent from the outputs too).
    */
-  catalogTier?: pulumi.Input<
-    | "CATALOG_TIER_APPLICATION"
-    | "CATALOG_TIER_BASE"
-    | "CATALOG_TIER_FIPS"
-    | "CATALOG_TIER_AI"
-    | "CATALOG_TIER_DEVTOOLS"
-    | "CATALOG_TIER_COMMERCIAL"
-  >;
+  catalogTier?: pulumi.Input<Exclude<CatalogTier, "CATALOG_TIER_UNSPECIFIED">>;
   /** Where the repo's images are synced from and to (`sync_config` on the wire). */
   syncConfig?: pulumi.Input<{
     source: string;
@@ -202,14 +198,7 @@ export interface RepoRecord {
   activeTags?: string[];
   aliases?: string[];
   bundles?: string[];
-  catalogTier?:
-    | "CATALOG_TIER_UNSPECIFIED"
-    | "CATALOG_TIER_APPLICATION"
-    | "CATALOG_TIER_BASE"
-    | "CATALOG_TIER_FIPS"
-    | "CATALOG_TIER_AI"
-    | "CATALOG_TIER_DEVTOOLS"
-    | "CATALOG_TIER_COMMERCIAL";
+  catalogTier?: CatalogTier;
   createTime?: string;
   customOverlay?: {
     accounts?: {
@@ -313,15 +302,7 @@ export class Repo extends KindResource {
    * A documented registry.CatalogTier other than CATALOG_TIER_UNSPECIFIED; leave it out for none (then it is
    * absent from the outputs too).
    */
-  declare readonly catalogTier: pulumi.Output<
-    | "CATALOG_TIER_APPLICATION"
-    | "CATALOG_TIER_BASE"
-    | "CATALOG_TIER_FIPS"
-    | "CATALOG_TIER_AI"
-    | "CATALOG_TIER_DEVTOOLS"
-    | "CATALOG_TIER_COMMERCIAL"
-    | undefined
-  >;
+  declare readonly catalogTier: pulumi.Output<Exclude<CatalogTier, "CATALOG_TIER_UNSPECIFIED"> | undefined>;
   /** Where the repo's images are synced from and to (`sync_config` on the wire). */
   declare readonly syncConfig: pulumi.Output<
     | {

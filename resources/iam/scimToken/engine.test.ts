@@ -11,12 +11,12 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { BUILTIN_ROLES, RunningEmulator } from "../../emulator";
-import { readState } from "../../emulator/persistence";
-import { call } from "../../tests/support/emulatorClient";
-import { startProviderEmulator } from "../../tests/support/providerEmulator";
-import { makeSecret } from "../../tools/engine/wire";
-import { ProgramProject, programProject } from "../../tests/support/programProject";
+import { BUILTIN_ROLES, RunningEmulator } from "../../../emulator";
+import { readState } from "../../../emulator/persistence";
+import { call } from "../../../tests/support/emulatorClient";
+import { startProviderEmulator } from "../../../tests/support/providerEmulator";
+import { makeSecret } from "../../../tools/engine/wire";
+import { ProgramProject, programProject } from "../../../tests/support/programProject";
 
 jest.setTimeout(120_000);
 

@@ -4,9 +4,9 @@
  * and never shown; provisioning switched in the console shows as drift and is repaired.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { BUILTIN_ROLES } from "../../emulator";
-import { Harness, startHarness } from "../../tests/support/resourceHarness";
-import { failureOf, recordSecretOutputs, registerResource } from "../../tests/support/registeredResource";
+import { BUILTIN_ROLES } from "../../../emulator";
+import { Harness, startHarness } from "../../../tests/support/resourceHarness";
+import { failureOf, recordSecretOutputs, registerResource } from "../../../tests/support/registeredResource";
 
 let h: Harness;
 let provider: string;
@@ -56,7 +56,7 @@ async function identityProvider(): Promise<string> {
 const scimOf = async (uid: string) => (await h.api("GET", `${IDPS}/${uid}`)).body.scim;
 
 test("the serialized provider is a bare require of the installed package, at most 330 bytes; token is a secret output", () => {
-  expect(provider).toMatch(/require\("platform-pulumi\/dist\/resources\/iam\/scimTokenProvider\.js"\)/);
+  expect(provider).toMatch(/require\("platform-pulumi\/dist\/resources\/iam\/scimToken\/provider\.js"\)/);
   expect(provider.match(/require\(/g)).toHaveLength(1);
   expect(Buffer.byteLength(provider)).toBeLessThanOrEqual(330);
   for (const secret of [h.emu.token, h.emu.url, h.staged.dir]) expect(provider).not.toContain(secret);
@@ -339,10 +339,24 @@ test("check names the failing property and sends nothing", async () => {
   expect(await failures({ identityProviderUid: 7 })).toEqual([
     { property: "identityProviderUid", reason: "must be an identity provider's uid (a string)" },
   ]);
-  for (const expireTime of ["2027-01-01", "tomorrow", "2027-13-45T00:00:00Z", "2027-01-01T00:00:00"])
-    expect(await failures({ expireTime })).toEqual([
-      { property: "expireTime", reason: "must be an RFC 3339 timestamp such as 2027-01-01T00:00:00Z" },
-    ]);
+  // The timestamp rule every kind shares (provider/timestamp.ts): each refusal says why.
+  const notRfc3339 =
+    'must be an RFC 3339 time (a date, "T", a time with seconds and an optional fraction, then "Z" or an offset) ' +
+    "such as 2030-01-01T00:00:00Z or 2030-01-01T02:00:00+02:00";
+  const refusals: Record<string, string> = {
+    "2027-01-01": notRfc3339,
+    tomorrow: notRfc3339,
+    "2027-01-01T00:00:00": notRfc3339,
+    "2027-13-45T00:00:00Z": "must name a month from 01 to 12 (13 is none)",
+    "2027-02-30T00:00:00Z": "must name a day of the month (2027-02 has no day 30)",
+    "2027-01-01t00:00:00z":
+      'must write "T" and "Z" in capitals (the service reads no other): such as 2030-01-01T00:00:00Z or 2030-01-01T02:00:00+02:00',
+  };
+  for (const [expireTime, reason] of Object.entries(refusals))
+    expect(await failures({ expireTime })).toEqual([{ property: "expireTime", reason }]);
+  expect(await failures({ expireTime: 20270101 })).toEqual([
+    { property: "expireTime", reason: "must be an RFC 3339 time (a string)" },
+  ]);
   expect(await failures({ expireTime: "2027-01-01T00:00:00.5-05:00" })).toEqual([]);
   expect(await failures({ neverExpires: "yes" })).toEqual([
     { property: "neverExpires", reason: "must be true or false" },

@@ -1,0 +1,13 @@
+/**
+ * The ScimToken provider. This module's exports ARE the provider object, so when the package is
+ * installed the closure serializer stores `__provider` as a bare
+ * `require("platform-pulumi/dist/resources/iam/scimToken/provider.js")`: a shim that loads the
+ * package's current code at call time, so fixes reach refresh and destroy of old stacks, and no
+ * config, token or machine path is captured in the state.
+ *
+ * KEEP THIS FILE'S PATH AND NAME STABLE FOREVER: every stack's state names it.
+ */
+import { defineProvider } from "../../../provider/lifecycle";
+import scimToken from "./description";
+
+export = defineProvider(scimToken);
