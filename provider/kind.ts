@@ -34,6 +34,8 @@ export interface FieldShape {
   items?: FieldShape;
   map?: FieldShape;
   properties?: Readonly<Record<string, FieldShape>>;
+  /** Members every such message holds (the documents' `required`): a record always answers them. */
+  required?: readonly string[];
 }
 
 /**

@@ -47,6 +47,8 @@ export interface KindModel {
    * a part of another kind's record (`partOf`), which is never looked up, read alone or adopted.
    */
   record?: Array<[string, FieldShape]>;
+  /** The record's members every answer holds: its uid and the message's required fields. */
+  recordRequired?: readonly string[];
 }
 
 /** The JSON Schema of a kind's inputs, maps written as objects of their values' schema. */
@@ -143,7 +145,14 @@ export function kindModel(kind: ResourceKind, schemas: Readonly<Record<string, F
   if (ownRecord) add("adopted", { type: "boolean" });
   const secrets = [...new Set((kind.secrets ?? []).map((path) => path.split(".")[0]))];
   if (!ownRecord) return { kind, inputs, outputs, secrets };
-  const record = schemas[kind.message]?.properties;
-  if (!record) throw new Error(`${kind.typeName}: the API document has no message ${kind.message}`);
-  return { kind, inputs, outputs, secrets, record: Object.entries(record) };
+  const record = schemas[kind.message];
+  if (!record?.properties) throw new Error(`${kind.typeName}: the API document has no message ${kind.message}`);
+  return {
+    kind,
+    inputs,
+    outputs,
+    secrets,
+    record: Object.entries(record.properties),
+    recordRequired: ["uid", ...(record.required ?? [])],
+  };
 }

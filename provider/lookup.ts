@@ -20,8 +20,10 @@ import { formatIssues } from "./zodIssues";
  * The key under which the package's own callers and tests hand a look-up its client, inside
  * otherwise ordinary invoke options (`withClient`). A symbol no published type names, so the
  * client type stays out of the look-ups' declarations and a program cannot set it by accident.
+ * Registered (`Symbol.for`), so options made by one copy of the package reach the look-ups of
+ * another (the benchmarks drive a staged, installed copy with options made in the repository's).
  */
-const CLIENT = Symbol("platform-pulumi look-up client");
+const CLIENT = Symbol.for("platform-pulumi look-up client");
 
 type WithClient = { [CLIENT]?: ApiClient };
 

@@ -231,7 +231,8 @@ export function describeRealCliOrgStories(variant: RealCliStoryVariant): void {
       let rebuilt = 0;
       for (const file of fs.readdirSync(path.join(installed, "dist"), { recursive: true, encoding: "utf8" })) {
         if (!file.endsWith(".js")) continue;
-        const note = /Provider\.js$/.test(file)
+        // Provider modules: each kind's `<kind>/provider.js`, and 0.1's `<kind>Provider.js` states still name.
+        const note = /(\/provider|Provider)\.js$/.test(file)
           ? `require("node:fs").appendFileSync(${JSON.stringify(loads)}, process.argv[1] + "\\n");\n`
           : "";
         fs.appendFileSync(path.join(installed, "dist", file), `\n// rebuilt by release 99.0.0\n${note}`);

@@ -68,7 +68,13 @@ export function resourceModule(
   const record = (model.record ?? [])
     .map(
       ([wire, shape]) =>
-        `  ${key(wire)}${wire === "uid" ? "" : "?"}: ${documentedType(shape, schemas, recordContext, wire, "  ")};`,
+        `  ${key(wire)}${model.recordRequired?.includes(wire) ? "" : "?"}: ${documentedType(
+          shape,
+          schemas,
+          recordContext,
+          wire,
+          "  ",
+        )};`,
     )
     .join("\n");
   const shape = {

@@ -38,7 +38,7 @@ export interface SubscriptionState {
 
 /** A subscription as the API answers it (what look-ups return), by the API's field names. */
 export interface SubscriptionRecord {
-  sink?: string;
+  sink: string;
   uid: string;
 }
 

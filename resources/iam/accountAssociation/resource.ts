@@ -147,7 +147,7 @@ export interface AccountAssociationRecord {
     /** Digits, as a string. */
     projectNumber?: string;
   };
-  name?: string;
+  name: string;
   uid: string;
   updateTime?: string;
 }

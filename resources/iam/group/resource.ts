@@ -72,7 +72,7 @@ export interface GroupRecord {
   createTime?: string;
   description?: string;
   kind?: OrgKind;
-  name?: string;
+  name: string;
   resourceLimits?: Record<string, number>;
   status?: OrgStatus;
   uid: string;

@@ -296,9 +296,9 @@ export interface GroupInviteRecord {
     name?: string;
     uid?: string;
   };
-  roleUid?: string;
+  roleUid: string;
   singleUse?: boolean;
-  ttl?: string;
+  ttl: string;
   uid: string;
 }
 

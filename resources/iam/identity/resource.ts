@@ -175,7 +175,7 @@ export interface IdentityRecord {
   email?: string;
   emailUnverified?: string;
   lastSeenTime?: string;
-  name?: string;
+  name: string;
   servicePrincipal?: ServicePrincipal;
   staticKeys?: {
     audiences?: string[];

@@ -115,9 +115,9 @@ export interface IdentityProviderState {
 /** An identity provider as the API answers it (what look-ups return), by the API's field names. */
 export interface IdentityProviderRecord {
   createTime?: string;
-  defaultRole?: string;
+  defaultRole: string;
   description?: string;
-  name?: string;
+  name: string;
   oidc?: {
     additionalScopes?: string[];
     clientId?: string;

@@ -268,7 +268,7 @@ export interface RoleRecord {
   capabilities?: Capability[];
   createTime?: string;
   description?: string;
-  name?: string;
+  name: string;
   uid: string;
   updateTime?: string;
 }

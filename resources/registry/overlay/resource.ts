@@ -116,7 +116,7 @@ export interface OverlayState {
 
 /** An overlay as the API answers it (what look-ups return), by the API's field names. */
 export interface OverlayRecord {
-  config?: {
+  config: {
     accounts?: {
       groups?: {
         gid?: number;
@@ -151,7 +151,7 @@ export interface OverlayRecord {
     };
     environment?: Record<string, string>;
   };
-  name?: string;
+  name: string;
   uid: string;
 }
 

@@ -124,7 +124,7 @@ export interface OverlayBindingRecord {
     uid?: string;
   };
   repo?: string;
-  tags?: string[];
+  tags: string[];
   uid: string;
 }
 

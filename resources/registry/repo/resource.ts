@@ -236,7 +236,7 @@ export interface RepoRecord {
     environment?: Record<string, string>;
   };
   description?: string;
-  name?: string;
+  name: string;
   sync_config?: {
     amazon?: string;
     apkoOverlay?: string;

@@ -47,8 +47,8 @@ export interface TagState {
 export interface TagRecord {
   bundles?: string[];
   deprecated?: boolean;
-  digest?: string;
-  name?: string;
+  digest: string;
+  name: string;
   uid: string;
   updateTime?: string;
 }
