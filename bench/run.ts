@@ -5,9 +5,10 @@
  * means and its target: bench/README.md.
  *
  *   node dist/bench/run.js [--quick]
- *                          [--only requests,size,refresh,read,preview,emulator,require,scale,engine,lookup,cli]
+ *                          [--only requests,size,refresh,read,preview,emulator,require,scale,engine,lookup,cli,native]
  *                          [--runs N] [--resources N] [--concurrency N] [--scale-sizes N,M]
- *                          [--engine-sizes N,M] [--cli-sizes N,M] [--cli-checkpoint-sizes N,M] [--cpu-prof]
+ *                          [--engine-sizes N,M] [--cli-sizes N,M] [--cli-checkpoint-sizes N,M]
+ *                          [--native-resources N] [--native-runs N] [--cpu-prof]
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -29,6 +30,7 @@ import { benchRequireTime } from "./requireTime";
 import { benchEmulatorKinds } from "./emulatorKinds";
 import { benchEngineScale } from "./engineScale";
 import { benchCliScale } from "./cliScale";
+import { benchNativeVsDynamic, NATIVE_STEPS } from "./cliNative";
 import { locatePulumiCli } from "../tools/pulumi-cli/find";
 import { benchLookupMemory } from "./lookupMemory";
 import { benchReadInProcess } from "./readInProcess";
@@ -48,6 +50,7 @@ const FIGURES = [
   "engine",
   "lookup",
   "cli",
+  "native",
 ] as const;
 type Figure = (typeof FIGURES)[number];
 
@@ -61,6 +64,7 @@ const TARGETS = {
   requireMs: 25,
   scalePerResourceRatio: 1.1,
   cliOursOverNoop: 1.1,
+  nativeOverDynamic: 1,
 };
 
 function options() {
@@ -75,6 +79,8 @@ function options() {
       "engine-sizes": { type: "string" },
       "cli-sizes": { type: "string" },
       "cli-checkpoint-sizes": { type: "string" },
+      "native-resources": { type: "string" },
+      "native-runs": { type: "string" },
       "cpu-prof": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -82,7 +88,7 @@ function options() {
   });
   if (values.help) {
     console.log(
-      `usage: node dist/bench/run.js [--quick] [--only ${FIGURES.join(",")}] [--runs N] [--resources N] [--concurrency N] [--scale-sizes N,M] [--engine-sizes N,M] [--cli-sizes N,M] [--cli-checkpoint-sizes N,M] [--cpu-prof]`,
+      `usage: node dist/bench/run.js [--quick] [--only ${FIGURES.join(",")}] [--runs N] [--resources N] [--concurrency N] [--scale-sizes N,M] [--engine-sizes N,M] [--cli-sizes N,M] [--cli-checkpoint-sizes N,M] [--native-resources N] [--native-runs N] [--cpu-prof]`,
     );
     process.exit(0);
   }
@@ -115,6 +121,8 @@ function options() {
     longRunBurst: quick ? 4 : 8,
     scaleSizes: sizes("scale-sizes", values["scale-sizes"] ?? (quick ? "200,2000" : "1000,10000")),
     engineSizes: sizes("engine-sizes", values["engine-sizes"] ?? (quick ? "100,1000" : "1000,10000")),
+    nativeResources: count("native-resources", values["native-resources"], quick ? 200 : 1000, 11),
+    nativeRuns: count("native-runs", values["native-runs"], quick ? 1 : 3, 1),
     cliSizes: sizes("cli-sizes", values["cli-sizes"] ?? (quick ? "100,1000" : "1000,10000")),
     cliCheckpointSizes: sizes(
       "cli-checkpoint-sizes",
@@ -144,6 +152,7 @@ function command(o: Options, figure: Figure): string {
   if (figure === "engine") flags.push(`--engine-sizes ${o.engineSizes.join(",")}`);
   if (figure === "cli")
     flags.push(`--cli-sizes ${o.cliSizes.join(",")}`, `--cli-checkpoint-sizes ${o.cliCheckpointSizes.join(",")}`);
+  if (figure === "native") flags.push(`--native-resources ${o.nativeResources}`, `--native-runs ${o.nativeRuns}`);
   if (figure === "read") flags.push(`--runs ${o.runs}`, `--resources ${o.resources}`, `--concurrency ${o.concurrency}`);
   if (figure === "requests") flags.push(`--resources ${o.resources}`, `--concurrency ${o.concurrency}`);
   return `npm run build && node dist/bench/run.js ${flags.join(" ")}`;
@@ -483,6 +492,76 @@ async function figureCli(o: Options): Promise<void> {
   });
 }
 
+async function figureNative(o: Options): Promise<void> {
+  heading(
+    o,
+    "native",
+    `[11] The native provider against the dynamic one under the real Pulumi CLI: preview and preview --refresh of ${o.nativeResources} groups, state bytes`,
+  );
+  const cli = await locatePulumiCli({ progress: process.stderr });
+  const r = await benchNativeVsDynamic({
+    resources: o.nativeResources,
+    runs: o.nativeRuns,
+    cliDir: cli.dir,
+    cliVersion: cli.version,
+  });
+  const names = { preview: "preview", previewRefresh: "preview --refresh" } as const;
+  const target = TARGETS.nativeOverDynamic;
+  const verdict = (v: number) => (v <= target ? "ok" : "MISSED");
+  console.log(
+    `  pulumi ${r.cliVersion} (${cli.dir}); ${r.runs} runs of each, alternating; fixed cost (${r.fixedGroups} groups):`,
+  );
+  for (const variant of ["dynamic", "native"] as const)
+    console.log(
+      `    ${variant.padEnd(7)} ${NATIVE_STEPS.map((step) => `${names[step]} ${fmt(r.fixed[variant][step].ms / 1000, 1)} s (CPU ${fmt(r.fixed[variant][step].cpuMs / 1000, 1)} s)`).join(", ")}`,
+    );
+  for (const step of NATIVE_STEPS) {
+    console.log(`  ${names[step]} of ${r.resources}:`);
+    for (const variant of ["dynamic", "native"] as const) {
+      const f = r.variants[variant].steps[step];
+      console.log(
+        `    ${variant.padEnd(7)} ${fmt(f.ms.median / 1000, 1).padStart(6)} s (${fmt(f.ms.p25 / 1000, 1)}–${fmt(f.ms.p75 / 1000, 1)}), CPU ${fmt(f.cpuMs.median / 1000, 1)} s;` +
+          ` per resource ${fmt(f.perResourceMs, 2)} ms, CPU ${fmt(f.perResourceCpuMs, 2)} (runner ${fmt(f.perResourceRunnerCpuMs, 2)}, CLI+provider ${fmt(f.perResourceCliCpuMs, 2)});` +
+          ` ${fmt(f.requestsPerResource, 2)} requests/resource`,
+      );
+    }
+    const ratio = r.nativeOverDynamic[step];
+    console.log(
+      `    native / dynamic: per resource CPU ${fmt(ratio.perResourceCpu)} ${verdict(ratio.perResourceCpu)} (wall ${fmt(ratio.perResourceWall)} ${verdict(ratio.perResourceWall)});` +
+        ` whole runs CPU ${fmt(ratio.wholeRunCpu.median)} (${fmt(ratio.wholeRunCpu.min)}–${fmt(ratio.wholeRunCpu.max)}) ${verdict(ratio.wholeRunCpu.median)},` +
+        ` wall ${fmt(ratio.wholeRunWall.median)} (${fmt(ratio.wholeRunWall.min)}–${fmt(ratio.wholeRunWall.max)}) ${verdict(ratio.wholeRunWall.median)}  (target ≤ ${target})`,
+    );
+    const figures: [string, number][] = [
+      ["per resource CPU", ratio.perResourceCpu],
+      ["per resource wall", ratio.perResourceWall],
+      ["whole run CPU", ratio.wholeRunCpu.median],
+      ["whole run wall", ratio.wholeRunWall.median],
+    ];
+    for (const [name, value] of figures)
+      if (value > target) misses.push(`[11] native ${names[step]} ${name}: native / dynamic ${fmt(value)} > ${target}`);
+    const expected = step === "preview" ? 0 : 1;
+    for (const variant of ["dynamic", "native"] as const)
+      if (r.variants[variant].steps[step].requestsPerResource !== expected)
+        misses.push(
+          `[11] native ${names[step]} (${variant}): ${r.variants[variant].steps[step].requestsPerResource} requests per resource, floor ${expected}`,
+        );
+  }
+  for (const variant of ["dynamic", "native"] as const) {
+    const s = r.variants[variant].state;
+    console.log(
+      `  state ${variant.padEnd(7)} ${fmt(r.stateBytesPerResource[variant], 0)} bytes per group in the file (${fmt(s.fileBytes / 1e6, 2)} MB at ${r.resources});` +
+        ` one group's entry ${s.entryBytes} bytes, __provider ${s.providerBytes}`,
+    );
+  }
+  const state = r.nativeOverDynamic;
+  console.log(
+    `    native / dynamic: file bytes per group ${fmt(state.stateBytesPerResource)} ${verdict(state.stateBytesPerResource)}, entry ${fmt(state.entryBytes)} ${verdict(state.entryBytes)}`,
+  );
+  if (state.stateBytesPerResource > target)
+    misses.push(`[11] native state bytes per group: native / dynamic ${fmt(state.stateBytesPerResource)} > ${target}`);
+  record(o, "native", { ...r, target: { nativeOverDynamic: target } });
+}
+
 function writeResults(): void {
   // Figures measured alone replace their own entry; the others keep theirs (each says when).
   let previous: Record<string, unknown> = {};
@@ -523,6 +602,7 @@ async function main(): Promise<void> {
   if (o.figures.has("lookup")) await figureLookup(o);
   if (o.figures.has("engine")) await figureEngine(o);
   if (o.figures.has("cli")) await figureCli(o);
+  if (o.figures.has("native")) await figureNative(o);
   writeResults();
   console.log(`\nWritten: ${path.relative(process.cwd(), resultsPath) || resultsPath}`);
   console.log(

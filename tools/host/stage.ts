@@ -37,6 +37,9 @@ export function stagePackage(name = `stage-${process.pid}-${Math.random().toStri
     filter: (source) =>
       !["tests", "tools", "bench", "examples"].some((dir) => source.startsWith(path.join(built, dir))),
   });
+  // The native provider's launcher and plugin file, which package.json's files ship beside dist/.
+  for (const file of ["pulumi-resource-platform", "PulumiPlugin.yaml"])
+    fs.cpSync(path.join(repoRoot, "native", file), path.join(packageDir, "native", file));
   fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: name, private: true }) + "\n");
   return {
     dir,
