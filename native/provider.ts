@@ -9,6 +9,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type * as provider from "@pulumi/pulumi/provider";
 import type { Kind } from "../provider/kind";
 import type { Provider as KindProvider } from "../provider/lifecycle";
+import { PreviewedUpdate, previewUpdate } from "../provider/operations/previewUpdate";
 import { KINDS } from "../resources/kinds";
 import { nativeFunctions } from "./functions";
 import { importStart } from "./imports";
@@ -65,6 +66,7 @@ export function typeOfUrn(urn: string): string {
 interface Served {
   kind: Kind;
   ops: KindProvider;
+  preview: (olds: Props, news: Props) => PreviewedUpdate;
   /** Top-level properties the kind always keeps secret. */
   secrets: readonly string[];
 }
@@ -75,12 +77,20 @@ function servedKinds(): Map<string, Served> {
     const ops = entry.provider as KindProvider;
     if (!ops.kind) continue;
     const secrets = [...new Set((ops.kind.secrets ?? []).map((path) => path.split(".")[0]))];
-    served.set(typeTokenOf(ops.kind), { kind: ops.kind, ops, secrets });
+    served.set(typeTokenOf(ops.kind), { kind: ops.kind, ops, preview: previewUpdate(ops.kind), secrets });
   }
   return served;
 }
 
-export function nativeProvider(version: string): provider.Provider {
+/**
+ * The provider, and what it answers the engine's preview of an update (UpdateRequest.preview,
+ * which @pulumi/pulumi/provider's Provider is never told: native/server.ts asks this instead).
+ */
+export interface NativeProvider extends provider.Provider {
+  previewUpdate(id: string, urn: string, olds: unknown, news: unknown): { outs: Props };
+}
+
+export function nativeProvider(version: string): NativeProvider {
   const kinds = servedKinds();
   const served = (urn: string): Served => {
     const type = typeOfUrn(urn);
@@ -140,6 +150,17 @@ export function nativeProvider(version: string): provider.Provider {
       const given = unwrapSecrets(news as Props);
       const result = await kind.ops.update(id, old.plain, given.plain);
       return { outs: markSecrets(result.outs as Props, secretsOf(kind, old.secret, given.secret)) };
+    },
+
+    // No request: the old outputs with the new inputs, the uid as it is, what only the service's
+    // answer tells unknown (provider/operations/previewUpdate.ts).
+    previewUpdate(_id, urn, olds, news) {
+      const kind = served(urn);
+      const old = unwrapSecrets(olds as Props);
+      const given = unwrapSecrets(news as Props);
+      const { outs, unknown } = kind.preview(old.plain, given.plain);
+      for (const field of unknown) outs[field] = pulumi.runtime.unknownValue;
+      return { outs: markSecrets(outs, secretsOf(kind, old.secret, given.secret)) };
     },
 
     async delete(id, urn, props) {

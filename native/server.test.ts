@@ -4,13 +4,18 @@
  * port read from its first line) and called with the SDK's own gRPC client. Configure's variables
  * reach the kinds (no PLATFORM_* in the plugin's environment), and a Read with no properties
  * message (an import by an engine that sends none) reads the record. The same Read against the
- * SDK's `main` alone fails in its server before the provider is called: the control.
+ * SDK's `main` alone fails in its server before the provider is called: the control. Configure
+ * answers supportsPreview, and the previews of an update and a create write nothing: the update's
+ * outputs keep the uid (what a child's parentUid takes) and leave what only the service's answer
+ * tells unknown.
  */
 import { ChildProcess, spawn } from "node:child_process";
 import * as path from "node:path";
 import type * as Grpc from "@grpc/grpc-js";
 import * as providerGrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as providerProto from "@pulumi/pulumi/proto/provider_pb";
+import { unknownValue } from "@pulumi/pulumi/runtime";
+import * as StructProto from "google-protobuf/google/protobuf/struct_pb";
 import { startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
 import { withoutPlatformEnv } from "../tools/engine/orgProject";
@@ -132,5 +137,70 @@ describe("native/server.ts: configure and an import's Read on the SDK's gRPC ser
       /Cannot read properties of undefined \(reading 'toJavaScript'\)/,
     );
     expect(emu.requests()).toEqual([]);
+  });
+
+  test("configure answers supportsPreview; the preview of an update keeps the uid and writes nothing, nor does a create's", async () => {
+    const plugin = await startPlugin(LAUNCHER, []);
+    plugins.push(plugin);
+    const configured = await configure(plugin.client);
+    expect(configured.getSupportspreview()).toBe(true);
+    // A refresh's Read (the state it wrote) gives the state an update starts from.
+    const refresh = new providerProto.ReadRequest();
+    refresh.setId(uid);
+    refresh.setUrn(GROUP_URN);
+    refresh.setProperties(StructProto.Struct.fromJavaScript({ uid, name: "imported", parentUid: emu.rootUid }));
+    const read = await unary<providerProto.ReadRequest, providerProto.ReadResponse>(
+      plugin.client.read.bind(plugin.client),
+      refresh,
+    );
+    const olds = read.getProperties()!.toJavaScript() as Record<string, unknown>;
+    expect(olds).toMatchObject({ uid, updateTime: expect.any(String), verified: false });
+    emu.clearRequests();
+
+    const update = new providerProto.UpdateRequest();
+    update.setId(uid);
+    update.setUrn(GROUP_URN);
+    update.setOlds(read.getProperties());
+    update.setOldInputs(read.getInputs());
+    update.setNews(
+      StructProto.Struct.fromJavaScript({ ...read.getInputs()!.toJavaScript(), description: "edited in the program" }),
+    );
+    update.setPreview(true);
+    const previewed = await unary<providerProto.UpdateRequest, providerProto.UpdateResponse>(
+      plugin.client.update.bind(plugin.client),
+      update,
+    );
+    // The uid, the inputs and the create time known; what the service sets on a write is not.
+    expect(previewed.getProperties()!.toJavaScript()).toEqual({
+      uid,
+      parentUid: emu.rootUid,
+      name: "imported",
+      description: "edited in the program",
+      createTime: olds.createTime,
+      updateTime: unknownValue,
+      resourceLimits: unknownValue,
+      verified: unknownValue,
+    });
+
+    const create = new providerProto.CreateRequest();
+    create.setUrn("urn:pulumi:dev::project::platform:iam:Group::new");
+    create.setProperties(StructProto.Struct.fromJavaScript({ name: "new", parentUid: emu.rootUid }));
+    create.setPreview(true);
+    const created = await unary<providerProto.CreateRequest, providerProto.CreateResponse>(
+      plugin.client.create.bind(plugin.client),
+      create,
+    );
+    expect(created.getId()).toBe("");
+    expect(created.getProperties()!.toJavaScript()).toEqual({ name: "new", parentUid: emu.rootUid });
+    expect(emu.requests()).toEqual([]);
+
+    // The control: the same update without preview sends its PATCH.
+    update.setPreview(false);
+    const applied = await unary<providerProto.UpdateRequest, providerProto.UpdateResponse>(
+      plugin.client.update.bind(plugin.client),
+      update,
+    );
+    expect(applied.getProperties()!.toJavaScript()).toMatchObject({ uid, description: "edited in the program" });
+    expect(emu.requests().map((r) => `${r.method} ${r.path}`)).toEqual([`PATCH /iam/v2beta1/groups/${uid}`]);
   });
 });

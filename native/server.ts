@@ -9,6 +9,14 @@
  * - `read` calls `req.getProperties().toJavaScript()` unguarded: a Read whose request has no
  *   properties message (an import by an engine that sends none) throws a TypeError before the
  *   provider is called. Here such a request gets an empty one, so read sees `{}`.
+ * - The Provider interface has no preview: `configure` leaves supportsPreview unset, so the
+ *   engine (CLI v3.274.1, sdk/go/common/resource/plugin/provider_plugin.go) previews an update
+ *   itself with the new inputs as the outputs: the updated record's uid reads as unknown, and
+ *   every record that takes it (a child's parentUid) previews as replaced though `up` replaces
+ *   none. Here configure answers supportsPreview, so the engine calls Update and Create with
+ *   `preview: true`; `update` then answers the provider's previewUpdate (the uid kept, no
+ *   request) and `create` the inputs as they are, what the engine answered itself before. The
+ *   SDK's own handlers would write: they never look at `preview`.
  *
  * The server class is not exported, so the guard wraps the service implementation `main` hands
  * to grpc-js (the instance @pulumi/pulumi itself loads): everything else is the SDK's own.
@@ -16,10 +24,11 @@
 import * as path from "node:path";
 import type * as Grpc from "@grpc/grpc-js";
 import { main } from "@pulumi/pulumi/provider";
-import type * as provider from "@pulumi/pulumi/provider";
 import * as providerGrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as providerProto from "@pulumi/pulumi/proto/provider_pb";
 import type * as StructProto from "google-protobuf/google/protobuf/struct_pb";
 import { configureFromPulumi } from "../provider/settings";
+import type { NativeProvider } from "./provider";
 import { PACKAGE_NAME } from "./schema";
 
 type Handler = (call: { request: unknown }, callback: (...args: unknown[]) => void) => unknown;
@@ -34,14 +43,49 @@ export function settingsOf(variables: Iterable<[string, string]>): Map<string, s
   return settings;
 }
 
-/** The SDK's implementation with configure passing the settings on and read guarded. */
-export function guardedImplementation(implementation: Implementation): Implementation {
+/**
+ * The SDK's implementation with configure passing the settings on and answering supportsPreview,
+ * read guarded, and the previews of update and create answered without writing.
+ */
+export function guardedImplementation(
+  implementation: Implementation,
+  previewUpdate: NativeProvider["previewUpdate"],
+): Implementation {
   const guarded = Object.create(implementation) as Implementation;
   guarded.configure = function (call, callback) {
     const request = call.request as { getVariablesMap(): { entries(): Iterable<[string, string]> } };
     const settings = settingsOf(request.getVariablesMap().entries());
     configureFromPulumi({ get: (key) => settings.get(key) });
-    return implementation.configure.call(this, call, callback);
+    return implementation.configure.call(this, call, (error, response) => {
+      (response as providerProto.ConfigureResponse | undefined)?.setSupportspreview(true);
+      callback(error, response);
+    });
+  };
+  guarded.update = function (call, callback) {
+    const request = call.request as providerProto.UpdateRequest;
+    if (!request.getPreview()) return implementation.update.call(this, call, callback);
+    try {
+      const { outs } = previewUpdate(
+        request.getId(),
+        request.getUrn(),
+        request.getOlds()?.toJavaScript() ?? {},
+        request.getNews()?.toJavaScript() ?? {},
+      );
+      const response = new providerProto.UpdateResponse();
+      response.setProperties(structOf(outs));
+      callback(undefined, response);
+    } catch (error) {
+      callback(error, undefined);
+    }
+  };
+  guarded.create = function (call, callback) {
+    const request = call.request as providerProto.CreateRequest;
+    if (!request.getPreview()) return implementation.create.call(this, call, callback);
+    // No id yet; the outputs the record will have besides its inputs are unknown to the program.
+    const response = new providerProto.CreateResponse();
+    const properties = request.getProperties();
+    if (properties) response.setProperties(properties);
+    callback(undefined, response);
   };
   guarded.read = function (call, callback) {
     const request = call.request as { hasProperties(): boolean; setProperties(value: StructProto.Struct): void };
@@ -52,6 +96,9 @@ export function guardedImplementation(implementation: Implementation): Implement
 }
 
 const STRUCT = "google-protobuf/google/protobuf/struct_pb";
+
+const structOf = (value: Record<string, unknown>): StructProto.Struct =>
+  sdkModule<typeof StructProto>(STRUCT).Struct.fromJavaScript(value as Record<string, StructProto.JavaScriptValue>);
 
 /**
  * A dependency of @pulumi/pulumi, the instance it loads itself (grpc-js: the Server class `main`
@@ -64,14 +111,14 @@ function sdkModule<T>(id: string): T {
 }
 
 /** Starts the gRPC server, prints its port (what the engine reads) and serves until the engine ends it. */
-export function serve(impl: provider.Provider, args: string[]): Promise<void> {
+export function serve(impl: NativeProvider, args: string[]): Promise<void> {
   const grpc = sdkModule<typeof Grpc>("@grpc/grpc-js");
   // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the server as `this`
   const addService = grpc.Server.prototype.addService;
   grpc.Server.prototype.addService = function (service, implementation) {
     const wrapped =
       service === providerGrpc.ResourceProviderService
-        ? guardedImplementation(implementation as unknown as Implementation)
+        ? guardedImplementation(implementation as unknown as Implementation, impl.previewUpdate.bind(impl))
         : implementation;
     return addService.call(this, service, wrapped as typeof implementation);
   };

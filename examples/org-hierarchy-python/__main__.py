@@ -75,9 +75,8 @@ gitlab_ci = platform.iam.Identity(
     ),
 )
 
-# Roles are built in: looked up by name rather than hard-coding their uids. The provider answers
-# platform:iam:getRole; its schema does not declare the look-up yet, so the SDK has no get_role.
-ci_role_uid = pulumi.runtime.invoke_output("platform:iam:getRole", {"name": ci_role}).apply(lambda role: role["uid"])
+# Roles are built in: looked up by name rather than hard-coding their uids (platform:iam:getRole).
+ci_role_uid = platform.iam.get_role_output(name=ci_role).uid
 
 # A custom role: what the release pipeline needs to publish images, and nothing more.
 image_publisher = platform.iam.Role(

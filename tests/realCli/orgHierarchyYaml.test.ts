@@ -1,10 +1,10 @@
 /**
  * examples/org-hierarchy-yaml, the example organization as a YAML program on the native provider,
  * under the REAL Pulumi CLI by plain `pulumi` commands (pulumi-yaml's language host is built beside
- * the CLI): the story of tests/support/nativeOrgStory.ts.
+ * the CLI): the story of tests/support/nativeOrgStory.ts. The CI role is looked up by the
+ * program with `fn::invoke` of the schema's platform:iam:getRole.
  */
 import * as path from "node:path";
-import { call, OrgRecord } from "../../tools/engine/orgApi";
 import { withoutPlatformEnv } from "../../tools/engine/orgProject";
 import { repoRoot } from "../../tools/host/stage";
 import { runProcess } from "../../tools/runProcess";
@@ -22,24 +22,17 @@ describeNativeOrgStory("the example organization as a YAML program on the native
   exampleDir: path.join(repoRoot, "examples", "org-hierarchy-yaml"),
   project: "org-hierarchy-yaml",
   async prepare({ emu, programDir, cliDir, env }) {
+    // The program looks the built-in role up by name itself (fn::invoke platform:iam:getRole).
     const cli = (args: string[]) =>
       runProcess(path.join(cliDir, "pulumi"), [...args, "--stack", "dev", "--non-interactive", "--color", "never"], {
         cwd: programDir,
         env: { ...withoutPlatformEnv(), ...env },
       });
-    // The program takes the built-in role by its uid (its schema declares no getRole yet).
-    const { roles } = await call<{ roles: OrgRecord[] }>(
-      { url: emu.url, token: emu.token },
-      "GET",
-      "/iam/v2beta1/roles",
-    );
-    const viewer = roles.find((role) => role.name === "viewer")!;
     const setUp = [
       ["stack", "init", "--secrets-provider", "passphrase"],
       ["config", "set", "platform:apiUrl", emu.url],
       ["config", "set", "--secret", "platform:token", emu.token],
       ["config", "set", "rootUid", emu.rootUid],
-      ["config", "set", "ciRoleUid", viewer.uid],
       ["config", "set", "--secret", "ssoClientSecret", EXAMPLE_SSO_CLIENT_SECRET],
     ];
     for (const args of setUp) {

@@ -4,7 +4,8 @@
  * program, told the same way whatever runs it (plain `pulumi` commands for YAML, Python's
  * Automation API for Python). Up creates the organization with one POST a record, its secrets
  * encrypted; console edits fail `preview --refresh --expect-no-changes` (the CLI's exit 7), named
- * in the engine's diff; `up --refresh` repairs them with one PATCH each; destroy leaves the
+ * in the engine's diff, the preview showing exactly the edited records as updates and nothing
+ * replaced; `up --refresh` repairs them with one PATCH each; destroy leaves the
  * organization as it was.
  */
 import * as fs from "node:fs";
@@ -176,6 +177,10 @@ export function describeNativeOrgStory(
         /~ platform:iam:Group: \(update\)\s+\[id=[^\]]+\]\s+\[urn=[^\]]+::platform\](?:\s+\[provider=[^\]]+\])?\s+~ description\s*: "edited by hand" => "Platform engineering: CI\/CD and base images"/,
       );
       expect(drift.stdout).toMatch(/~ catalogTier\s*: "CATALOG_TIER_APPLICATION" => "CATALOG_TIER_BASE"/);
+      // The provider previews the updates (supportsPreview): the edited team keeps its uid, so
+      // nothing below it (its identities, bindings) previews as replaced; the preview writes nothing.
+      expect(drift.stdout).toMatch(/Resources:\s+~ 2 to update\s+16 unchanged\s*$/m);
+      expect(drift.stdout).not.toMatch(/replace/);
       expect(writes(emu)).toEqual([]);
 
       const repair = await program.run({ operation: "up", refresh: true });
