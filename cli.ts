@@ -35,7 +35,9 @@ with PLATFORM_IDENTITY_TOKEN_FILE, as the provider reads them):
   --name PROJECT       the Pulumi project name (default: platform-<last segment of the uid>)
   --partial            write the program even if some records cannot be declared as they are (the provider
                        would refuse them, or a program cannot carry them): they are left out, each named in
-                       a comment and on stderr; without it such an export writes nothing and exits 1`;
+                       a comment and on stderr; without it such an export writes nothing and exits 1. Under
+                       PLATFORM_API_VERSION=v2 it also leaves out unread the kinds only v2beta1 serves (overlays,
+                       overlay bindings), which without it refuse the export`;
 
 function fail(message: string): never {
   console.error(`platform-pulumi: ${message}\n\n${USAGE}`);

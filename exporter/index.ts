@@ -11,7 +11,7 @@ import type { ApiClient } from "../provider/client";
 import { uidIssue } from "../provider/uid";
 import { LeftOut, leftOutLine, sortOut } from "./declarable";
 export { leftOutLine } from "./declarable";
-import { exportedKinds } from "./kinds";
+import { exportedKinds, servedKinds } from "./kinds";
 import { importFileOf, withoutUnimportable } from "./importFile";
 import { generateProgram } from "./program";
 import { Progress, readGroup, readRole, readSubtree } from "./read";
@@ -80,8 +80,17 @@ export async function exportOrganization(options: ExportOptions): Promise<Export
   if (clash.length > 0) {
     throw new Error(`${out} already holds ${clash.join(", ")}; choose an empty or new folder with --out`);
   }
+  // Kinds the API version does not serve cannot be read: an export that skipped them unasked
+  // could leave records out unseen, so it is refused unless --partial says records may be.
+  const { served, unserved } = servedKinds(exportedKinds());
+  if (unserved.length > 0 && !options.partial)
+    throw new Error(
+      `${unserved.join("; ")}. Or export with --partial to leave those kinds out unread ` +
+        "(the export cannot tell whether any such records exist)",
+    );
+  for (const why of unserved) options.progress?.(`not read: ${why}`);
   await readGroup(options.client, options.under);
-  const read = await readSubtree(options.client, options.under, exportedKinds(), options.progress);
+  const read = await readSubtree(options.client, options.under, served, options.progress);
   const { importable, leftOut: notImportable } = options.importFile
     ? withoutUnimportable(read)
     : { importable: read, leftOut: [] };

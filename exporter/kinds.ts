@@ -2,6 +2,7 @@
  * The kinds an export reads and declares: every kind of the registry (resources/kinds.ts) whose
  * provider carries the description it was made from.
  */
+import { versionRefusal } from "../provider/apiVersions";
 import type { Kind } from "../provider/kind";
 import { KINDS } from "../resources/kinds";
 
@@ -17,4 +18,20 @@ export function exportedKinds(): ExportedKind[] {
   return KINDS.flatMap(({ provider }) =>
     provider.kind && !provider.kind.partOf ? [{ domain: provider.kind.domain, kind: provider.kind }] : [],
   );
+}
+
+/**
+ * The kinds the configured API version serves, and for each other one why it is not read (its
+ * collection exists only in another version: a List there would fail on a bare "not found").
+ */
+export function servedKinds(kinds: ExportedKind[]): { served: ExportedKind[]; unserved: string[] } {
+  const served: ExportedKind[] = [];
+  const unserved: string[] = [];
+  for (const exported of kinds) {
+    const { kind } = exported;
+    const refusal = versionRefusal(`${kind.domain} ${kind.collection}`, kind.apiVersions);
+    if (refusal === undefined) served.push(exported);
+    else unserved.push(refusal);
+  }
+  return { served, unserved };
 }

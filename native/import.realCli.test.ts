@@ -6,8 +6,11 @@
  *   segment), RoleBinding and Repo imported by `pulumi import <type> <name> <id>`; the generated
  *   YAML, made the program, gives `preview --expect-no-changes` clean; a role by its bare uid
  *   and an invite are refused, saying why;
- * - a whole subtree written by `platform-pulumi export --import-file` and brought in by
- *   `pulumi import --file`; its generated YAML gives `preview --expect-no-changes` clean.
+ * - a whole subtree holding a record of every kind an import can bring in (besides those five:
+ *   IdentityProvider, AccountAssociation, ExternalGroupRoleMapping, Subscription, Tag, and the
+ *   v2beta1-only Overlay and OverlayBinding, under the default API version), written by
+ *   `platform-pulumi export --import-file` and brought in by `pulumi import --file`; its
+ *   generated YAML gives `preview --refresh --expect-no-changes` clean.
  *
  * Neither creates, changes nor deletes a record.
  */
@@ -19,6 +22,8 @@ import { startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
 import type { Props } from "../provider/values";
 import { KINDS } from "../resources/kinds";
+import { importable } from "./imports";
+import { typeTokenOf } from "./kinds";
 import { withoutPlatformEnv } from "../tools/engine/orgProject";
 import { repoRoot } from "../tools/host/stage";
 import { pulumiCliDir } from "../tools/pulumi-cli/find";
@@ -167,10 +172,35 @@ describe("pulumi import with the native provider, from a YAML project under the 
     expect(writes()).toEqual([]);
   });
 
-  test("export --import-file brings a whole subtree in with pulumi import --file; the generated YAML previews with no changes", async () => {
+  test("export --import-file brings a subtree of every importable kind in with pulumi import --file; the generated YAML previews with no changes", async () => {
     const org = await organization("bulk");
     await make("Group", { parentUid: org.group, name: "bulk subteam" });
     await make("GroupInvite", { groupUid: org.group, roleUid: org.role, ttl: "3600s" });
+    // The kinds the first test does not import, one record each: the import file must name them all.
+    const idp = await make("IdentityProvider", {
+      parentUid: org.group,
+      name: "bulk directory",
+      defaultRole: org.role,
+      oidc: { issuer: "https://login.example.com", clientId: "bulk", clientSecret: "never-answered" },
+    });
+    await make("ExternalGroupRoleMapping", {
+      identityProviderUid: idp,
+      externalGroupId: "engineers",
+      roleUid: org.role,
+    });
+    await make("AccountAssociation", {
+      groupUid: org.group,
+      name: "bulk accounts",
+      amazon: { account: "123456789012" },
+    });
+    await make("Subscription", { parentUid: org.group, sink: "https://hooks.example.com/bulk" });
+    await make("Tag", { repoUid: org.repo, name: "latest", digest: `sha256:${"c".repeat(64)}` });
+    const overlay = await make("Overlay", {
+      parentUid: org.group,
+      name: "bulk-overlay",
+      config: { environment: { MODE: "bulk" } },
+    });
+    await make("OverlayBinding", { repoUid: org.repo, overlayUid: overlay, tags: ["latest"] });
     const { dir, cli, declare } = await project("native-bulk");
     emu.clearRequests();
 
@@ -187,21 +217,28 @@ describe("pulumi import with the native provider, from a YAML project under the 
     const file = JSON.parse(fs.readFileSync(importFile, "utf8")) as {
       resources: Array<{ type: string; name: string; id: string }>;
     };
-    expect(file.resources.map((r) => r.type).sort()).toEqual(
-      [
-        "platform:iam:Group",
-        "platform:iam:Identity",
-        "platform:iam:Role",
-        "platform:iam:RoleBinding",
-        "platform:registry:Repo",
-      ].sort(),
+    // Every kind an import can bring in, each once (the subteam besides the group exported below).
+    const importableTypes = KINDS.flatMap(({ provider }) =>
+      provider.kind && importable(provider.kind) ? [typeTokenOf(provider.kind)] : [],
     );
+    expect(importableTypes).toHaveLength(12);
+    expect(file.resources.map((r) => r.type).sort()).toEqual([...importableTypes].sort());
     expect(file.resources.find((r) => r.type === "platform:iam:Role")?.id).toBe(`${org.group}/${org.role}`);
+    expect(file.resources.find((r) => r.type === "platform:iam:AccountAssociation")?.id).toBe(org.group);
 
     const code = path.join(dir, "code.yaml");
     const imported = await cli(["import", "--file", importFile, "--yes", "--protect=false", "--out", code]);
     expect([imported.code, imported.stderr]).toEqual([0, ""]);
-    declare((YAML.parse(fs.readFileSync(code, "utf8")) as { resources: Record<string, unknown> }).resources);
+    const resources = (YAML.parse(fs.readFileSync(code, "utf8")) as { resources: Record<string, { type: string }> })
+      .resources;
+    expect(
+      Object.values(resources)
+        .map((r) => r.type)
+        .sort(),
+    ).toEqual([...importableTypes].sort());
+    // The client secret is never answered: the generated code has none.
+    expect(JSON.stringify(resources)).not.toContain("never-answered");
+    declare(resources);
     const preview = await cli(["preview", "--refresh", "--expect-no-changes", "--diff"]);
     expect(preview.stdout).not.toMatch(/[~+-] platform:/);
     expect([preview.code, preview.stderr]).toEqual([0, ""]);

@@ -21,7 +21,7 @@ export function importStart(kind: Kind, id: string): { id: string; state: Props 
           : "it is part of another record"
       }; declare a new one instead`,
     );
-  if (!kind.parentCollection) return { id, state: {} };
+  if (!kind.placedByParent) return { id, state: {} };
   const at = id.lastIndexOf("/");
   if (at <= 0 || at === id.length - 1)
     throw new Error(
@@ -34,7 +34,7 @@ export function importStart(kind: Kind, id: string): { id: string; state: Props 
 /** The import id of a record as `importStart` takes it: its uid, after its parent's where the uid does not tell it. */
 export function importIdOf(kind: Kind, uid: string, outputs: Props): string {
   const parent = outputs[kind.parentField];
-  return kind.parentCollection && typeof parent === "string" && !uid.includes("/") ? `${parent}/${uid}` : uid;
+  return kind.placedByParent && typeof parent === "string" && !uid.includes("/") ? `${parent}/${uid}` : uid;
 }
 
 /** Whether a kind's records can be imported (importStart would not refuse it). */

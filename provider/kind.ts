@@ -167,6 +167,12 @@ export interface ResourceKind {
    * record of that collection.
    */
   parentCollection: string;
+  /**
+   * The record's uid is one opaque segment that does not tell where it lives (a custom role's):
+   * the service answers no parent, so the parent is known only from the inputs or the state; the
+   * emulator places such records by their parent, and an import names one as `<parent>/<uid>`.
+   */
+  placedByParent?: boolean;
   /** Inputs sent in the create body and in every PATCH body (the mask's vocabulary). */
   writable: readonly string[];
   /**

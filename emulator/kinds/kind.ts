@@ -20,9 +20,12 @@ const isKind = (collection: string): collection is Kind => (KINDS as readonly st
 export function servedAs(
   description: Pick<
     ResourceKind,
-    "collection" | "domain" | "noun" | "message" | "parentCollection" | "writeOnly" | "onlyAtCreate"
+    "collection" | "domain" | "noun" | "message" | "parentCollection" | "writeOnly" | "onlyAtCreate" | "placedByParent"
   >,
-): Pick<ResourceDef, "kind" | "domain" | "singular" | "message" | "parentKind" | "writeOnly" | "onlyAtCreate"> {
+): Pick<
+  ResourceDef,
+  "kind" | "domain" | "singular" | "message" | "parentKind" | "writeOnly" | "onlyAtCreate" | "placedByParent"
+> {
   const { collection, parentCollection } = description;
   if (!isKind(collection) || !isKind(parentCollection))
     throw new Error(`the emulator keeps no collection ${isKind(collection) ? parentCollection : collection}`);
@@ -34,6 +37,7 @@ export function servedAs(
     parentKind: parentCollection,
     ...(description.writeOnly ? { writeOnly: description.writeOnly } : {}),
     ...(description.onlyAtCreate ? { onlyAtCreate: description.onlyAtCreate } : {}),
+    ...(description.placedByParent ? { placedByParent: true } : {}),
   };
 }
 

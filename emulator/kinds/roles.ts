@@ -11,7 +11,6 @@ import { removeRecord } from "./registry";
 export const roles: ResourceDef = {
   ...servedAs(roleDescription),
   uniqueNames: true,
-  placedByParent: true,
   operations: ["list", "get", "create", "update", "delete"],
   newUid: () => newRoleUid(),
   defaults: { description: "", capabilities: [] },

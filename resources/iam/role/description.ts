@@ -49,6 +49,7 @@ const role: ResourceKind = {
   // The role's uid is one segment: where it is defined is the parentUid input, kept in the state.
   parentField: "parentUid",
   parentCollection: "groups",
+  placedByParent: true,
   writable: ["name", "description", "capabilities"],
   unordered: ["capabilities"],
   replaceOn: ["parentUid"],
