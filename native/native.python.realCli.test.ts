@@ -1,12 +1,12 @@
 /**
  * The native provider from a Python program under the REAL Pulumi CLI, on the emulator: Pulumi's
- * Python SDK from PyPI (tools/pulumi-cli/pythonSdk.ts) runs native/python/inline_group.py as an
- * Automation API inline program (no Python language host is built), which declares a group by its
+ * Python SDK from PyPI (tools/pulumi-cli/pythonSdk.ts) runs native/python/group.py as an
+ * Automation API inline program (tools/pulumi-cli/inline_python.py: no Python language host is
+ * built), one operation a run; the program declares a group by its
  * type token with an explicit provider resource; the CLI finds the plugin through Pulumi.yaml
  * `plugins.providers`. Up creates the group with one POST, preview --refresh --expect-no-changes is
  * clean, destroy deletes it.
  */
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -15,12 +15,14 @@ import type { RunningEmulator } from "../emulator";
 import { withoutPlatformEnv } from "../tools/engine/orgProject";
 import { repoRoot } from "../tools/host/stage";
 import { pulumiCliDir } from "../tools/pulumi-cli/find";
+import { runnerRequest } from "../tools/pulumi-cli/runnerRequest";
 import { pythonWithPulumiSdk } from "../tools/pulumi-cli/pythonSdk";
 
 jest.setTimeout(600_000);
 
 const PROJECT = "native-python";
-const PROGRAM = path.join(repoRoot, "native", "python", "inline_group.py");
+const PROGRAM = path.join(repoRoot, "native", "python", "group.py");
+const RUNNER = path.join(repoRoot, "tools", "pulumi-cli", "inline_python.py");
 
 interface Answer {
   operation: string;
@@ -64,37 +66,39 @@ describe("the native provider from a Python program under the real Pulumi CLI (A
       // The plugin's launcher runs on node.
       PATH: [cliDir, path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
     };
-    const resultFile = path.join(scratch, "result.json");
-    const request = {
-      stack: "dev",
-      project: PROJECT,
-      programDir,
-      cliRoot: path.join(scratch, "cli"),
-      envVars,
-      groupName: "python team",
-      config: {
-        [`${PROJECT}:apiUrl`]: { value: emu.url, secret: false },
-        [`${PROJECT}:token`]: { value: emu.token, secret: true },
-        [`${PROJECT}:rootUid`]: { value: emu.rootUid, secret: false },
-      },
-      operations: ["up", "preview --refresh --expect-no-changes", "destroy"],
-      resultFile,
+    const config = {
+      [`${PROJECT}:apiUrl`]: { value: emu.url, secret: false },
+      [`${PROJECT}:token`]: { value: emu.token, secret: true },
+      [`${PROJECT}:rootUid`]: { value: emu.rootUid, secret: false },
+      [`${PROJECT}:groupName`]: { value: "python team", secret: false },
     };
-    fs.writeFileSync(`${resultFile}.request`, JSON.stringify(request));
-    const output = await new Promise<string>((resolve, reject) => {
-      const child = spawn(python, [PROGRAM, `${resultFile}.request`], {
+    const operations = [
+      { name: "up", operation: "up" },
+      { name: "preview --refresh --expect-no-changes", operation: "preview", refresh: true, expectNoChanges: true },
+      { name: "destroy", operation: "destroy" },
+    ];
+    const answers: Answer[] = [];
+    for (const [index, { name, ...operation }] of operations.entries()) {
+      const request = {
+        ...operation,
+        stack: "dev",
+        project: PROJECT,
+        programDir,
+        entry: PROGRAM,
+        cliRoot: path.join(scratch, "cli"),
+        envVars,
+        // The stack keeps its config (Pulumi.dev.yaml): set by the first run.
+        config: index === 0 ? config : {},
+        resultFile: path.join(scratch, `result-${index}.json`),
+      };
+      const answer = await runnerRequest<Omit<Answer, "operation">>(python, RUNNER, request, {
         cwd: programDir,
         env: { ...withoutPlatformEnv(), ...envVars },
-        stdio: ["ignore", "pipe", "pipe"],
       });
-      let text = "";
-      child.stdout.on("data", (chunk) => (text += chunk));
-      child.stderr.on("data", (chunk) => (text += chunk));
-      child.once("error", reject);
-      child.once("close", () => resolve(text));
-    });
-    if (!fs.existsSync(resultFile)) throw new Error(`the Python program failed:\n${output}`);
-    const [up, clean, destroy] = JSON.parse(fs.readFileSync(resultFile, "utf8")) as Answer[];
+      answers.push({ operation: name, ...answer });
+      if (answer.code !== 0) break;
+    }
+    const [up, clean, destroy] = answers;
 
     expect(up).toMatchObject({ operation: "up", code: 0, stderr: "" });
     expect(up.stdout).toContain("+ 3 created");
@@ -103,7 +107,7 @@ describe("the native provider from a Python program under the real Pulumi CLI (A
 
     expect(clean).toMatchObject({ operation: "preview --refresh --expect-no-changes", code: 0, stderr: "" });
     expect(destroy).toMatchObject({ operation: "destroy", code: 0, stderr: "" });
-    // The three operations ran in one process: one POST (up), nothing (the clean preview), one DELETE (destroy).
+    // One POST (up), nothing (the clean preview), one DELETE (destroy).
     expect(
       emu
         .requests()

@@ -11,7 +11,6 @@
  * platform:iam:Group` takes an existing record over through the default provider, configured by
  * the stack's `platform:*` config, and generates its YAML.
  */
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -21,6 +20,7 @@ import { call } from "../tools/engine/orgApi";
 import { withoutPlatformEnv } from "../tools/engine/orgProject";
 import { repoRoot } from "../tools/host/stage";
 import type { RealCliOperation, RealCliRequest, RealCliResult } from "../tools/pulumi-cli/automation";
+import { runnerRequest } from "../tools/pulumi-cli/runnerRequest";
 import { pulumiCliDir } from "../tools/pulumi-cli/find";
 import { runProcess } from "../tools/runProcess";
 
@@ -100,8 +100,9 @@ describe("the native provider under the real Pulumi CLI (plugins.providers path,
   });
 
   let configured = false;
+  let runs = 0;
   async function run(operation: RealCliOperation, options: { expectNoChanges?: boolean } = {}): Promise<RealCliResult> {
-    const resultFile = path.join(scratch, `result-${operation}-${Date.now()}.json`);
+    const resultFile = path.join(scratch, `result-${operation}-${++runs}.json`);
     const config: RealCliRequest["config"] = configured
       ? {}
       : {
@@ -122,22 +123,12 @@ describe("the native provider under the real Pulumi CLI (plugins.providers path,
       config,
       resultFile,
     };
-    fs.writeFileSync(`${resultFile}.request`, JSON.stringify(request));
-    const output = await new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, [RUNNER, `${resultFile}.request`], {
-        cwd: programDir,
-        env: { ...withoutPlatformEnv(), ...env },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let text = "";
-      child.stdout.on("data", (chunk) => (text += chunk));
-      child.stderr.on("data", (chunk) => (text += chunk));
-      child.once("error", reject);
-      child.once("close", () => resolve(text));
+    const result = await runnerRequest<RealCliResult>(process.execPath, RUNNER, request, {
+      cwd: programDir,
+      env: { ...withoutPlatformEnv(), ...env },
     });
-    if (!fs.existsSync(resultFile)) throw new Error(`the Automation API runner failed:\n${output}`);
     configured = true;
-    return JSON.parse(fs.readFileSync(resultFile, "utf8")) as RealCliResult;
+    return result;
   }
 
   const checkpoint = () => checkpointOf(scratch, PROJECT);

@@ -5,11 +5,11 @@
  * program inline through Python's Automation API (tools/pulumi-cli/inline_python.py: no Python
  * language host is built). The story of tests/support/nativeOrgStory.ts.
  */
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { withoutPlatformEnv } from "../../tools/engine/orgProject";
 import { repoRoot } from "../../tools/host/stage";
+import { runnerRequest } from "../../tools/pulumi-cli/runnerRequest";
 import { pythonWithPulumiSdk } from "../../tools/pulumi-cli/pythonSdk";
 import { generateSdks, installPythonSdk } from "../../tools/pulumi-cli/sdks";
 import { describeNativeOrgStory, EXAMPLE_SSO_CLIENT_SECRET, NativeRun } from "../support/nativeOrgStory";
@@ -52,23 +52,13 @@ describeNativeOrgStory(
             config,
             resultFile,
           };
-          fs.writeFileSync(`${resultFile}.request`, JSON.stringify(request));
-          const output = await new Promise<string>((resolve, reject) => {
-            const child = spawn(python, [RUNNER, `${resultFile}.request`], {
-              cwd: programDir,
-              env: { ...withoutPlatformEnv(), ...env, PYTHONPATH: site },
-              stdio: ["ignore", "pipe", "pipe"],
-            });
-            let text = "";
-            child.stdout.on("data", (chunk) => (text += chunk));
-            child.stderr.on("data", (chunk) => (text += chunk));
-            child.once("error", reject);
-            child.once("close", () => resolve(text));
+          const result = await runnerRequest<NativeRun>(python, RUNNER, request, {
+            cwd: programDir,
+            env: { ...withoutPlatformEnv(), ...env, PYTHONPATH: site },
           });
-          if (!fs.existsSync(resultFile)) throw new Error(`the Python program's runner failed:\n${output}`);
           // The stack keeps its config (Pulumi.dev.yaml): set once.
           config = {};
-          return JSON.parse(fs.readFileSync(resultFile, "utf8")) as NativeRun;
+          return result;
         },
       });
     },

@@ -11,14 +11,13 @@ import * as estree from "prettier/plugins/estree";
 import * as typescriptSyntax from "prettier/plugins/typescript";
 import * as prettier from "prettier/standalone";
 import type { FieldShape, ResourceKind } from "../../provider/kind";
-import { KINDS } from "../../resources/kinds";
+import { KINDS, modulePathOf } from "../../resources/kinds";
 import { KindModel, kindModel } from "../../provider/kindModel";
 import { resourcesTable, withTable } from "./readmeTable";
 import { resourceModule } from "./resourceModule";
 
-/** The compiled tree this runs from, and the repository whose sources it writes. */
-const distRoot = path.resolve(__dirname, "..", "..");
-export const repoRoot = path.resolve(distRoot, "..");
+/** The repository whose sources it writes, from the compiled tree (dist/) it runs from. */
+export const repoRoot = path.resolve(__dirname, "..", "..", "..");
 
 export interface GeneratedFile {
   /** Absolute path of the source file. */
@@ -32,13 +31,6 @@ export function documentedSchemas(root: string = repoRoot): Readonly<Record<stri
     schemas: Record<string, FieldShape>;
   };
   return document.schemas;
-}
-
-/** The source folder of the module whose exports are `provider`: where its kind's files live. */
-function kindFolder(provider: object): string | undefined {
-  const module = Object.values(require.cache).find((entry) => entry?.exports === provider);
-  if (!module || path.basename(module.filename) !== "provider.js") return undefined;
-  return path.join(repoRoot, path.relative(distRoot, path.dirname(module.filename)));
 }
 
 /**
@@ -60,8 +52,17 @@ export async function generateKind(
   schemas: Readonly<Record<string, FieldShape>>,
   core: string = path.relative(folder, path.join(repoRoot, "provider")).split(path.sep).join("/"),
 ): Promise<GeneratedFile> {
+  return classFile(kindModel(kind, schemas), folder, schemas, core);
+}
+
+async function classFile(
+  model: KindModel,
+  folder: string,
+  schemas: Readonly<Record<string, FieldShape>>,
+  core: string = path.relative(folder, path.join(repoRoot, "provider")).split(path.sep).join("/"),
+): Promise<GeneratedFile> {
   const file = path.join(folder, "resource.ts");
-  const text = resourceModule(kindModel(kind, schemas), schemas, { core, provider: "./provider" });
+  const text = resourceModule(model, schemas, { core, provider: "./provider" });
   return { file, text: await formatted(file, text) };
 }
 
@@ -70,13 +71,13 @@ export async function generatedFiles(): Promise<GeneratedFile[]> {
   const schemas = documentedSchemas();
   const files: GeneratedFile[] = [];
   const models: KindModel[] = [];
-  for (const { provider } of KINDS) {
-    const kind = provider.kind;
-    if (!kind?.docs) continue;
-    models.push(kindModel(kind, schemas));
-    const folder = kindFolder(provider);
-    // A kind whose provider is not yet in a folder of its own keeps its hand-written class.
-    if (folder) files.push(await generateKind(kind, folder, schemas));
+  for (const registered of KINDS) {
+    const kind = registered.provider.kind;
+    if (!kind) throw new Error(`${modulePathOf(registered)} carries no kind description`);
+    const model = kindModel(kind, schemas);
+    models.push(model);
+    // The class goes beside the kind's provider module, in the kind's folder.
+    files.push(await classFile(model, path.join(repoRoot, path.dirname(modulePathOf(registered))), schemas));
   }
   const readme = path.join(repoRoot, "README.md");
   files.push({ file: readme, text: withTable(fs.readFileSync(readme, "utf8"), resourcesTable(models)) });
