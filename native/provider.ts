@@ -15,6 +15,7 @@ import { nativeFunctions } from "./functions";
 import { importStart } from "./imports";
 import { PACKAGE_NAME, typeTokenOf } from "./kinds";
 import { packageSchema } from "./schema";
+import { secretProperties } from "../provider/kindSecrets";
 
 type Props = Record<string, unknown>;
 
@@ -76,8 +77,12 @@ function servedKinds(): Map<string, Served> {
   for (const entry of KINDS) {
     const ops = entry.provider as KindProvider;
     if (!ops.kind) continue;
-    const secrets = [...new Set((ops.kind.secrets ?? []).map((path) => path.split(".")[0]))];
-    served.set(typeTokenOf(ops.kind), { kind: ops.kind, ops, preview: previewUpdate(ops.kind), secrets });
+    served.set(typeTokenOf(ops.kind), {
+      kind: ops.kind,
+      ops,
+      preview: previewUpdate(ops.kind),
+      secrets: secretProperties(ops.kind),
+    });
   }
   return served;
 }

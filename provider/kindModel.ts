@@ -9,6 +9,7 @@ import { inputSchema } from "./check";
 import type { FieldShape, ResourceKind } from "./kind";
 import { mapValueSchema } from "./mapSchema";
 import type { JsonSchema } from "./jsonSchema";
+import { secretProperties } from "./kindSecrets";
 
 /** Words every kind's generic inputs and outputs carry (the core gives every kind these). */
 export const GENERIC_DOCS: Readonly<Record<string, string>> = {
@@ -143,7 +144,7 @@ export function kindModel(kind: ResourceKind, schemas: Readonly<Record<string, F
   for (const [wire, shape] of answered) add(inputNames[wire] ?? wire, shape);
   for (const [name, shape] of Object.entries(kind.extraOutputs ?? {})) add(name, shape);
   if (ownRecord) add("adopted", { type: "boolean" });
-  const secrets = [...new Set((kind.secrets ?? []).map((path) => path.split(".")[0]))];
+  const secrets = secretProperties(kind);
   if (!ownRecord) return { kind, inputs, outputs, secrets };
   const record = schemas[kind.message];
   if (!record?.properties) throw new Error(`${kind.typeName}: the API document has no message ${kind.message}`);

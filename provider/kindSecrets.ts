@@ -6,6 +6,14 @@ import type { Kind } from "./kind";
 import { registerSecret } from "./messages";
 import { Props, UNKNOWN, valueAt } from "./values";
 
+/**
+ * The top-level properties holding a kind's secrets (`oidc` for `oidc.clientSecret`): the engine
+ * marks secrets on top-level properties only, so these are what a resource keeps secret.
+ */
+export function secretProperties(kind: Pick<Kind, "secrets">): string[] {
+  return [...new Set((kind.secrets ?? []).map((path) => path.split(".")[0]))];
+}
+
 export type SecretRegistrar = (...all: Array<Props | undefined>) => void;
 
 /** Registers the secret values of every property bag it is handed; nothing for a kind without secrets. */
