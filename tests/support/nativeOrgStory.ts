@@ -67,8 +67,8 @@ export function stageExample(exampleDir: string, scratch: string, plugin: "folde
     if (entry.isFile()) fs.copyFileSync(path.join(exampleDir, entry.name), path.join(programDir, entry.name));
   const project = path.join(programDir, "Pulumi.yaml");
   const text = fs.readFileSync(project, "utf8");
-  if (!text.includes(PLUGIN_PATH)) throw new Error(`${exampleDir}/Pulumi.yaml has no "${PLUGIN_PATH}"`);
   if (plugin === "folder") {
+    if (!text.includes(PLUGIN_PATH)) throw new Error(`${exampleDir}/Pulumi.yaml has no "${PLUGIN_PATH}"`);
     fs.writeFileSync(project, text.replace(PLUGIN_PATH, `path: ${path.join(repoRoot, "native")}`));
   } else {
     const document = YAML.parseDocument(text);
