@@ -101,8 +101,12 @@ export function packSdks(
   outDir: string,
   python: string,
 ): SdkPackages {
+  return { nodejs: packNodejsSdk(folders.nodejs, outDir), python: pythonWheel(python, folders.python, outDir) };
+}
+
+/** The Node.js SDK compiled into its bin/ with package.json, README and LICENSE, then `npm pack`ed into `outDir`. */
+export function packNodejsSdk(nodejs: string, outDir: string): string {
   fs.mkdirSync(outDir, { recursive: true });
-  const nodejs = folders.nodejs;
   const modules = path.join(nodejs, "node_modules");
   fs.symlinkSync(path.join(repoRoot, "node_modules"), modules);
   try {
@@ -115,26 +119,19 @@ export function packSdks(
   fs.copyFileSync(path.join(repoRoot, "LICENSE"), path.join(bin, "LICENSE"));
   const packed = JSON.parse(
     run("npm", ["pack", "--json", "--pack-destination", outDir, bin], { npm_config_loglevel: "error" }),
-  ) as Array<{
-    filename: string;
-  }>;
+  ) as Array<{ filename: string }>;
+  return path.join(outDir, packed[0].filename);
+}
+
+/** The Python SDK built into a wheel in `outDir` by pip, with no index asked. */
+export function pythonWheel(python: string, folder: string, outDir: string): string {
+  fs.mkdirSync(outDir, { recursive: true });
   const before = new Set(fs.readdirSync(outDir));
-  run(python, [
-    "-m",
-    "pip",
-    "wheel",
-    "--quiet",
-    "--disable-pip-version-check",
-    "--no-deps",
-    "--no-build-isolation",
-    "--no-index",
-    "-w",
-    outDir,
-    folders.python,
-  ]);
+  const flags = ["--quiet", "--disable-pip-version-check", "--no-deps", "--no-build-isolation", "--no-index"];
+  run(python, ["-m", "pip", "wheel", ...flags, "-w", outDir, folder]);
   const wheel = fs.readdirSync(outDir).find((file) => file.endsWith(".whl") && !before.has(file));
   if (!wheel) throw new Error(`pip wheel wrote no wheel into ${outDir}`);
-  return { nodejs: path.join(outDir, packed[0].filename), python: path.join(outDir, wheel) };
+  return path.join(outDir, wheel);
 }
 
 function run(file: string, args: string[], env: Record<string, string> = {}): string {
