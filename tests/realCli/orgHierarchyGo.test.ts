@@ -8,13 +8,11 @@
  * only the CLI on the CLI's PATH. The story of tests/support/nativeOrgStory.ts.
  */
 import { spawnSync } from "node:child_process";
-import * as fs from "node:fs";
 import * as path from "node:path";
-import { withoutPlatformEnv } from "../../tools/engine/orgProject";
 import { repoRoot } from "../../tools/host/stage";
-import { runnerRequest } from "../../tools/pulumi-cli/runnerRequest";
 import { generateSdks } from "../../tools/pulumi-cli/sdks";
-import { describeNativeOrgStory, EXAMPLE_SSO_CLIENT_SECRET, NativeRun } from "../support/nativeOrgStory";
+import { inlineProgram } from "../support/inlineProgram";
+import { describeNativeOrgStory } from "../support/nativeOrgStory";
 
 jest.setTimeout(900_000);
 
@@ -39,43 +37,15 @@ describeNativeOrgStory(
     exampleDir: path.join(repoRoot, "examples", PROJECT),
     project: PROJECT,
     plugin: "archive",
-    prepare({ emu, programDir, scratch, cliDir, env }) {
+    prepare(context) {
+      const { programDir, scratch, cliDir } = context;
       const sdk = generateSdks(path.join(scratch, "sdk"), ["go"], cliDir).go;
       go(["mod", "edit", `-replace=${SDK_MODULE}=${sdk}`], programDir);
       const program = path.join(scratch, PROJECT);
       // -trimpath: the build cache then serves a later run from another scratch folder.
       go(["build", "-trimpath", "-o", program, "."], programDir);
-      // A release's layout, <root>/bin/pulumi, for auto.NewPulumiCommand's Root.
-      fs.mkdirSync(path.join(scratch, "cli"));
-      fs.symlinkSync(cliDir, path.join(scratch, "cli", "bin"));
-      let config: Record<string, { value: string; secret: boolean }> = {
-        "platform:apiUrl": { value: emu.url, secret: false },
-        "platform:token": { value: emu.token, secret: true },
-        [`${PROJECT}:rootUid`]: { value: emu.rootUid, secret: false },
-        [`${PROJECT}:ssoClientSecret`]: { value: EXAMPLE_SSO_CLIENT_SECRET, secret: true },
-      };
-      let runs = 0;
-      return Promise.resolve({
-        async run(operation): Promise<NativeRun> {
-          const request = {
-            ...operation,
-            programDir,
-            project: PROJECT,
-            stack: "dev",
-            cliRoot: path.join(scratch, "cli"),
-            envVars: env,
-            config,
-            resultFile: path.join(scratch, `result-${++runs}.json`),
-          };
-          const result = await runnerRequest<NativeRun>(program, "inline", request, {
-            cwd: programDir,
-            env: { ...withoutPlatformEnv(), ...env },
-          });
-          // The stack keeps its config (Pulumi.dev.yaml): set once.
-          config = {};
-          return result;
-        },
-      });
+      // The example runs its operations itself: `org-hierarchy-go inline REQUEST.json`.
+      return Promise.resolve(inlineProgram(context, PROJECT, { command: program, script: "inline" }));
     },
   },
 );

@@ -11,11 +11,10 @@
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { withoutPlatformEnv } from "../../tools/engine/orgProject";
 import { repoRoot } from "../../tools/host/stage";
-import { runnerRequest } from "../../tools/pulumi-cli/runnerRequest";
 import { generateSdks, packNodejsSdk } from "../../tools/pulumi-cli/sdks";
-import { describeNativeOrgStory, EXAMPLE_SSO_CLIENT_SECRET, NativeRun } from "../support/nativeOrgStory";
+import { inlineProgram } from "../support/inlineProgram";
+import { describeNativeOrgStory } from "../support/nativeOrgStory";
 
 jest.setTimeout(900_000);
 
@@ -36,7 +35,8 @@ describeNativeOrgStory(
     exampleDir: path.join(repoRoot, "examples", PROJECT),
     project: PROJECT,
     plugin: "archive",
-    prepare({ emu, programDir, scratch, cliDir, env }) {
+    prepare(context) {
+      const { programDir, scratch, cliDir } = context;
       const tarball = packNodejsSdk(generateSdks(path.join(scratch, "sdk"), ["nodejs"], cliDir).nodejs, scratch);
       // The SDK installed from its tarball as a copy (what npm install does with it); the Pulumi SDK
       // and the type declarations are the repository's, one runtime for the program and the runner.
@@ -51,39 +51,13 @@ describeNativeOrgStory(
         [path.join(repoRoot, "node_modules", "typescript", "bin", "tsc"), "-p", programDir],
         programDir,
       );
-      // A release's layout, <root>/bin/pulumi, for PulumiCommand.get({ root }).
-      fs.mkdirSync(path.join(scratch, "cli"));
-      fs.symlinkSync(cliDir, path.join(scratch, "cli", "bin"));
-      let config: Record<string, { value: string; secret: boolean }> = {
-        "platform:apiUrl": { value: emu.url, secret: false },
-        "platform:token": { value: emu.token, secret: true },
-        [`${PROJECT}:rootUid`]: { value: emu.rootUid, secret: false },
-        [`${PROJECT}:ssoClientSecret`]: { value: EXAMPLE_SSO_CLIENT_SECRET, secret: true },
-      };
-      let runs = 0;
-      return Promise.resolve({
-        async run(operation): Promise<NativeRun> {
-          const request = {
-            ...operation,
-            programDir,
-            entry: path.join(programDir, "bin", "index.js"),
-            esm: false,
-            project: PROJECT,
-            stack: "dev",
-            cliRoot: path.join(scratch, "cli"),
-            envVars: env,
-            config,
-            resultFile: path.join(scratch, `result-${++runs}.json`),
-          };
-          const result = await runnerRequest<NativeRun>(process.execPath, RUNNER, request, {
-            cwd: programDir,
-            env: { ...withoutPlatformEnv(), ...env },
-          });
-          // The stack keeps its config (Pulumi.dev.yaml): set once.
-          config = {};
-          return result;
-        },
-      });
+      return Promise.resolve(
+        inlineProgram(context, PROJECT, {
+          command: process.execPath,
+          script: RUNNER,
+          request: { entry: path.join(programDir, "bin", "index.js"), esm: false },
+        }),
+      );
     },
   },
 );
