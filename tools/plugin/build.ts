@@ -12,8 +12,9 @@
  * running Node.js cannot be made into an executable, the build fails saying why.
  *
  * Archives are kept in ~/.cache/platform-pulumi/plugin/<hash> (XDG_CACHE_HOME respected), named
- * by everything that decides their bytes (the bundle, the node binary, postject, this recipe), so
- * the tests reuse one until the code changes.
+ * by their inputs (the bundle, the node binary, postject, this recipe: two builds of the same
+ * inputs gave archives 75 bytes apart, so the output is not what names them), and the tests reuse
+ * one until the code changes.
  */
 import { spawn, spawnSync } from "node:child_process";
 import * as crypto from "node:crypto";
@@ -113,7 +114,7 @@ function notices(bundle: PluginBundle): string {
   ].join("\n");
 }
 
-/** A gzipped tar of `names` in `dir`, at its root, with fixed owners and times (the same bytes every build). */
+/** A gzipped tar of `names` in `dir`, at its root, with fixed owners and times. */
 function writeArchive(dir: string, names: string[], output: string): void {
   const tar = spawnSync(
     "tar",
