@@ -5,7 +5,8 @@
  * means and its target: bench/README.md.
  *
  *   node dist/bench/run.js [--quick]
- *                          [--only requests,size,refresh,read,preview,emulator,require,scale,engine,lookup,cli,native]
+ *                          [--only requests,size,refresh,read,preview,emulator,require,scale,engine,lookup,cli,
+ *                                  native,plugin]
  *                          [--runs N] [--resources N] [--concurrency N] [--scale-sizes N,M]
  *                          [--engine-sizes N,M] [--cli-sizes N,M] [--cli-checkpoint-sizes N,M]
  *                          [--native-resources N] [--native-runs N] [--cpu-prof]
@@ -35,6 +36,7 @@ import { locatePulumiCli } from "../tools/pulumi-cli/find";
 import { benchLookupMemory } from "./lookupMemory";
 import { benchReadInProcess } from "./readInProcess";
 import { benchScale } from "./scale";
+import { benchPluginStart, pluginStartLines } from "./pluginStart";
 import { describe, fmt, spread } from "./stats";
 import { startWorld, World } from "./world";
 
@@ -51,6 +53,7 @@ const FIGURES = [
   "lookup",
   "cli",
   "native",
+  "plugin",
 ] as const;
 type Figure = (typeof FIGURES)[number];
 
@@ -152,6 +155,7 @@ function command(o: Options, figure: Figure): string {
   if (figure === "engine") flags.push(`--engine-sizes ${o.engineSizes.join(",")}`);
   if (figure === "cli")
     flags.push(`--cli-sizes ${o.cliSizes.join(",")}`, `--cli-checkpoint-sizes ${o.cliCheckpointSizes.join(",")}`);
+  if (figure === "plugin") flags.push(`--runs ${o.runs}`);
   if (figure === "native") flags.push(`--native-resources ${o.nativeResources}`, `--native-runs ${o.nativeRuns}`);
   if (figure === "read") flags.push(`--runs ${o.runs}`, `--resources ${o.resources}`, `--concurrency ${o.concurrency}`);
   if (figure === "requests") flags.push(`--resources ${o.resources}`, `--concurrency ${o.concurrency}`);
@@ -562,6 +566,13 @@ async function figureNative(o: Options): Promise<void> {
   record(o, "native", { ...r, target: { nativeOverDynamic: target } });
 }
 
+async function figurePlugin(o: Options): Promise<void> {
+  heading(o, "plugin", "[13] The plugin's single executable against the npm package's launcher: size and start-up");
+  const r = await benchPluginStart({ runs: o.runs });
+  for (const line of pluginStartLines(r)) console.log(`  ${line}`);
+  record(o, "plugin", r);
+}
+
 function writeResults(): void {
   // Figures measured alone replace their own entry; the others keep theirs (each says when).
   let previous: Record<string, unknown> = {};
@@ -603,6 +614,7 @@ async function main(): Promise<void> {
   if (o.figures.has("engine")) await figureEngine(o);
   if (o.figures.has("cli")) await figureCli(o);
   if (o.figures.has("native")) await figureNative(o);
+  if (o.figures.has("plugin")) await figurePlugin(o);
   writeResults();
   console.log(`\nWritten: ${path.relative(process.cwd(), resultsPath) || resultsPath}`);
   console.log(

@@ -21,7 +21,6 @@
  * The server class is not exported, so the guard wraps the service implementation `main` hands
  * to grpc-js (the instance @pulumi/pulumi itself loads): everything else is the SDK's own.
  */
-import * as path from "node:path";
 import type * as Grpc from "@grpc/grpc-js";
 import { main } from "@pulumi/pulumi/provider";
 import * as providerGrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
@@ -29,6 +28,7 @@ import * as providerProto from "@pulumi/pulumi/proto/provider_pb";
 import type * as StructProto from "google-protobuf/google/protobuf/struct_pb";
 import { configureFromPulumi } from "../provider/settings";
 import type { NativeProvider } from "./provider";
+import { sdkModule } from "./sdkModules";
 import { PACKAGE_NAME } from "./schema";
 
 type Handler = (call: { request: unknown }, callback: (...args: unknown[]) => void) => unknown;
@@ -99,16 +99,6 @@ const STRUCT = "google-protobuf/google/protobuf/struct_pb";
 
 const structOf = (value: Record<string, unknown>): StructProto.Struct =>
   sdkModule<typeof StructProto>(STRUCT).Struct.fromJavaScript(value as Record<string, StructProto.JavaScriptValue>);
-
-/**
- * A dependency of @pulumi/pulumi, the instance it loads itself (grpc-js: the Server class `main`
- * creates): resolved from the SDK's folder, since this package does not depend on it directly.
- */
-function sdkModule<T>(id: string): T {
-  const sdkDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the SDK's instance, resolved from its folder
-  return require(require.resolve(id, { paths: [sdkDir] })) as T;
-}
 
 /** Starts the gRPC server, prints its port (what the engine reads) and serves until the engine ends it. */
 export function serve(impl: NativeProvider, args: string[]): Promise<void> {
