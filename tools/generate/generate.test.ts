@@ -28,7 +28,7 @@ const widget: ResourceKind = {
   message: "libraries.Artifact",
   docs: {
     summary: "A throwaway kind: it exists only in this test.",
-    example: 'new Widget("w", { parentUid: "root", name: "w" });',
+    example: { name: "w", inputs: { parentUid: "root", name: "w", labels: { team: "a" } } },
     fields: { name: "The widget's name.", "labels": "Free-form labels." },
   },
   inputs: (f) =>

@@ -183,8 +183,11 @@ const SHAPE: ResourceShape = {
  * Every field updates in place with one PATCH; a block's update masks only its changed members
  * (`amazon.account`, `azure.clientIds`). Moving it to another group replaces it.
  *
- *     new platform.iam.AccountAssociation("aws", {
- *       groupUid: team.uid, name: "aws-production", amazon: { account: "123456789012" } });
+ *     const aws = new platform.iam.AccountAssociation("aws", {
+ *       groupUid: team.uid,
+ *       name: "aws-production",
+ *       amazon: { account: "123456789012" },
+ *     });
  */
 export class AccountAssociation extends KindResource {
   /** @internal */

@@ -69,8 +69,11 @@ const SHAPE: ResourceShape = {
  * (the identity provider's uid, "/", one more segment). The API cannot change a mapping in
  * place: any change replaces it (the new one is created before the old one is deleted).
  *
- *     new platform.iam.ExternalGroupRoleMapping("admins", {
- *       identityProviderUid: sso.uid, externalGroupId: "platform-admins", roleUid: owner.uid });
+ *     const admins = new platform.iam.ExternalGroupRoleMapping("admins", {
+ *       identityProviderUid: sso.uid,
+ *       externalGroupId: "platform-admins",
+ *       roleUid: owner.uid,
+ *     });
  */
 export class ExternalGroupRoleMapping extends KindResource {
   /** @internal */

@@ -25,10 +25,17 @@ const groupInvite: ResourceKind = {
       "An invite to a group with a role, managed by Pulumi; its id is the invite's uid. Whoever\n" +
       "redeems its `code` before it expires (`ttl` after its creation) joins the group with the role.\n" +
       "The API cannot change an invite in place: any change replaces it, with a new code.",
-    example:
-      'const invite = new platform.iam.GroupInvite("alice", {\n' +
-      '  groupUid: team.uid, roleUid: viewer.uid, ttl: "86400s", email: "alice@example.com", singleUse: true });\n' +
-      "export const code = invite.code; // a Pulumi secret",
+    example: {
+      name: "alice",
+      inputs: {
+        groupUid: { $uidOf: "Group" },
+        roleUid: { $lookup: "iam.getRole", args: { name: "viewer" }, field: "uid" },
+        ttl: "86400s",
+        email: "alice@example.com",
+        singleUse: true,
+      },
+      exports: ["uid", "code"],
+    },
     fields: {
       uid: "The invite's uid: the group's uid, \"/\", one more segment. Same as `id`.",
       adopted: "true when the record existed and was taken over (`adopt`) rather than created.",

@@ -328,9 +328,13 @@ const SHAPE: ResourceShape = {
  * redeems its `code` before it expires (`ttl` after its creation) joins the group with the role.
  * The API cannot change an invite in place: any change replaces it, with a new code.
  *
- *     const invite = new platform.iam.GroupInvite("alice", {
- *       groupUid: team.uid, roleUid: viewer.uid, ttl: "86400s", email: "alice@example.com", singleUse: true });
- *     export const code = invite.code; // a Pulumi secret
+ *     const alice = new platform.iam.GroupInvite("alice", {
+ *       groupUid: team.uid,
+ *       roleUid: viewer.uid,
+ *       ttl: "86400s",
+ *       email: "alice@example.com",
+ *       singleUse: true,
+ *     });
  */
 export class GroupInvite extends KindResource {
   /** @internal */
