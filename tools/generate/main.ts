@@ -106,9 +106,10 @@ export async function generatedFiles(): Promise<GeneratedFile[]> {
   const readme = path.join(repoRoot, "README.md");
   files.push({ file: readme, text: withTable(fs.readFileSync(readme, "utf8"), resourcesTable(models)) });
   const { version } = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string };
+  const apiDocument = path.join(repoRoot, "api", "api-v2-schema.json");
   const docs = await docsFiles(
     DOCS,
-    docsContext(version, (text) => formatted("example.ts", text)),
+    docsContext(version, apiDocument, (text) => formatted("example.ts", text)),
   );
   for (const { file, text } of docs) files.push({ file: path.join(DOCS, file), text });
   return files;

@@ -50,7 +50,7 @@ const accountAssociation: ResourceKind = {
       "google.projectNumber": "Digits, as a string.",
       adopt:
         "Take over the group's existing association instead of failing (then\n" +
-        "one PATCH brings it to the declared values; see README, adoption). Never sent to the API.\n" +
+        "one PATCH brings it to the declared values; see the adoption guide, docs/guides/existing-organization.md). Never sent to the API.\n" +
         "Defaults to the stack-wide `platform:adopt`.",
     },
     replacedWhen:

@@ -52,7 +52,8 @@ export interface AccountAssociationArgs {
   }>;
   /**
    * Take over the group's existing association instead of failing (then
-   * one PATCH brings it to the declared values; see README, adoption). Never sent to the API.
+   * one PATCH brings it to the declared values; see the adoption guide, docs/guides/existing-organization.md).
+   * Never sent to the API.
    * Defaults to the stack-wide `platform:adopt`.
    */
   adopt?: pulumi.Input<boolean>;

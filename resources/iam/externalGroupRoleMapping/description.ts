@@ -35,7 +35,7 @@ const externalGroupRoleMapping: ResourceKind = {
       scope: 'Where the role applies, as the API takes it; "" (the default) when not set.',
       adopt:
         "Take over an existing mapping of the same external group, role and scope on the identity\n" +
-        "provider instead of creating one (see README, adoption). Never sent to the API. Defaults\n" +
+        "provider instead of creating one (see the adoption guide, docs/guides/existing-organization.md). Never sent to the API. Defaults\n" +
         "to the stack-wide `platform:adopt`.",
     },
     replacedWhen:

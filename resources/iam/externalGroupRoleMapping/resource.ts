@@ -16,7 +16,8 @@ export interface ExternalGroupRoleMappingArgs {
   scope?: pulumi.Input<string>;
   /**
    * Take over an existing mapping of the same external group, role and scope on the identity
-   * provider instead of creating one (see README, adoption). Never sent to the API. Defaults
+   * provider instead of creating one (see the adoption guide, docs/guides/existing-organization.md). Never sent to
+   * the API. Defaults
    * to the stack-wide `platform:adopt`.
    */
   adopt?: pulumi.Input<boolean>;

@@ -46,7 +46,7 @@ const groupInvite: ResourceKind = {
       singleUse: "The invite can be redeemed once.",
       adopt:
         "Take over an existing invite with the same group, role, ttl, email and single-use flag\n" +
-        "instead of creating one (see README, adoption); it has no `code`. Never sent to the API.\n" +
+        "instead of creating one (see the adoption guide, docs/guides/existing-organization.md); it has no `code`. Never sent to the API.\n" +
         "Defaults to the stack-wide `platform:adopt`.",
       code:
         "What redeems the invite: a Pulumi secret, answered only to the create, in the state and the outputs; no\n" +

@@ -235,7 +235,8 @@ export interface GroupInviteArgs {
   singleUse?: pulumi.Input<boolean>;
   /**
    * Take over an existing invite with the same group, role, ttl, email and single-use flag
-   * instead of creating one (see README, adoption); it has no `code`. Never sent to the API.
+   * instead of creating one (see the adoption guide, docs/guides/existing-organization.md); it has no `code`.
+   * Never sent to the API.
    * Defaults to the stack-wide `platform:adopt`.
    */
   adopt?: pulumi.Input<boolean>;

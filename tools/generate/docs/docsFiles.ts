@@ -6,6 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as platformPackage from "../../../index";
+import { loadApiDocument } from "../../../emulator/apiDocument";
 import { nativeFunctions } from "../../../native/functions";
 import { describedKinds, packageSchema, PackageSchema } from "../../../native/schema";
 import type { Kind } from "../../../provider/kind";
@@ -68,8 +69,13 @@ function packageFunctionTokens(packageName: string, functions: Iterable<string>)
   );
 }
 
-export function docsContext(version: string, formatTypeScript: (text: string) => Promise<string>): DocsContext {
-  const schema = packageSchema(version);
+/** `apiDocument` is the repository's API document (api/api-v2-schema.json), which needs no build. */
+export function docsContext(
+  version: string,
+  apiDocument: string,
+  formatTypeScript: (text: string) => Promise<string>,
+): DocsContext {
+  const schema = packageSchema(version, loadApiDocument(apiDocument));
   const kinds = describedKinds();
   const functions = nativeFunctions(schema.name);
   const files = new Map<Kind, string>();
