@@ -10,11 +10,11 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import ts from "typescript";
 import { parse } from "yaml";
 import { nativeFunctions } from "../../../native/functions";
 import { describedKinds, packageSchema, PackageSchema } from "../../../native/schema";
 import { repoRoot } from "../main";
+import { typeErrors } from "../typeCheck";
 import { LANGUAGES } from "./examples";
 import { pageExamples } from "./pages";
 
@@ -34,8 +34,8 @@ test("a page per kind and per function the native provider answers, each with an
     expect([page.page, Object.keys(page.examples).sort()]).toEqual([page.page, [...LANGUAGES].sort()]);
 });
 
-/** Type errors of TypeScript programs (file name → text) compiled against the built package. */
-function typeErrors(programs: Record<string, string>): string[] {
+/** Type errors of TypeScript programs (folder name → text) compiled against the built package. */
+function programErrors(programs: Record<string, string>): string[] {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), "platform-pulumi-docs-ts-"));
   try {
     const files = Object.entries(programs).map(([name, text]) => {
@@ -44,26 +44,8 @@ function typeErrors(programs: Record<string, string>): string[] {
       fs.writeFileSync(file, text);
       return file;
     });
-    const program = ts.createProgram(files, {
-      strict: true,
-      noEmit: true,
-      module: ts.ModuleKind.CommonJS,
-      moduleResolution: ts.ModuleResolutionKind.Node10,
-      target: ts.ScriptTarget.ES2022,
-      esModuleInterop: true,
-      skipLibCheck: true,
-      types: ["node"],
-      typeRoots: [path.join(repoRoot, "node_modules", "@types")],
-      baseUrl: folder,
-      // `platform-pulumi` is this repository's package (its package.json names dist/index.d.ts).
-      paths: { "platform-pulumi": [repoRoot], "*": [path.join(repoRoot, "node_modules", "*")] },
-    });
-    return ts
-      .getPreEmitDiagnostics(program)
-      .map(
-        (d) =>
-          `${path.relative(folder, d.file?.fileName ?? "")}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`,
-      );
+    // `platform-pulumi` is this repository's package (its package.json names dist/index.d.ts).
+    return typeErrors(files, { root: repoRoot, baseUrl: folder, paths: { "platform-pulumi": [repoRoot] } });
   } finally {
     fs.rmSync(folder, { recursive: true, force: true });
   }
@@ -74,7 +56,7 @@ test("every TypeScript example type-checks against the package; one with a prope
   const group = programs["iam-group"];
   expect(group).toContain('name: "team"');
   programs.control = group.replace('name: "team"', 'name: "team", colour: "red"');
-  const errors = typeErrors(programs);
+  const errors = programErrors(programs);
   expect(errors).toEqual([expect.stringMatching(/^control\/index\.ts: .*'colour' does not exist/s)]);
 }, 120_000);
 
