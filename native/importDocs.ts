@@ -53,7 +53,9 @@ export function importDocOf(kind: Kind): ImportDoc {
     idForm,
     idWords: kind.placedByParent
       ? `the uid of the ${parentNoun(kind)} it is defined on, a slash, then its own uid (its uid alone does not tell where it is defined)`
-      : `its uid`,
+      : kind.keyedByParent
+        ? `its uid, which is its ${parentNoun(kind)}'s (one ${kind.noun} per ${parentNoun(kind)})`
+        : `its uid`,
     example: `pulumi import ${token} ${kebab(kind.noun)} ${idForm}`,
   };
 }
