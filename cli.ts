@@ -139,7 +139,7 @@ async function runExport(args: string[]): Promise<void> {
     under: values.under,
     out,
     importFile: values["import-file"],
-    js: values.js,
+    language: values.js ? "javascript" : undefined,
     manageDeletes: values["manage-deletes"],
     name: values.name,
     partial: values.partial,
