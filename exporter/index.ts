@@ -19,6 +19,7 @@ import { countsOf, secretKeysOf } from "./model";
 import { Language, PROJECT_FILES, projectFiles } from "./project";
 import { Progress, readGroup, readRole, readSubtree } from "./read";
 import { referenceFields } from "./references";
+import { yamlRefusals } from "./yamlProgram";
 
 export interface ExportOptions {
   /** The group whose descendants are exported (itself not declared). */
@@ -101,7 +102,8 @@ export async function exportOrganization(options: ExportOptions): Promise<Export
   const { importable, leftOut: notImportable } = options.importFile
     ? withoutUnimportable(read)
     : { importable: read, leftOut: [] };
-  const sorted = sortOut(importable);
+  // A YAML program cannot carry every key a map may hold (exporter/yamlProgram.ts).
+  const sorted = sortOut(importable, language === "yaml" ? yamlRefusals : undefined);
   const declarable = sorted.declarable;
   const leftOut = [...notImportable, ...sorted.leftOut];
   if (leftOut.length > 0 && !options.partial) throw new ExportRefusedError(leftOut);

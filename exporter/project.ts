@@ -13,10 +13,13 @@
  * (`plugins.providers`, as README's "The native provider" says).
  */
 import * as YAML from "yaml";
+import { packageSchema } from "../native/schema";
 import { ProgramModel, secretKeysOf } from "./model";
 import { writeTypeScript } from "./program";
+import { writePython } from "./pythonProgram";
+import { writeYaml } from "./yamlProgram";
 
-export const LANGUAGES = ["typescript", "javascript"] as const;
+export const LANGUAGES = ["typescript", "javascript", "yaml", "python"] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 /** Every file an export of any language may write: a folder holding one is not written into. */
@@ -29,6 +32,9 @@ export const PROJECT_FILES = [
   "__main__.py",
   "requirements.txt",
 ];
+
+/** Where a YAML or Python project finds the native provider's plugin once `npm install` has run. */
+export const PLUGIN_PATH = "node_modules/platform-pulumi/native";
 
 export interface ProjectOptions {
   language: Language;
@@ -49,13 +55,26 @@ const ownPackage = (): OwnPackage => require("../../package.json") as OwnPackage
 export function projectFiles(model: ProgramModel, options: ProjectOptions): Record<string, string> {
   const { language, name, description } = options;
   const secretKeys = secretKeysOf(model);
-  const pulumiYaml = (runtime: string) =>
+  if (language === "yaml")
+    return {
+      "Pulumi.yaml": writeYaml(model, { name, description, pluginPath: PLUGIN_PATH }),
+      "package.json": pluginPackageJson(name),
+    };
+  const pulumiYaml = (runtime: string, extra: Record<string, unknown> = {}) =>
     YAML.stringify({
       name,
       runtime,
       description,
+      ...extra,
       ...(secretKeys.length > 0 ? { config: secretConfig(name, secretKeys) } : {}),
     });
+  if (language === "python")
+    return {
+      "Pulumi.yaml": pulumiYaml("python", { plugins: { providers: [{ name: "platform", path: PLUGIN_PATH }] } }),
+      "__main__.py": writePython(model, packageSchema(ownPackage().version)),
+      "requirements.txt": requirements(),
+      "package.json": pluginPackageJson(name),
+    };
   const js = language === "javascript";
   return {
     "Pulumi.yaml": pulumiYaml("nodejs"),
@@ -82,6 +101,28 @@ function packageJson(name: string, js: boolean): Record<string, unknown> {
     },
     ...(js ? {} : { devDependencies: { "@types/node": "^20.0.0", typescript: "^5.0.0" } }),
   };
+}
+
+/** A YAML or Python project's package.json: `npm install` brings the plugin (PLUGIN_PATH). */
+function pluginPackageJson(name: string): string {
+  const manifest = {
+    name,
+    private: true,
+    description: "Installs the native provider's plugin, which Pulumi.yaml points at (plugins.providers)",
+    dependencies: { "platform-pulumi": `^${ownPackage().version}` },
+  };
+  return JSON.stringify(manifest, null, 2) + "\n";
+}
+
+function requirements(): string {
+  return [
+    "pulumi>=3.269.0,<4.0.0",
+    "# pulumi_platform, the native provider's Python SDK, is generated from its plugin (after npm install):",
+    `#   pulumi package gen-sdk ${PLUGIN_PATH}/pulumi-resource-platform --language python --out sdk`,
+    "# then installed with this file:",
+    "./sdk/python",
+    "",
+  ].join("\n");
 }
 
 const TSCONFIG = {
