@@ -185,8 +185,9 @@ describe("export --language python under the real Pulumi CLI, on the native prov
         query: { updateMask: "oidc.clientSecret" },
       }),
     ]);
-    // The team's groups, the identity, the identity provider, the custom role, two bindings, two subscriptions.
-    expect(managed).toHaveLength(team.groups.size + 1 + 1 + 1 + 2 + 2);
+    // The team's groups, the identity, the identity provider, the custom role, two bindings, two
+    // subscriptions and the account association.
+    expect(managed).toHaveLength(team.groups.size + 1 + 1 + 1 + 2 + 2 + 1);
     expectTextsKept(managed, team);
     const state = fs.readFileSync(
       path.join(scratch, "stack", "backend", ".pulumi", "stacks", PROJECT, "dev.json"),

@@ -88,8 +88,8 @@ describe("export --language yaml under the real Pulumi CLI", () => {
     expect(program).toContain('name: "null"');
     expect(program).toContain('description: "$$$${x}"');
     const declared = (JSON.parse(fs.readFileSync(importFile, "utf8")) as { resources: unknown[] }).resources.length;
-    // The team's groups, the identity, the custom role, two bindings and two subscriptions.
-    expect(declared).toBe(team.groups.size + 1 + 1 + 2 + 2);
+    // The team's groups, the identity, the custom role, two bindings, two subscriptions, the association.
+    expect(declared).toBe(team.groups.size + 1 + 1 + 2 + 2 + 1);
     installPackage(dir);
     const { cli, resources } = await stackOf(project, dir);
 
@@ -152,7 +152,7 @@ describe("export --language yaml under the real Pulumi CLI", () => {
       }),
     ]);
     expect(managed.map((r) => r.id).sort()).toEqual(
-      [...team.groups.keys(), team.identity, ...team.subscriptions, team.identityProvider!]
+      [...team.groups.keys(), team.identity, ...team.subscriptions, team.association, team.identityProvider!]
         .concat(managed.filter((r) => /Role(Binding)?$/.test(r.type)).map((r) => r.id!))
         .sort(),
     );
@@ -167,6 +167,52 @@ describe("export --language yaml under the real Pulumi CLI", () => {
     const preview = await cli(["preview", "--refresh", "--expect-no-changes", "--diff"]);
     expect(preview.stdout).not.toMatch(/[~+-] platform:/);
     expect([preview.code, preview.stderr]).toEqual([0, ""]);
+    expect(writes()).toEqual([]);
+  });
+
+  test("after pulumi import, the one change is the client secret the service never answers: one update, one PATCH, then clean", async () => {
+    const api_ = api();
+    const roles = await call<{ roles: Array<{ uid: string; name: string }> }>(api_, "GET", "/iam/v2beta1/roles");
+    const group = (await call<{ uid: string }>(api_, "POST", `/iam/v2beta1/groups/${emu.rootUid}`, { name: "sso" }))
+      .uid;
+    const idp = (
+      await call<{ uid: string }>(api_, "POST", `/iam/v2beta1/identityProviders/${group}`, {
+        name: "sso",
+        defaultRole: roles.roles.find((role) => role.name === "viewer")!.uid,
+        oidc: { issuer: "https://login.example.com", clientId: "c", clientSecret: TEAM_SSO_SECRET },
+      })
+    ).uid;
+    const project = "sso-yaml";
+    const dir = path.join(scratch, "sso");
+    const importFile = path.join(dir, "import.json");
+    const exported = await runExport(
+      ["--under", group, "--out", dir, "--language", "yaml", "--import-file", importFile, "--name", project],
+      exportEnv(),
+    );
+    expect(exported.code).toBe(0);
+    installPackage(dir);
+    const { cli } = await stackOf(project, dir, { ssoOidcClientSecret: TEAM_SSO_SECRET });
+    emu.clearRequests();
+    const imported = await cli(["import", "--file", importFile, "--generate-code=false", "--protect=false", "--yes"]);
+    expect([imported.code, imported.stderr]).toEqual([0, ""]);
+    const preview = await cli(["preview", "--refresh", "--diff"]);
+    expect([preview.code, preview.stderr]).toEqual([0, ""]);
+    expect(preview.stdout).toMatch(/~ platform:iam:IdentityProvider: \(update\)/);
+    expect(preview.stdout).toMatch(/Resources:\s+~ 1 to update\s+1 unchanged/);
+    expect(preview.stdout).not.toContain(TEAM_SSO_SECRET);
+    expect(writes()).toEqual([]);
+    const up = await cli(["up", "--yes"]);
+    expect([up.code, up.stderr]).toEqual([0, ""]);
+    expect(writes()).toEqual([
+      expect.objectContaining({
+        method: "PATCH",
+        path: `/iam/v2beta1/identityProviders/${idp}`,
+        query: { updateMask: "oidc.clientSecret" },
+      }),
+    ]);
+    emu.clearRequests();
+    const clean = await cli(["preview", "--refresh", "--expect-no-changes"]);
+    expect([clean.code, clean.stderr]).toEqual([0, ""]);
     expect(writes()).toEqual([]);
   });
 

@@ -2,9 +2,10 @@
  * What the real-CLI stories of `export --language yaml|python` run on: a team built through the
  * API holding every hostile text of ./hostileTexts.ts (group names and descriptions, claims'
  * keys and values), references (groups under groups, a custom role and role bindings, one to a
- * built-in role), identical subscriptions, and optionally an identity provider with a client
- * secret; the exported project made runnable as a user's `npm install` makes it (the package's
- * plugin under node_modules); and the CLI's environment.
+ * built-in role, an account association, whose uid is its group's), identical subscriptions, and
+ * optionally an identity provider with a client secret; the exported project made runnable as a
+ * user's `npm install` makes it (the package's plugin under node_modules); and the CLI's
+ * environment.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -22,6 +23,8 @@ export interface HostileTeam {
   identity: string;
   claims: Record<string, string>;
   subscriptions: string[];
+  /** The `null` group's account association: its uid is the group's. */
+  association: string;
   identityProvider?: string;
 }
 
@@ -59,6 +62,10 @@ export async function buildHostileTeam(
     subscriptions.push(
       await post(`/events/v2beta1/subscriptions/${team}`, { sink: "https://hooks.example.com/twins" }),
     );
+  const association = await post(`/iam/v2beta1/accountAssociations/${named[0]}`, {
+    name: "null",
+    amazon: { account: "012345678901" },
+  });
   const identityProvider = options.identityProvider
     ? await post(`/iam/v2beta1/identityProviders/${team}`, {
         name: "sso",
@@ -66,7 +73,7 @@ export async function buildHostileTeam(
         oidc: { issuer: "https://login.example.com", clientId: "on", clientSecret: TEAM_SSO_SECRET },
       })
     : undefined;
-  return { team, groups, identity, claims, subscriptions, identityProvider };
+  return { team, groups, identity, claims, subscriptions, association, identityProvider };
 }
 
 /** What `npm install` makes in an exported YAML or Python project: this checkout, built, in node_modules. */
@@ -110,14 +117,22 @@ export function nativeResources(scratch: string, project: string, stack = "dev")
  * description and claims), and that each of the identical subscriptions names its own record.
  */
 export function expectTextsKept(resources: StateResource[], team: HostileTeam): void {
-  const byId = new Map(resources.map((r) => [r.id, r]));
+  // An account association's id is its group's uid: look groups up among groups.
+  const byId = new Map(resources.filter((r) => r.type !== "platform:iam:Group").map((r) => [r.id, r]));
+  const groups = new Map(resources.filter((r) => r.type === "platform:iam:Group").map((r) => [r.id, r]));
   for (const [uid, made] of team.groups) {
-    const inputs = byId.get(uid)?.inputs ?? {};
+    const inputs = groups.get(uid)?.inputs ?? {};
     expect([uid, inputs.name, inputs.description ?? ""]).toEqual([uid, made.name, made.description]);
   }
   const identity = byId.get(team.identity)?.inputs ?? {};
   expect(identity.description).toBe("$${x}");
   expect((identity.claimMatch as { claims?: unknown } | undefined)?.claims).toEqual(team.claims);
+  expect(byId.get(team.association)?.inputs).toEqual({
+    groupUid: team.association,
+    name: "null",
+    amazon: { account: "012345678901" },
+    adopt: true,
+  });
   const twins = resources.filter((r) => r.type === "platform:events:Subscription");
   expect(twins.map((r) => [r.id, r.inputs?.adoptUid]).sort()).toEqual(
     team.subscriptions.map((uid) => [uid, uid]).sort(),
