@@ -10,7 +10,7 @@
  * references become outputs, names become safe identifiers (exporter/identifiers.ts), and every
  * other value stays the data it is.
  */
-import type { Kind } from "../provider/kind";
+import type { ApiRecord, Kind } from "../provider/kind";
 import { isObject } from "../provider/values";
 import { adoptionInputs } from "./adoption";
 import { declaredInputs, LeftOut } from "./declarable";
@@ -27,6 +27,14 @@ export interface DeclareOptions {
   roles: Map<string, string>;
   /** Records read but not declared, each with why: named in the header. */
   leftOut?: LeftOut[];
+  /** The program's header lines (default: an organization's export below the tree's group, `organizationHeader`). */
+  header?: string[];
+  /**
+   * What another source of records knows of one (a Terraform address): the name its resource is
+   * made from (made safe and unique as a record's own name is) and the lines said above it.
+   * Without it a resource is named after the record's name and has no comment.
+   */
+  describe?: (kind: Kind, record: ApiRecord) => { name?: string; comments?: string[] };
 }
 
 /**
@@ -43,6 +51,7 @@ interface Node {
   uid: string;
   inputs: Record<string, unknown>;
   name?: string;
+  comments: string[];
   variable?: string;
 }
 
@@ -99,11 +108,13 @@ export function declareOrganization(tree: Subtree, options: DeclareOptions): Pro
   for (const { exported, records } of tree.kinds) {
     for (const record of records) {
       const { kind } = exported;
+      const described = options.describe?.(kind, record);
       nodes.push({
         kind,
         uid: record.uid,
         inputs: withSecretPlaceholders(kind, declaredInputs(kind, record)),
-        name: typeof record.name === "string" ? record.name : undefined,
+        name: described?.name ?? (typeof record.name === "string" ? record.name : undefined),
+        comments: described?.comments ?? [],
       });
     }
   }
@@ -157,7 +168,7 @@ export function declareOrganization(tree: Subtree, options: DeclareOptions): Pro
 
   const resources: ModelResource[] = ordered.map((node) => ({
     name: node.variable!,
-    comments: [],
+    comments: node.comments,
     kind: node.kind,
     uid: node.uid,
     inputs: node.inputs,
@@ -167,7 +178,7 @@ export function declareOrganization(tree: Subtree, options: DeclareOptions): Pro
     ]),
   }));
   return {
-    header: organizationHeader(tree.under, options),
+    header: options.header ?? organizationHeader(tree.under, options),
     constants,
     resources,
     retainOnDelete: !options.manageDeletes,
