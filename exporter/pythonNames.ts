@@ -3,6 +3,7 @@
  * spelling of each property (Pulumi's Python code generator, `PyName` in pkg/codegen/python),
  * and variable names no Python program gives a meaning to already.
  */
+import type { NamingRules } from "./identifiers";
 
 /**
  * Python's keywords and soft keywords (a variable named `match` or `type` is legal, but reads as
@@ -103,24 +104,9 @@ export function isSafePythonName(name: string): boolean {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !FORBIDDEN.has(name) && !/^__.*__$/.test(name);
 }
 
-/**
- * Unique, safe variable names: the first candidate that, as an identifier, is neither taken nor
- * forbidden, else the last one numbered. `taken` starts with the names the program declares itself.
- */
-export class PythonNames {
-  private readonly taken: Set<string>;
-
-  constructor(declaredByProgram: readonly string[]) {
-    this.taken = new Set(declaredByProgram);
-  }
-
-  claim(candidates: readonly string[]): string {
-    const free = (name: string) => !this.taken.has(name) && isSafePythonName(name);
-    const identifiers = candidates.map(pythonIdentifier);
-    let chosen = identifiers.find(free);
-    const last = identifiers[identifiers.length - 1];
-    for (let n = 2; chosen === undefined; n++) if (free(`${last}_${n}`)) chosen = `${last}_${n}`;
-    this.taken.add(chosen);
-    return chosen;
-  }
-}
+/** Python's variable names: snake_case, never a keyword, builtin or dunder name, numbered `team_2`. */
+export const PYTHON_NAMING: NamingRules = {
+  spell: pythonIdentifier,
+  safe: isSafePythonName,
+  numbered: (name, n) => `${name}_${n}`,
+};

@@ -15,7 +15,8 @@ import type { PackageSchema, PropertySpec } from "../native/schema";
 import { typeTokenOf } from "../native/kinds";
 import { isObject } from "../provider/values";
 import { ModelResource, NamedValue, ProgramModel, ResourceOutput, SecretConfig, isComputed, valuesIn } from "./model";
-import { initParameterName, pythonName, PythonNames } from "./pythonNames";
+import { Names } from "./identifiers";
+import { initParameterName, pythonName, PYTHON_NAMING } from "./pythonNames";
 
 /** The names the program declares besides its resources. */
 const PROGRAM_NAMES = ["pulumi", "platform", "config", "opts"];
@@ -51,7 +52,7 @@ function comment(text: string): string {
 }
 
 export function writePython(model: ProgramModel, schema: PackageSchema): string {
-  const names = new PythonNames(PROGRAM_NAMES);
+  const names = new Names(PROGRAM_NAMES, PYTHON_NAMING);
   const variables = new Map<string, string>();
   for (const { name } of model.constants) variables.set(name, names.claim([name]));
   // A name Python gives a meaning to gets its type after it (`class_group`), as the logical names do.
