@@ -5,6 +5,8 @@
  * `platform-pulumi export --under <group uid> [--out DIR] [--import-file FILE] [--language LANGUAGE] [--js]
  * [--manage-deletes] [--partial]`: writes a Pulumi project declaring everything below that group, in
  * TypeScript, JavaScript, YAML or Python, or Pulumi's import file for the native provider (exporter/).
+ * `platform-pulumi export --from-terraform FILE [FILE…]` with the same options: the records the vendor's Terraform
+ * provider manages in those states, named after their Terraform addresses (exporter/terraform/).
  */
 import { parseArgs } from "node:util";
 import { startEmulator } from "./emulator";
@@ -12,6 +14,7 @@ import { startEmulator } from "./emulator";
 const USAGE = `Usage: platform-pulumi emulator [--port N] [--state FILE] [--no-seed] [--token-ttl SECONDS] [--require-patch-fields] [--quiet]
        platform-pulumi export --under GROUP_UID [--out DIR] [--import-file FILE] [--language typescript|javascript|yaml|python]
                               [--js] [--manage-deletes] [--name PROJECT] [--partial]
+       platform-pulumi export --from-terraform FILE [FILE...] [the same options but --under]
 
 emulator:
   --port N             port on 127.0.0.1 (default 8080; 0 picks a free port)
@@ -27,6 +30,12 @@ emulator:
 export (settings from the environment: PLATFORM_API_URL, and PLATFORM_TOKEN or PLATFORM_IDENTITY
 with PLATFORM_IDENTITY_TOKEN_FILE, as the provider reads them):
   --under GROUP_UID    export every record below this group (the group itself is not declared)
+  --from-terraform FILE [FILE...]
+                       export the records the vendor's Terraform provider (registry.terraform.io/chainguard-dev/
+                       chainguard) manages in these states instead: each a terraform.tfstate (format 4, what
+                       \`terraform state pull\` prints) or the output of \`terraform show -json\`. Each resource is
+                       named after its Terraform address; the command then prints the \`terraform state rm\` lines
+                       that let Terraform forget them (docs/guides/migrate-from-terraform.md)
   --out DIR            the project folder to write (default: platform-export, unless only --import-file is given); new or empty
   --import-file FILE   write Pulumi's import file for the native provider \`platform\` (type tokens, names, ids) for
                        \`pulumi import --file FILE\`; records no import can bring in (an invite: its code) are left out
@@ -42,8 +51,9 @@ with PLATFORM_IDENTITY_TOKEN_FILE, as the provider reads them):
   --manage-deletes     leave out retainOnDelete: removing a resource from the program deletes its record
   --name PROJECT       the Pulumi project name (default: platform-<last segment of the uid>)
   --partial            write the program even if some records cannot be declared as they are (the provider
-                       would refuse them, or a program cannot carry them): they are left out, each named in
-                       a comment and on stderr; without it such an export writes nothing and exits 1. Under
+                       would refuse them, or a program cannot carry them; from Terraform, also a type this
+                       package does not manage or a record gone from the organization): they are left out,
+                       each named in a comment and on stderr; without it such an export writes nothing and exits 1. Under
                        PLATFORM_API_VERSION=v2 it also leaves out unread the kinds only v2beta1 serves (overlays,
                        overlay bindings), which without it refuse the export`;
 
@@ -119,11 +129,13 @@ async function runEmulator(args: string[]): Promise<void> {
 
 async function runExport(args: string[]): Promise<void> {
   let values;
+  let positionals: string[];
   try {
-    ({ values } = parseArgs({
+    ({ values, positionals } = parseArgs({
       args,
       options: {
         under: { type: "string" },
+        "from-terraform": { type: "string", multiple: true },
         out: { type: "string" },
         "import-file": { type: "string" },
         language: { type: "string" },
@@ -133,11 +145,16 @@ async function runExport(args: string[]): Promise<void> {
         partial: { type: "boolean", default: false },
       },
       strict: true,
+      allowPositionals: true,
     }));
   } catch (error) {
     fail((error as Error).message);
   }
-  if (!values.under) fail("export needs --under <group uid>");
+  const states = values["from-terraform"];
+  if (states && values.under) fail("give --under or --from-terraform, not both");
+  if (!states && !values.under) fail("export needs --under <group uid> or --from-terraform <state file>");
+  // More state files may follow the first: `--from-terraform a.tfstate b.json`.
+  if (positionals.length > 0 && !states) fail(`unexpected argument "${positionals[0]}"`);
   // Loaded here: the emulator command needs none of the provider.
   const { exportOrganization, leftOutLine, LANGUAGES } = await import("./exporter");
   const language = values.language;
@@ -149,8 +166,7 @@ async function runExport(args: string[]): Promise<void> {
   const started = Date.now();
   // The project folder by default; with only --import-file, the import file alone.
   const out = values.out ?? (values["import-file"] === undefined ? "platform-export" : undefined);
-  const result = await exportOrganization({
-    under: values.under,
+  const common = {
     out,
     importFile: values["import-file"],
     language: (language as (typeof LANGUAGES)[number] | undefined) ?? (values.js ? "javascript" : undefined),
@@ -158,9 +174,21 @@ async function runExport(args: string[]): Promise<void> {
     name: values.name,
     partial: values.partial,
     client: sharedClient(),
-    progress: (line) =>
+    progress: (line: string) =>
       process.stderr.write(`platform-pulumi export: ${line} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`),
-  });
+  };
+  let after: string[] = [];
+  const result = states
+    ? await (async () => {
+        const { exportFromTerraform } = await import("./exporter/terraform");
+        const { terraformReport } = await import("./exporter/terraform/report");
+        const migrated = await exportFromTerraform({ ...common, states: [...states, ...positionals] });
+        const report = terraformReport(migrated);
+        if (report.stderr.length > 0) process.stderr.write(report.stderr.join("\n") + "\n");
+        after = report.stdout;
+        return migrated;
+      })()
+    : await exportOrganization({ ...common, under: values.under! });
   if (result.leftOut.length > 0) {
     process.stderr.write(
       `platform-pulumi export: left out ${result.leftOut.length} record(s) that cannot be declared as they are ` +
@@ -177,7 +205,11 @@ async function runExport(args: string[]): Promise<void> {
           ? `In a project whose Pulumi.yaml points at the native provider: pulumi import --file ${values["import-file"]}`
           : `In ${out}, whose program already declares them: pulumi import --file ${values["import-file"]} --generate-code=false`),
     );
-  for (const key of result.secretKeys) console.log(`Set the secret ${key}: pulumi config set --secret ${key} <value>`);
+  // From Terraform: each secret with where Terraform kept it, then the lines that let Terraform forget.
+  if (states) for (const line of after) console.log(line);
+  else
+    for (const key of result.secretKeys)
+      console.log(`Set the secret ${key}: pulumi config set --secret ${key} <value>`);
 }
 
 async function main(argv: string[]): Promise<void> {

@@ -15,9 +15,9 @@ export { LANGUAGES, type Language } from "./project";
 import { exportedKinds, servedKinds } from "./kinds";
 import { importFileOf, withoutUnimportable } from "./importFile";
 import { declareOrganization } from "./declare";
-import { countsOf, secretKeysOf } from "./model";
+import { countsOf, ProgramModel, secretKeysOf } from "./model";
 import { Language, PROJECT_FILES, projectFiles } from "./project";
-import { Progress, readGroup, readRole, readSubtree } from "./read";
+import { Progress, readGroup, readRole, readSubtree, Subtree } from "./read";
 import { referenceFields } from "./references";
 import { yamlRefusals } from "./yamlProgram";
 
@@ -78,16 +78,7 @@ export class ExportRefusedError extends Error {
 export async function exportOrganization(options: ExportOptions): Promise<ExportResult> {
   const issue = uidIssue(options.under, "path");
   if (issue) throw new Error(`--under must be a group's uid: it ${issue}`);
-  if (options.js && options.language !== undefined && options.language !== "javascript")
-    throw new Error(`--js writes JavaScript, and --language says ${options.language}: give one of them`);
-  const language: Language = options.language ?? (options.js ? "javascript" : "typescript");
-  if (options.out === undefined && options.importFile === undefined)
-    throw new Error("export writes a project (--out) or an import file (--import-file): give at least one");
-  const out = options.out;
-  const clash = out === undefined ? [] : PROJECT_FILES.filter((file) => fs.existsSync(path.join(out, file)));
-  if (clash.length > 0) {
-    throw new Error(`${out} already holds ${clash.join(", ")}; choose an empty or new folder with --out`);
-  }
+  const { language, out } = checkDestination(options);
   // Kinds the API version does not serve cannot be read: an export that skipped them unasked
   // could leave records out unseen, so it is refused unless --partial says records may be.
   const { served, unserved } = servedKinds(exportedKinds());
@@ -99,17 +90,65 @@ export async function exportOrganization(options: ExportOptions): Promise<Export
   for (const why of unserved) options.progress?.(`not read: ${why}`);
   await readGroup(options.client, options.under);
   const read = await readSubtree(options.client, options.under, served, options.progress);
+  const { declarable, leftOut } = declarableRecords(read, language, options);
+  if (leftOut.length > 0 && !options.partial) throw new ExportRefusedError(leftOut);
+
+  const roles = await referredRoles(options.client, declarable);
+  const model = declareOrganization(declarable, { manageDeletes: !!options.manageDeletes, roles, leftOut });
+  const name = options.name ?? `platform-${options.under.split("/").pop()!.toLowerCase()}`;
+  const files = writeExport(model, {
+    language,
+    out,
+    importFile: options.importFile,
+    name,
+    description: `Exported from the organization below ${options.under} by platform-pulumi export`,
+  });
+  return { files, counts: countsOf(model), secretKeys: secretKeysOf(model), leftOut };
+}
+
+/**
+ * The language and the project folder an export writes, checked before anything is read: the
+ * options agree, and the folder holds none of the files it would write.
+ */
+export function checkDestination(options: Pick<ExportOptions, "language" | "js" | "out" | "importFile">): {
+  language: Language;
+  out?: string;
+} {
+  if (options.js && options.language !== undefined && options.language !== "javascript")
+    throw new Error(`--js writes JavaScript, and --language says ${options.language}: give one of them`);
+  const language: Language = options.language ?? (options.js ? "javascript" : "typescript");
+  if (options.out === undefined && options.importFile === undefined)
+    throw new Error("export writes a project (--out) or an import file (--import-file): give at least one");
+  const out = options.out;
+  const clash = out === undefined ? [] : PROJECT_FILES.filter((file) => fs.existsSync(path.join(out, file)));
+  if (clash.length > 0) {
+    throw new Error(`${out} already holds ${clash.join(", ")}; choose an empty or new folder with --out`);
+  }
+  return { language, out };
+}
+
+/**
+ * The records read that the program can declare, and the others with why: those no import can
+ * bring in when an import file is written, and those the provider or the language refuses.
+ */
+export function declarableRecords(
+  read: Subtree,
+  language: Language,
+  options: Pick<ExportOptions, "importFile">,
+): { declarable: Subtree; leftOut: LeftOut[] } {
   const { importable, leftOut: notImportable } = options.importFile
     ? withoutUnimportable(read)
     : { importable: read, leftOut: [] };
   // A YAML program cannot carry every key a map may hold (exporter/yamlProgram.ts).
   const sorted = sortOut(importable, language === "yaml" ? yamlRefusals : undefined);
-  const declarable = sorted.declarable;
-  const leftOut = [...notImportable, ...sorted.leftOut];
-  if (leftOut.length > 0 && !options.partial) throw new ExportRefusedError(leftOut);
+  return { declarable: sorted.declarable, leftOut: [...notImportable, ...sorted.leftOut] };
+}
 
-  // Roles that records refer to outside the tree (built-in ones, or a custom role of a group
-  // above): named by uid in the program, with their names read here for its variables.
+/**
+ * Roles that records refer to outside what is declared (built-in ones, or a custom role of a
+ * group above): named by uid in the program, with their names read here for its variables.
+ */
+export async function referredRoles(client: ApiClient, declarable: Subtree): Promise<Map<string, string>> {
   const declared = new Set(declarable.kinds.flatMap((k) => k.records.map((r) => r.uid)));
   const referred = new Set<string>();
   for (const { exported, records } of declarable.kinds) {
@@ -124,29 +163,26 @@ export async function exportOrganization(options: ExportOptions): Promise<Export
   }
   const roles = new Map<string, string>();
   for (const uid of [...referred].sort()) {
-    const role = await readRole(options.client, uid);
+    const role = await readRole(client, uid);
     if (role) roles.set(uid, role.name);
   }
+  return roles;
+}
 
-  const model = declareOrganization(declarable, { manageDeletes: !!options.manageDeletes, roles, leftOut });
-  const name = options.name ?? `platform-${options.under.split("/").pop()!.toLowerCase()}`;
-  const files = projectFiles(model, {
-    language,
-    name,
-    description: `Exported from the organization below ${options.under} by platform-pulumi export`,
-  });
+/** Writes the project of `model` in `out` and its import file, if asked: the project's files (none without `out`). */
+export function writeExport(
+  model: ProgramModel,
+  options: { language: Language; out?: string; importFile?: string; name: string; description: string },
+): string[] {
+  const { out, importFile } = options;
+  const files = projectFiles(model, options);
   if (out !== undefined) {
     fs.mkdirSync(out, { recursive: true });
     for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(out, file), text);
   }
-  if (options.importFile !== undefined) {
-    fs.mkdirSync(path.dirname(path.resolve(options.importFile)), { recursive: true });
-    fs.writeFileSync(options.importFile, JSON.stringify(importFileOf(model.resources), null, 2) + "\n");
+  if (importFile !== undefined) {
+    fs.mkdirSync(path.dirname(path.resolve(importFile)), { recursive: true });
+    fs.writeFileSync(importFile, JSON.stringify(importFileOf(model.resources), null, 2) + "\n");
   }
-  return {
-    files: out === undefined ? [] : Object.keys(files),
-    counts: countsOf(model),
-    secretKeys: secretKeysOf(model),
-    leftOut,
-  };
+  return out === undefined ? [] : Object.keys(files);
 }

@@ -46,27 +46,59 @@ export async function readSubtree(
     progress(`read ${records.length} ${kind.collection} (${total} records so far)`);
     result.push({ exported, records: records.sort((a, b) => compareText(a.uid, b.uid)) });
   }
-  for (const placed of result) await placeRecords(client, under, placed, result);
+  for (const placed of result) {
+    // The group exported below, and every record read of the kind's parent collection.
+    const { parentCollection } = placed.exported.kind;
+    const candidates = [
+      under,
+      ...result
+        .filter((k) => k.exported.kind.collection === parentCollection)
+        .flatMap((k) => k.records.map((r) => r.uid)),
+    ];
+    await placeRecords(client, placed, candidates, `no group below ${under} lists it as its own`);
+  }
   return { under, kinds: result };
 }
 
 /**
- * Records whose uid does not tell where they were created (a custom role's) get their parent
- * field from the List of the kind's children of each candidate parent: the group exported
- * below, and every record read of the kind's parent collection.
+ * The records of one kind with these uids, as an export reads them (one List filtered by
+ * `uidp.ids` per chunk of uids): a uid the service does not answer is of no record of the kind.
  */
-async function placeRecords(client: ApiClient, under: string, placed: KindRecords, all: KindRecords[]): Promise<void> {
+export async function readUids(
+  client: ApiClient,
+  exported: ExportedKind,
+  uids: readonly string[],
+): Promise<ApiRecord[]> {
+  const { kind } = exported;
+  const records: ApiRecord[] = [];
+  // Short enough for any server's URL limit, whatever the uids.
+  for (let i = 0; i < uids.length; i += UIDS_PER_LIST) {
+    const query = { "uidp.ids": [...uids.slice(i, i + UIDS_PER_LIST)] };
+    records.push(
+      ...(await listAll(client, { domain: kind.domain, collection: kind.collection, query, schema: anyRecord })),
+    );
+  }
+  return records.sort((a, b) => compareText(a.uid, b.uid));
+}
+
+const UIDS_PER_LIST = 50;
+
+/**
+ * Records whose uid does not tell where they were created (a custom role's) get their parent
+ * field from the List of the kind's children of each candidate parent; `unplaced` says why a
+ * record no candidate lists is an error.
+ */
+export async function placeRecords(
+  client: ApiClient,
+  placed: KindRecords,
+  candidates: readonly string[],
+  unplaced: string,
+): Promise<void> {
   const { kind } = placed.exported;
-  const unplaced = placed.records.filter((record) => kind.toOutputs(record)[kind.parentField] === undefined);
-  if (unplaced.length === 0 || !kind.parentCollection) return;
-  const candidates = [
-    under,
-    ...all
-      .filter((k) => k.exported.kind.collection === kind.parentCollection)
-      .flatMap((k) => k.records.map((r) => r.uid)),
-  ];
+  const records = placed.records.filter((record) => kind.toOutputs(record)[kind.parentField] === undefined);
+  if (records.length === 0 || !kind.parentCollection) return;
   const parentOf = new Map<string, string>();
-  for (const candidate of candidates) {
+  for (const candidate of new Set(candidates)) {
     const children = await listAll(client, {
       domain: kind.domain,
       collection: kind.collection,
@@ -75,10 +107,9 @@ async function placeRecords(client: ApiClient, under: string, placed: KindRecord
     });
     for (const child of children) parentOf.set(child.uid, candidate);
   }
-  for (const record of unplaced) {
+  for (const record of records) {
     const parent = parentOf.get(record.uid);
-    if (parent === undefined)
-      throw new Error(`${kind.noun} ${record.uid}: no group below ${under} lists it as its own`);
+    if (parent === undefined) throw new Error(`${kind.noun} ${record.uid}: ${unplaced}`);
     record[kind.parentField] = parent;
   }
 }

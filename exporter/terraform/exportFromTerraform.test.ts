@@ -1,0 +1,405 @@
+/**
+ * `export --from-terraform` on the emulator, from states written as Terraform writes them
+ * (tests/support/terraformState.ts) for an organization a configuration of the vendor's provider
+ * manages (tests/support/terraformOrganization.ts): every type, nested blocks, count and for_each,
+ * modules, an aliased provider, data sources and another provider's resource.
+ *
+ * Both forms of a state give byte-identical programs (every language) and import files; names and
+ * comments come from the addresses; references stay references; the records are read as they are
+ * now (a description edited since Terraform's last refresh is the organization's, and noted); the
+ * client secret and the invite's code the state holds appear in no file and no output; and every
+ * refusal names its instances before anything is written.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { startEmulator } from "../../emulator";
+import type { RunningEmulator } from "../../emulator";
+import { createClient } from "../../provider/client";
+import {
+  buildMigratedOrganization,
+  INVITE_CODE,
+  MigratedOrganization,
+  SSO_SECRET,
+} from "../../tests/support/terraformOrganization";
+import { apiOf, showJson, TfResource, tfstate } from "../../tests/support/terraformState";
+import type { Language } from "../project";
+import { exportFromTerraform, TerraformExportOptions, TerraformRefusedError } from "./index";
+import { terraformReport } from "./report";
+import { StateFormatError } from "./state";
+
+jest.setTimeout(120_000);
+
+let emu: RunningEmulator;
+let scratch: string;
+let org: MigratedOrganization;
+let client: ReturnType<typeof createClient>;
+let counter = 0;
+
+beforeAll(async () => {
+  emu = await startEmulator({ quiet: true, seed: false });
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), "platform-pulumi-from-terraform-"));
+  client = createClient({ apiUrl: emu.url, authUrl: emu.url, apiVersion: "v2beta1", token: emu.token });
+  org = await buildMigratedOrganization(emu, "platform");
+});
+afterAll(async () => {
+  await client?.close();
+  await emu?.close();
+  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+/** Writes the resources as a state of one form, returns its path. */
+function stateFile(resources: readonly TfResource[], form: "tfstate" | "json"): string {
+  const file = path.join(scratch, `${++counter}-${form === "tfstate" ? "terraform.tfstate" : "show.json"}`);
+  fs.writeFileSync(file, form === "tfstate" ? tfstate(resources) : showJson(resources));
+  return file;
+}
+
+async function migrate(files: string[], options: Partial<TerraformExportOptions> = {}) {
+  const out = path.join(scratch, `out-${++counter}`);
+  const importFile = path.join(out, "import.json");
+  const result = await exportFromTerraform({ states: files, out, importFile, client, ...options });
+  const read = (file: string) => fs.readFileSync(path.join(out, file), "utf8");
+  return { out, result, read, files: Object.fromEntries(fs.readdirSync(out).map((f) => [f, read(f)])) };
+}
+
+const writes = () => emu.requests().filter((r) => r.method !== "GET");
+
+describe("both forms of a state", () => {
+  test.each<Language>(["typescript", "javascript", "yaml", "python"])(
+    "give byte-identical %s programs and import files",
+    async (language) => {
+      const options = { language, partial: true };
+      const fromState = await migrate([stateFile(org.resources, "tfstate")], options);
+      const fromJson = await migrate([stateFile(org.resources, "json")], options);
+      expect(Object.keys(fromState.files).length).toBeGreaterThanOrEqual(2);
+      expect(fromJson.files).toEqual(fromState.files);
+      expect(terraformReport(fromJson.result)).toEqual(terraformReport(fromState.result));
+    },
+  );
+});
+
+describe("a TypeScript migration of every managed type", () => {
+  let migrated: Awaited<ReturnType<typeof migrate>>;
+  beforeAll(async () => {
+    emu.clearRequests();
+    migrated = await migrate([stateFile(org.resources, "tfstate")], { importFile: undefined });
+  });
+
+  test("declares exactly the vendor's managed instances, read from the API with no write", () => {
+    expect(writes()).toEqual([]);
+    expect(migrated.result.counts).toEqual({
+      "events.Subscription": 1,
+      "iam.AccountAssociation": 1,
+      "iam.GroupInvite": 1,
+      "iam.Group": 3,
+      "iam.Identity": 5,
+      "iam.IdentityProvider": 1,
+      "iam.RoleBinding": 3,
+      "iam.Role": 1,
+      "registry.Repo": 1,
+      "registry.Tag": 1,
+    });
+    expect(migrated.result.skipped.map((s) => [s.address, s.why])).toEqual([
+      ["data.chainguard_group.root", "a data source: Terraform reads it, nothing manages it"],
+      ["data.chainguard_role.viewer", "a data source: Terraform reads it, nothing manages it"],
+      ["random_pet.suffix", "a resource of another provider (registry.terraform.io/hashicorp/random)"],
+    ]);
+    expect(migrated.result.passed).toEqual([]);
+  });
+
+  test("names each resource after its address, the address above it; references stay references", () => {
+    const program = migrated.read("index.ts");
+    const declaration = (address: string, name: string, type: string) =>
+      expect(program).toContain(`// ${address}\nconst ${name} = new platform.${type}(\n  "${name}",\n`);
+    // `platform` is the program's import: the name taken gets the type.
+    declaration("chainguard_group.platform", "platformGroup", "iam.Group");
+    declaration('module.teams.chainguard_group.team["payments"]', "teamsTeamPayments", "iam.Group");
+    declaration('module.teams.chainguard_group.team["ledger"]', "teamsTeamLedger", "iam.Group");
+    declaration("chainguard_identity.ci[0]", "ci0", "iam.Identity");
+    declaration("chainguard_identity.ci[1]", "ci1", "iam.Identity");
+    declaration('module.teams.chainguard_identity.deployer["ledger"]', "teamsDeployerLedger", "iam.Identity");
+    declaration("chainguard_identity.static_ci", "staticCi", "iam.Identity");
+    declaration("chainguard_role.publisher", "publisher", "iam.Role");
+    declaration("chainguard_rolebinding.ci_viewer[0]", "ciViewer0", "iam.RoleBinding");
+    declaration(
+      'module.teams.chainguard_rolebinding.deployer["ledger"]',
+      "teamsDeployerLedgerRoleBinding",
+      "iam.RoleBinding",
+    );
+    declaration(
+      'module.region["eu"].module.accounts.chainguard_account_associations.this',
+      "regionEuAccountsThis",
+      "iam.AccountAssociation",
+    );
+    declaration("chainguard_image_tag.latest", "latest", "registry.Tag");
+    // The root organization, which the state only reads, is the named group the program builds under.
+    expect(program).toContain(`const underUid = "${org.root}";`);
+    expect(program).toMatch(/const platformGroup = [^;]*\n {4}parentUid: underUid,/s);
+    expect(program).toMatch(/const teamsTeamPayments = [^;]*parentUid: platformGroup\.uid,/s);
+    expect(program).toMatch(
+      /const teamsDeployerLedgerRoleBinding = [^;]*groupUid: teamsTeamLedger\.uid,\n {4}identityUid: teamsDeployerLedger\.uid,\n {4}roleUid: publisher\.uid,/s,
+    );
+    expect(program).toMatch(/const latest = [^;]*repoUid: app\.uid,/s);
+    expect(program).toMatch(/const publisher = [^;]*parentUid: platformGroup\.uid,/s);
+  });
+
+  test("declares the API's values: capabilities, the tier, the invite's ttl, static keys, the association's blocks", () => {
+    const program = migrated.read("index.ts");
+    for (const cap of [
+      "CAP_IAM_GROUPS_LIST",
+      "CAP_IAM_SCIM_MANAGE",
+      "CAP_TENANT_CLUSTERS_LIST",
+      "CAP_EVENTS_SUBSCRIPTION_CREATE",
+    ])
+      expect(program).toContain(`"${cap}"`);
+    expect(program).toContain('catalogTier: "CATALOG_TIER_BASE"');
+    expect(program).toContain('ttl: "604800s"');
+    expect(program).toContain('expirationTime: "2031-01-01T00:00:00Z"');
+    expect(program).toMatch(/amazon: \{\n\s+account: "210987654321",/);
+    expect(program).toMatch(/installationId: "7654321"/);
+  });
+
+  test("reads the client secret from secret config; neither it nor the invite's code is in any file or output", () => {
+    const program = migrated.read("index.ts");
+    expect(program).toContain('clientSecret: config.requireSecret("ssoOidcClientSecret")');
+    const report = terraformReport(migrated.result);
+    const everything = [
+      ...Object.values(migrated.files),
+      ...report.stdout,
+      ...report.stderr,
+      JSON.stringify(migrated.result),
+    ].join("\n");
+    expect(everything).not.toContain(SSO_SECRET);
+    expect(everything).not.toContain(INVITE_CODE);
+    expect(report.stdout[0]).toBe(
+      "Set the secret ssoOidcClientSecret (the oidc.client_secret of chainguard_identity_provider.sso: the value " +
+        "Terraform applied is in its state): pulumi config set --secret ssoOidcClientSecret <value>",
+    );
+  });
+
+  test("prints a terraform state rm line for each migrated address, quoted for the shell", () => {
+    const { stdout } = terraformReport(migrated.result);
+    const lines = stdout.filter((line) => line.startsWith("  terraform state rm "));
+    expect(lines).toHaveLength(18);
+    expect(lines).toContain("  terraform state rm chainguard_group.platform");
+    expect(lines).toContain(`  terraform state rm 'module.teams.chainguard_group.team["payments"]'`);
+    expect(lines).toContain("  terraform state rm 'chainguard_identity.ci[0]'");
+    expect(lines).not.toContain("  terraform state rm random_pet.suffix");
+  });
+});
+
+describe("the state against the organization", () => {
+  test("a record changed since Terraform's last refresh is declared as it is now, and the difference noted", async () => {
+    const api = apiOf(emu);
+    const platform = org.uids.get("chainguard_group.platform")!;
+    await api.request("PATCH", `/iam/v2beta1/groups/${platform}?updateMask=description`, {
+      description: "Edited in the console",
+    });
+    try {
+      const { result, read } = await migrate([stateFile(org.resources, "json")], { importFile: undefined });
+      expect(read("index.ts")).toContain('description: "Edited in the console"');
+      expect(result.notes).toContainEqual({
+        address: "chainguard_group.platform",
+        lines: [
+          "Terraform's state differs from the organization in description: the organization's values are declared " +
+            "(Terraform would have changed them back on its next apply)",
+        ],
+      });
+      expect(read("index.ts")).toContain("// Terraform's state differs from the organization in description");
+    } finally {
+      await api.request("PATCH", `/iam/v2beta1/groups/${platform}?updateMask=description`, {
+        description: "The platform team",
+      });
+    }
+  });
+
+  test("attributes with no counterpart are noted where set: verified_protection, a readme, a capability the API has not", async () => {
+    const resources = org.resources.map((resource) => {
+      const edit = (changes: Record<string, unknown>) => ({
+        ...resource,
+        instances: resource.instances.map((i) => ({ ...i, attributes: { ...i.attributes, ...changes } })),
+      });
+      if (resource.type === "chainguard_group" && resource.name === "platform")
+        return edit({ verified_protection: true });
+      if (resource.type === "chainguard_image_repo") return edit({ readme: "# App" });
+      if (resource.type === "chainguard_role" && resource.mode !== "data")
+        return edit({
+          capabilities: [
+            ...(resource.instances[0].attributes.capabilities as string[]),
+            "libraries.remote_registries.list",
+          ],
+        });
+      return resource;
+    });
+    const { result } = await migrate([stateFile(resources, "tfstate")], { importFile: undefined });
+    const notes = Object.fromEntries(result.notes.map((n) => [n.address, n.lines]));
+    expect(notes["chainguard_group.platform"]).toEqual([
+      expect.stringMatching(/^verified_protection: a guard of the Terraform provider/),
+    ]);
+    expect(notes["chainguard_image_repo.app"]).toEqual([
+      expect.stringMatching(/^readme: a document of its own in this API/),
+    ]);
+    expect(notes["chainguard_role.publisher"]).toEqual([
+      expect.stringMatching(/^Terraform's state differs from the organization in capabilities:/),
+      'capabilities: the capability "libraries.remote_registries.list" has no value in this API',
+    ]);
+  });
+});
+
+describe("refusals, before anything is written", () => {
+  const refusal = async (files: string[], options: Partial<TerraformExportOptions> = {}) => {
+    const out = path.join(scratch, `refused-${++counter}`);
+    const error = await exportFromTerraform({ states: files, out, client, ...options }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(fs.existsSync(out)).toBe(false);
+    return error!;
+  };
+
+  test("a tainted instance and a deposed object, even with --partial", async () => {
+    const resources = org.resources.map((resource) =>
+      resource.type === "chainguard_subscription"
+        ? { ...resource, instances: [{ ...resource.instances[0], tainted: true }] }
+        : resource.type === "chainguard_image_tag"
+          ? { ...resource, instances: [...resource.instances, { ...resource.instances[0], deposed: "1a2b3c4d" }] }
+          : resource,
+    );
+    for (const form of ["tfstate", "json"] as const) {
+      const error = await refusal([stateFile(resources, form)], { partial: true });
+      expect(error).toBeInstanceOf(TerraformRefusedError);
+      expect(error.message).toMatch(/^2 Terraform instances cannot be migrated, so nothing was written:\n/);
+      expect(error.message).toContain("  chainguard_subscription.hooks (");
+      expect(error.message).toContain("): tainted: Terraform replaces it on its next apply.");
+      expect(error.message).toContain("  chainguard_image_tag.latest (");
+      expect(error.message).toMatch(/a deposed object \(1a2b3c4d\) that Terraform has not finished replacing/);
+    }
+  });
+
+  test("types this package cannot manage, unless --partial leaves them out and names them", async () => {
+    const resources: TfResource[] = [
+      ...org.resources,
+      {
+        type: "chainguard_image_repo_deployment",
+        name: "app",
+        instances: [
+          { attributes: { id: org.uids.get("chainguard_image_repo.app"), charts: [], ignore_errors: false } },
+        ],
+      },
+      {
+        type: "chainguard_apko_build",
+        name: "base",
+        instances: [{ attributes: { id: "build-1", repo: "r", config: "{}" } }],
+      },
+      { type: "chainguard_policy", name: "old", instances: [{ attributes: { id: `${org.platform}/0123` } }] },
+      { type: "chainguard_sigstore", name: "old", instances: [{ attributes: { id: `${org.platform}/4567` } }] },
+    ];
+    const file = stateFile(resources, "tfstate");
+    const error = await refusal([file]);
+    expect(error.message).toContain("4 Terraform instances cannot be migrated");
+    for (const address of [
+      "chainguard_image_repo_deployment.app",
+      "chainguard_apko_build.base",
+      "chainguard_policy.old",
+      "chainguard_sigstore.old",
+    ])
+      expect(error.message).toContain(`  ${address} (${file}): `);
+    expect(error.message).toContain("Run with --partial");
+
+    const { result, read } = await migrate([file], { partial: true, importFile: undefined });
+    expect(result.passed.map((p) => p.address)).toEqual([
+      "chainguard_apko_build.base",
+      "chainguard_image_repo_deployment.app",
+      "chainguard_policy.old",
+      "chainguard_sigstore.old",
+    ]);
+    expect(read("index.ts")).toContain(
+      "//  chainguard_image_repo_deployment.app: a repo's Helm chart deployments, which this package does not manage",
+    );
+    expect(terraformReport(result).stdout.join("\n")).not.toContain("chainguard_apko_build");
+  });
+
+  test("an instance whose record is gone from the organization, unless --partial", async () => {
+    const api = apiOf(emu);
+    const gone = await api.post(`/events/v2beta1/subscriptions/${org.platform}`, {
+      sink: "https://hooks.example.com/gone",
+    });
+    await api.request("DELETE", `/events/v2beta1/subscriptions/${gone.uid}`);
+    const resources: TfResource[] = [
+      ...org.resources,
+      {
+        type: "chainguard_subscription",
+        name: "gone",
+        instances: [{ attributes: { id: gone.uid, parent_id: org.platform, sink: "https://hooks.example.com/gone" } }],
+      },
+    ];
+    const file = stateFile(resources, "json");
+    const error = await refusal([file]);
+    expect(error.message).toContain(
+      `  chainguard_subscription.gone (${file}): the organization has no subscription ${gone.uid} (deleted since Terraform's last refresh?`,
+    );
+    const { result } = await migrate([file], { partial: true, importFile: undefined });
+    expect(result.passed.map((p) => p.address)).toEqual(["chainguard_subscription.gone"]);
+  });
+
+  test("a state of another format names what it reads; a malformed one never echoes its text", async () => {
+    const write = (name: string, text: string) => {
+      const file = path.join(scratch, name);
+      fs.writeFileSync(file, text);
+      return file;
+    };
+    const cases: Array<[string, string, RegExp]> = [
+      [
+        "v3.tfstate",
+        JSON.stringify({ version: 3, modules: [] }),
+        /is a Terraform state of format version 3 \(Terraform before 0\.12/,
+      ],
+      [
+        "plan.json",
+        JSON.stringify({ format_version: "1.2", planned_values: {} }),
+        /is a plan \(terraform show -json PLANFILE\), not a state/,
+      ],
+      ["stack.json", JSON.stringify({ version: 3, checkpoint: {} }), /is a Pulumi stack's state/],
+      ["schemas.json", JSON.stringify({ format_version: "1.0", provider_schemas: {} }), /is provider schemas/],
+      ["other.json", JSON.stringify({ resources: [] }), /is no Terraform state/],
+      ["broken.tfstate", `{"version": 4, "resources": [{"oidc": {"client_secret": "${SSO_SECRET}"`, /is not JSON/],
+    ];
+    for (const [name, text, message] of cases) {
+      const error = await refusal([write(name, text)]);
+      expect(error).toBeInstanceOf(StateFormatError);
+      expect(error.message).toMatch(message);
+      expect(error.message).not.toContain(SSO_SECRET);
+    }
+  });
+
+  test("one record under two addresses is refused, naming both", async () => {
+    const first = stateFile(org.resources, "tfstate");
+    const second = stateFile(
+      org.resources.filter((r) => r.type === "chainguard_subscription"),
+      "json",
+    );
+    const error = await refusal([first, second], { partial: true });
+    expect(error.message).toContain(
+      `  chainguard_subscription.hooks (${second}): the record ${org.uids.get("chainguard_subscription.hooks")} is also chainguard_subscription.hooks (${first})`,
+    );
+  });
+});
+
+test("two states: each forgets its own addresses, each comment says which state", async () => {
+  const split = (keep: (r: TfResource) => boolean) => org.resources.filter(keep);
+  const repos = (r: TfResource) => r.type.startsWith("chainguard_image_");
+  const first = stateFile(
+    split((r) => !repos(r)),
+    "tfstate",
+  );
+  const second = stateFile(split(repos), "json");
+  const { result, read } = await migrate([first, second], { partial: true, language: "yaml" });
+  expect(result.forget.map((f) => [f.file, f.addresses.length])).toEqual([
+    [first, 15],
+    [second, 2],
+  ]);
+  expect(read("Pulumi.yaml")).toContain("# chainguard_image_tag.latest (state 2)");
+  const { stdout } = terraformReport(result);
+  expect(stdout).toContain(`  # in the configuration whose state is ${second}:`);
+});

@@ -1,0 +1,392 @@
+/**
+ * `platform-pulumi export --from-terraform FILE…`: the records the vendor's Terraform provider
+ * manages in one or more states become a Pulumi program (and, if asked, Pulumi's import file)
+ * that brings each in with no change.
+ *
+ * Which records: exactly the managed instances of the vendor's provider (any alias, any module)
+ * whose type this package manages (exporter/terraform/vendorProvider.ts), each by its `id`, the
+ * record's uid. What they declare: the record as the API answers it now, read as an export reads
+ * records (one List per kind, filtered by uid), so that the program matches the organization; the
+ * state gives each resource its name (its address: module path, name and key) and is checked
+ * against the record, each difference reported. The program, its names and the import file come
+ * from the same model as an export's (exporter/declare.ts), so every language and the import path
+ * work alike.
+ *
+ * Refused before anything is written, naming each instance: a file that is no state of a form it
+ * reads, a tainted or deposed instance, a record in two places; and, unless `partial` leaves them
+ * out, a type or an instance this package cannot manage and an instance whose record is gone.
+ * Data sources and other providers' resources are skipped and listed.
+ */
+import * as fs from "node:fs";
+import type { ApiRecord, Kind } from "../../provider/kind";
+import { uidIssue } from "../../provider/uid";
+import { isObject } from "../../provider/values";
+import { typeTokenOf } from "../../native/kinds";
+import { checkDestination, declarableRecords, ExportOptions, ExportResult, referredRoles, writeExport } from "../index";
+import { declareOrganization, DeclareOptions } from "../declare";
+import { ExportedKind, exportedKinds, servedKinds } from "../kinds";
+import { countsOf, ModelResource, SecretConfig, secretKeysOf, valuesIn } from "../model";
+import { compareText, KindRecords, placeRecords, readUids, Subtree } from "../read";
+import { oneLine } from "../text";
+import { nameWords } from "./address";
+import { readState, StateInstance } from "./state";
+import { differences, translate } from "./translate";
+import { MANAGED_TYPES, ManagedType, UNMANAGED_TYPES, VENDOR_PROVIDER, VENDOR_PROVIDER_NAME } from "./vendorProvider";
+
+export { StateFormatError } from "./state";
+
+export interface TerraformExportOptions extends Omit<ExportOptions, "under"> {
+  /** The state files, each a terraform.tfstate (format 4) or the output of `terraform show -json`. */
+  states: readonly string[];
+}
+
+/** An instance of a state, with the file it is in. */
+export interface Located extends StateInstance {
+  /** The state file, as given. */
+  file: string;
+  /** Its place among the files given (0 for the first). */
+  state: number;
+}
+
+/** An instance not migrated, and why. */
+export interface Passed {
+  file: string;
+  address: string;
+  why: string;
+}
+
+export interface TerraformExportResult extends ExportResult {
+  /** The addresses Terraform must forget (`terraform state rm`), by state file, in the order given. */
+  forget: Array<{ file: string; addresses: string[] }>;
+  /** Data sources and other providers' resources: not this package's. */
+  skipped: Passed[];
+  /** Instances left out (`partial`): this package cannot manage them, or their record is gone. */
+  passed: Passed[];
+  /** Per migrated instance, what the state says otherwise than the record, and what has no counterpart. */
+  notes: Array<{ address: string; lines: string[] }>;
+  /** The secrets the program reads from config, each with the attribute of the instance Terraform kept it in. */
+  secrets: Array<{ key: string; address: string; attribute: string }>;
+}
+
+/** Instances no program can be written for as the state stands: nothing was written. */
+export class TerraformRefusedError extends Error {
+  constructor(
+    readonly refused: Passed[],
+    hint: string,
+  ) {
+    super(
+      `${refused.length} Terraform instance${refused.length === 1 ? "" : "s"} cannot be migrated, so nothing was written:\n` +
+        refused.map((r) => `  ${oneLine(r.address)} (${r.file}): ${oneLine(r.why)}`).join("\n") +
+        `\n${hint}`,
+    );
+    this.name = "TerraformRefusedError";
+  }
+}
+
+/** The sensitive attributes a program reads from secret config: where Terraform keeps each. */
+const SECRET_ATTRIBUTES: Readonly<Record<string, string>> = { "oidc.clientSecret": "oidc.client_secret" };
+
+export async function exportFromTerraform(options: TerraformExportOptions): Promise<TerraformExportResult> {
+  if (options.states.length === 0) throw new Error("--from-terraform needs at least one state file");
+  const { language, out } = checkDestination(options);
+  const located: Located[] = [];
+  for (const [state, file] of options.states.entries()) {
+    let text: string;
+    try {
+      text = fs.readFileSync(file, "utf8");
+    } catch (error) {
+      throw new Error(`cannot read the state ${file}: ${(error as Error).message}`);
+    }
+    const read = readState(text, file);
+    options.progress?.(`read ${file} as ${read.form}: ${read.instances.length} instances`);
+    for (const instance of read.instances) located.push({ ...instance, file, state });
+  }
+
+  // Sorted by address, so that both forms of a state (whose files list resources in different
+  // orders) are read into the same lists and the same program.
+  located.sort(
+    (a, b) => a.state - b.state || compareText(a.address, b.address) || compareText(a.deposed ?? "", b.deposed ?? ""),
+  );
+  const skipped: Passed[] = [];
+  const broken: Passed[] = [];
+  const unmanageable: Passed[] = [];
+  const migrated: Array<Located & { type: string; managed: ManagedType; uid: string }> = [];
+  for (const instance of located) {
+    const pass = (why: string) => ({ file: instance.file, address: instance.address, why });
+    if (instance.mode === "data") {
+      skipped.push(pass("a data source: Terraform reads it, nothing manages it"));
+      continue;
+    }
+    if (instance.provider !== VENDOR_PROVIDER) {
+      skipped.push(pass(`a resource of another provider (${instance.provider})`));
+      continue;
+    }
+    if (instance.deposed !== undefined) {
+      broken.push(
+        pass(
+          `a deposed object (${instance.deposed}) that Terraform has not finished replacing: run terraform apply, or ` +
+            "terraform state rm it, first",
+        ),
+      );
+      continue;
+    }
+    if (instance.tainted) {
+      broken.push(
+        pass(
+          "tainted: Terraform replaces it on its next apply. Untaint it (terraform untaint), or apply, then migrate",
+        ),
+      );
+      continue;
+    }
+    const managed = MANAGED_TYPES[instance.type];
+    if (!managed) {
+      unmanageable.push(
+        pass(
+          UNMANAGED_TYPES[instance.type] ??
+            `a type this package does not know (the vendor's provider v0.4 has no ${instance.type})`,
+        ),
+      );
+      continue;
+    }
+    const id = instance.attributes.id;
+    const issue = uidIssue(id, managed.kind === "iam:Role" ? "segment" : "path");
+    if (issue) {
+      unmanageable.push(pass(`its id is no record's uid: it ${issue}`));
+      continue;
+    }
+    if (instance.type === "chainguard_group" && typeof instance.attributes.parent_id !== "string") {
+      unmanageable.push(
+        pass("a root organization (no parent_id): a program of this package declares groups below one, not one"),
+      );
+      continue;
+    }
+    migrated.push({ ...instance, managed, uid: id as string });
+  }
+
+  // One record, one resource: two instances of one record (two states, or an import repeated)
+  // would be two resources managing it.
+  const byRecord = new Map<string, Located>();
+  for (const instance of migrated) {
+    const key = `${instance.managed.kind} ${instance.uid}`;
+    const first = byRecord.get(key);
+    if (first)
+      broken.push({
+        file: instance.file,
+        address: instance.address,
+        why: `the record ${instance.uid} is also ${first.address} (${first.file}): a program declares a record once; remove one of them from its state first`,
+      });
+    else byRecord.set(key, instance);
+  }
+  if (broken.length > 0)
+    throw new TerraformRefusedError(broken, "Settle them in Terraform first; --partial does not leave these out.");
+  if (unmanageable.length > 0 && !options.partial)
+    throw new TerraformRefusedError(
+      unmanageable,
+      "Run with --partial to migrate the others without them (they stay in Terraform's state, as they are).",
+    );
+
+  const everyKind = exportedKinds();
+  const kinds = new Map(everyKind.map((exported) => [typeTokenOf(exported.kind), exported]));
+  const groups = new Map<ExportedKind, typeof migrated>();
+  for (const instance of migrated) {
+    const exported = kinds.get(`platform:${instance.managed.kind}`);
+    if (!exported) throw new Error(`no kind ${instance.managed.kind} in this package (for ${instance.type})`);
+    groups.set(exported, [...(groups.get(exported) ?? []), instance]);
+  }
+  const { unserved } = servedKinds([...groups.keys()]);
+  if (unserved.length > 0) throw new Error(unserved.join("; "));
+
+  // The records as the API holds them now, in the registry's order of kinds.
+  const gone: Passed[] = [];
+  const read: KindRecords[] = [];
+  const instanceOf = new Map<string, (typeof migrated)[number]>();
+  for (const exported of everyKind) {
+    const instances = groups.get(exported);
+    if (!instances) continue;
+    const records = await readUids(
+      options.client,
+      exported,
+      instances.map((i) => i.uid),
+    );
+    const found = new Set(records.map((r) => r.uid));
+    for (const instance of instances) {
+      if (found.has(instance.uid)) instanceOf.set(`${exported.kind.typeName} ${instance.uid}`, instance);
+      else
+        gone.push({
+          file: instance.file,
+          address: instance.address,
+          why:
+            `the organization has no ${exported.kind.noun} ${instance.uid} (deleted since Terraform's last refresh? ` +
+            "terraform apply -refresh-only drops it from the state)",
+        });
+    }
+    const placed: KindRecords = { exported, records };
+    // A role's uid does not tell where it is defined: the state's parent_id does, and that
+    // group's List of roles says so.
+    await placeRecords(
+      options.client,
+      placed,
+      instances.flatMap((i) => (typeof i.attributes.parent_id === "string" ? [i.attributes.parent_id] : [])),
+      "the group its Terraform state names as parent_id does not list it",
+    );
+    options.progress?.(`read ${records.length} ${exported.kind.collection} of ${instances.length} in the state`);
+    read.push(placed);
+  }
+  if (gone.length > 0 && !options.partial)
+    throw new TerraformRefusedError(
+      gone,
+      "Refresh Terraform's state, or run with --partial to migrate the others without them.",
+    );
+  const passed = [...unmanageable, ...gone];
+
+  const tree: Subtree = { under: "", kinds: read };
+  const instanceFor = (kind: Kind, record: ApiRecord) => instanceOf.get(`${kind.typeName} ${record.uid}`)!;
+  const { declarable, leftOut } = declarableRecords(tree, language, options);
+  if (leftOut.length > 0) {
+    const refused = leftOut.map((left) => {
+      const exported = read.find((k) =>
+        k.records.some((r) => r.uid === left.uid && k.exported.kind.noun === left.noun),
+      )!;
+      const instance = instanceFor(exported.exported.kind, { uid: left.uid });
+      return { file: instance.file, address: instance.address, why: left.reasons.join("; ") };
+    });
+    if (!options.partial)
+      throw new TerraformRefusedError(
+        refused,
+        "Fix them in the organization and migrate again, or run with --partial to migrate the others without them.",
+      );
+    passed.push(...refused);
+  }
+  if (declarable.kinds.every((k) => k.records.length === 0))
+    throw new Error(
+      `the state${options.states.length === 1 ? "" : "s"} hold${options.states.length === 1 ? "s" : ""} no record of ` +
+        `the vendor's provider (${VENDOR_PROVIDER}) that this package can declare` +
+        (skipped.length + passed.length > 0
+          ? `:\n${[...skipped, ...passed].map((p) => `  ${oneLine(p.address)}: ${oneLine(p.why)}`).join("\n")}`
+          : ""),
+    );
+  declarable.under = mostCommonOuterParent(declarable);
+
+  const notes: TerraformExportResult["notes"] = [];
+  const several = options.states.length > 1;
+  const described = new Map<string, { words: string; comments: string[] }>();
+  for (const { exported, records } of declarable.kinds) {
+    for (const record of records) {
+      const instance = instanceFor(exported.kind, record);
+      const translated = translate(instance.managed, instance.attributes);
+      const differing = differences(exported.kind, instance.managed, record, translated);
+      const lines = [
+        ...(differing.length > 0
+          ? [
+              `Terraform's state differs from the organization in ${differing.join(", ")}: the organization's ` +
+                "values are declared (Terraform would have changed them back on its next apply)",
+            ]
+          : []),
+        ...translated.unspellable,
+        ...translated.uncounterparted,
+      ];
+      if (lines.length > 0) notes.push({ address: instance.address, lines });
+      described.set(`${exported.kind.typeName} ${record.uid}`, {
+        words: nameWords(instance.module, instance.name, instance.key),
+        comments: [several ? `${instance.address} (state ${instance.state + 1})` : instance.address, ...lines],
+      });
+    }
+  }
+
+  const roles = await referredRoles(options.client, declarable);
+  const manageDeletes = !!options.manageDeletes;
+  const model = declareOrganization(declarable, {
+    manageDeletes,
+    roles,
+    header: migrationHeader(manageDeletes, passed, several),
+    describe: (kind, record) => {
+      const found = described.get(`${kind.typeName} ${record.uid}`)!;
+      return { name: found.words, comments: found.comments };
+    },
+  } satisfies DeclareOptions);
+  const files = writeExport(model, {
+    language,
+    out,
+    importFile: options.importFile,
+    name: options.name ?? "platform-terraform",
+    description: "Migrated from Terraform's state by platform-pulumi export --from-terraform",
+  });
+
+  const forget = options.states.map((file, state) => ({
+    file,
+    addresses: model.resources
+      .map((resource) => instanceFor(resource.kind, { uid: resource.uid }))
+      .filter((instance) => instance.state === state)
+      .map((instance) => instance.address),
+  }));
+  return {
+    files,
+    counts: countsOf(model),
+    secretKeys: secretKeysOf(model),
+    leftOut: [],
+    forget,
+    skipped,
+    passed: passed.sort((a, b) => compareText(a.file, b.file) || compareText(a.address, b.address)),
+    notes,
+    secrets: secretsOf(model.resources, (resource) => instanceFor(resource.kind, { uid: resource.uid }).address),
+  };
+}
+
+/**
+ * The group the program names `underUid`: the parent most declared records have that is not
+ * itself declared (typically the organization the Terraform configuration builds under).
+ */
+function mostCommonOuterParent(tree: Subtree): string {
+  const declared = new Set(
+    tree.kinds.flatMap((k) => k.records.filter(() => !k.exported.kind.keyedByParent).map((r) => r.uid)),
+  );
+  const counts = new Map<string, number>();
+  for (const { exported, records } of tree.kinds)
+    for (const record of records) {
+      const parent = exported.kind.toOutputs(record)[exported.kind.parentField];
+      if (typeof parent === "string" && !declared.has(parent)) counts.set(parent, (counts.get(parent) ?? 0) + 1);
+    }
+  return [...counts].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]))[0]?.[0] ?? "";
+}
+
+function migrationHeader(manageDeletes: boolean, passed: Passed[], several: boolean): string[] {
+  const lines = [
+    "Migrated from Terraform by `platform-pulumi export --from-terraform`: the records that the",
+    `vendor's provider (${VENDOR_PROVIDER})`,
+    `managed in the state${several ? "s" : ""}, as the organization held them when they were read, each named after`,
+    "its Terraform address (written above it). Every resource adopts its record on the first `up`",
+    "(or `pulumi import --file` brings it in), and",
+    manageDeletes
+      ? "is deleted when it leaves this program (--manage-deletes)."
+      : "is kept in the organization when it leaves this program or on destroy (retainOnDelete).",
+    "Until Terraform forgets them (`terraform state rm` each address, as the command printed, and",
+    "its resource blocks removed from the configuration), Terraform manages them too: see",
+    "docs/guides/migrate-from-terraform.md of platform-pulumi.",
+  ];
+  if (passed.length > 0)
+    lines.push(
+      "",
+      "Left out (--partial): instances this program does not declare. Terraform still manages them.",
+      ...passed.map((p) => ` ${p.address}${several ? ` (${p.file})` : ""}: ${oneLine(p.why)}`),
+    );
+  return lines;
+}
+
+function secretsOf(
+  resources: readonly ModelResource[],
+  addressOf: (resource: ModelResource) => string,
+): TerraformExportResult["secrets"] {
+  const secrets: TerraformExportResult["secrets"] = [];
+  for (const resource of resources) {
+    for (const [field, value] of Object.entries(resource.values)) {
+      for (const item of valuesIn(value)) {
+        if (!(item instanceof SecretConfig)) continue;
+        const path = isObject(value) ? `${field}.${Object.keys(value).find((k) => value[k] === item)}` : field;
+        secrets.push({ key: item.key, address: addressOf(resource), attribute: SECRET_ATTRIBUTES[path] ?? path });
+      }
+    }
+  }
+  return secrets;
+}
+
+export { VENDOR_PROVIDER, VENDOR_PROVIDER_NAME };
