@@ -19,7 +19,8 @@
  *   SDK's own handlers would write: they never look at `preview`.
  *
  * The server class is not exported, so the guard wraps the service implementation `main` hands
- * to grpc-js (the instance @pulumi/pulumi itself loads): everything else is the SDK's own.
+ * to grpc-js (the instance @pulumi/pulumi itself loads): everything else is the SDK's own, but for
+ * the mapping requests of Pulumi's converters, which it leaves unanswered (native/terraformMapping.ts).
  */
 import type * as Grpc from "@grpc/grpc-js";
 import { main } from "@pulumi/pulumi/provider";
@@ -30,6 +31,7 @@ import { configureFromPulumi } from "../provider/settings";
 import type { NativeProvider } from "./provider";
 import { sdkModule } from "./sdkModules";
 import { PACKAGE_NAME } from "./schema";
+import { withTerraformMapping } from "./terraformMapping";
 
 type Handler = (call: { request: unknown }, callback: (...args: unknown[]) => void) => unknown;
 type Implementation = Record<string, Handler>;
@@ -108,7 +110,10 @@ export function serve(impl: NativeProvider, args: string[]): Promise<void> {
   grpc.Server.prototype.addService = function (service, implementation) {
     const wrapped =
       service === providerGrpc.ResourceProviderService
-        ? guardedImplementation(implementation as unknown as Implementation, impl.previewUpdate.bind(impl))
+        ? guardedImplementation(
+            withTerraformMapping(implementation as unknown as Implementation, impl.version ?? ""),
+            impl.previewUpdate.bind(impl),
+          )
         : implementation;
     return addService.call(this, service, wrapped as typeof implementation);
   };
