@@ -23,6 +23,8 @@ import {
   SSO_SECRET,
 } from "../../tests/support/terraformOrganization";
 import { apiOf, showJson, TfResource, tfstate } from "../../tests/support/terraformState";
+import { repoRoot } from "../../tools/host/stage";
+import { runProcess } from "../../tools/runProcess";
 import type { Language } from "../project";
 import { exportFromTerraform, TerraformExportOptions, TerraformRefusedError } from "./index";
 import { terraformReport } from "./report";
@@ -404,4 +406,49 @@ test("two states: each forgets its own addresses, each comment says which state"
   expect(read("Pulumi.yaml")).toContain("# chainguard_image_tag.latest (state 2)");
   const { stdout } = terraformReport(result);
   expect(stdout).toContain(`  # in the configuration whose state is ${second}:`);
+});
+
+describe("the command line", () => {
+  const cli = (args: string[]) =>
+    runProcess(process.execPath, [path.join(repoRoot, "dist", "cli.js"), "export", ...args], {
+      env: {
+        ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("PLATFORM_"))),
+        PLATFORM_API_URL: emu.url,
+        PLATFORM_TOKEN: emu.token,
+      },
+    });
+
+  test("--from-terraform takes several states, the first after it and the others as arguments", async () => {
+    const repos = (r: TfResource) => r.type.startsWith("chainguard_image_");
+    const first = stateFile(
+      org.resources.filter((r) => !repos(r)),
+      "tfstate",
+    );
+    const second = stateFile(org.resources.filter(repos), "json");
+    const out = path.join(scratch, `cli-${++counter}`);
+    const answer = await cli(["--from-terraform", first, second, "--out", out, "--language", "python"]);
+    expect([answer.code, answer.stderr]).toEqual([0, expect.stringContaining("skipped 3 instance(s)")]);
+    expect(answer.stdout).toContain(`Wrote Pulumi.yaml, __main__.py, requirements.txt, package.json to ${out}:`);
+    expect(answer.stdout).toContain(
+      `  # in the configuration whose state is ${second}:\n  terraform state rm chainguard_image_repo.app\n`,
+    );
+    expect(answer.stdout).not.toContain(SSO_SECRET);
+  });
+
+  test("--under and --from-terraform are one or the other; arguments need --from-terraform", async () => {
+    const both = await cli(["--under", org.platform, "--from-terraform", "x.tfstate"]);
+    expect([both.code, both.stderr]).toEqual([
+      2,
+      expect.stringContaining("give --under or --from-terraform, not both"),
+    ]);
+    const stray = await cli(["--under", org.platform, "x.tfstate"]);
+    expect([stray.code, stray.stderr]).toEqual([2, expect.stringContaining('unexpected argument "x.tfstate"')]);
+    const missing = await cli([
+      "--from-terraform",
+      path.join(scratch, "no-such.tfstate"),
+      "--out",
+      path.join(scratch, "never"),
+    ]);
+    expect([missing.code, missing.stderr]).toEqual([1, expect.stringContaining("cannot read the state")]);
+  });
 });
