@@ -13,7 +13,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { startEmulator } from "../emulator";
 import { repoRoot } from "../tools/host/stage";
-import { withoutPlatformEnv } from "../tools/engine/orgProject";
+import { withoutPlatformEnv } from "../tools/orgProject";
 import { runEngine } from "../tools/engine/run";
 import { timed } from "./stats";
 

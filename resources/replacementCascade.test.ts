@@ -6,7 +6,7 @@
  * same `up`, rather than PATCHed after the service deleted it; the next preview is clean.
  */
 import { BUILTIN_ROLES, RunningEmulator, startEmulator } from "../emulator";
-import { call } from "../tools/engine/orgApi";
+import { call } from "../tools/orgApi";
 import { ProgramProject, programProject } from "../tests/support/programProject";
 
 jest.setTimeout(240_000);

@@ -3,7 +3,7 @@
  * to an ES module (index.mjs, loaded with import()), run from the example's own folder; and the
  * example type-checked against the package's published declarations.
  */
-import { exampleDir } from "../tools/engine/orgProject";
+import { exampleDir } from "../tools/orgProject";
 import { describeOrgStories } from "./support/orgStories";
 import { typeErrors } from "./support/typeCheck";
 

@@ -8,8 +8,8 @@
  */
 import { startProviderEmulator } from "./support/providerEmulator";
 import type { RunningEmulator } from "../emulator";
-import { snapshot } from "../tools/engine/orgApi";
-import { orgStack, OrgStack } from "../tools/engine/orgProject";
+import { snapshot } from "../tools/orgApi";
+import { orgStack, OrgStack } from "../tools/orgProject";
 import { describeOrgStories } from "./support/orgStories";
 import { repoRoot } from "../tools/host/stage";
 

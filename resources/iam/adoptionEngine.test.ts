@@ -10,8 +10,8 @@ import * as path from "node:path";
 import { BUILTIN_ROLES, RunningEmulator } from "../../emulator";
 import { startProviderEmulator } from "../../tests/support/providerEmulator";
 import { programProject } from "../../tests/support/programProject";
-import { call, snapshot } from "../../tools/engine/orgApi";
-import { withoutPlatformEnv } from "../../tools/engine/orgProject";
+import { call, snapshot } from "../../tools/orgApi";
+import { withoutPlatformEnv } from "../../tools/orgProject";
 import { runEngine } from "../../tools/engine/run";
 import { repoRoot } from "../../tools/host/stage";
 

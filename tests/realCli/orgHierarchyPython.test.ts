@@ -7,7 +7,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { withoutPlatformEnv } from "../../tools/engine/orgProject";
+import { withoutPlatformEnv } from "../../tools/orgProject";
 import { repoRoot } from "../../tools/host/stage";
 import { runnerRequest } from "../../tools/pulumi-cli/runnerRequest";
 import { pythonWithPulumiSdk } from "../../tools/pulumi-cli/pythonSdk";

@@ -5,7 +5,7 @@
  * program with `fn::invoke` of the schema's platform:iam:getRole.
  */
 import * as path from "node:path";
-import { withoutPlatformEnv } from "../../tools/engine/orgProject";
+import { withoutPlatformEnv } from "../../tools/orgProject";
 import { repoRoot } from "../../tools/host/stage";
 import { runProcess } from "../../tools/runProcess";
 import { describeNativeOrgStory, EXAMPLE_SSO_CLIENT_SECRET, NativeOperation } from "../support/nativeOrgStory";

@@ -9,8 +9,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { RunningEmulator } from "../../emulator";
 import { startProviderEmulator } from "../support/providerEmulator";
-import { call, snapshot } from "../../tools/engine/orgApi";
-import { withoutPlatformEnv } from "../../tools/engine/orgProject";
+import { call, snapshot } from "../../tools/orgApi";
+import { withoutPlatformEnv } from "../../tools/orgProject";
 import { runEngine } from "../../tools/engine/run";
 import { repoRoot } from "../../tools/host/stage";
 

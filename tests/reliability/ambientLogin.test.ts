@@ -10,8 +10,8 @@ import { AddressInfo } from "node:net";
 import * as path from "node:path";
 import { RunningEmulator } from "../../emulator";
 import { startProviderEmulator } from "../support/providerEmulator";
-import { call } from "../../tools/engine/orgApi";
-import { withoutPlatformEnv } from "../../tools/engine/orgProject";
+import { call } from "../../tools/orgApi";
+import { withoutPlatformEnv } from "../../tools/orgProject";
 import { runEngine } from "../../tools/engine/run";
 import { repoRoot } from "../../tools/host/stage";
 

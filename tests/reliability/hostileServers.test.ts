@@ -8,7 +8,7 @@ import * as http from "node:http";
 import * as path from "node:path";
 import { RunningEmulator } from "../../emulator";
 import { startProviderEmulator } from "../support/providerEmulator";
-import { withoutPlatformEnv } from "../../tools/engine/orgProject";
+import { withoutPlatformEnv } from "../../tools/orgProject";
 import { runEngine } from "../../tools/engine/run";
 import { StackState } from "../../tools/engine/state";
 import { repoRoot } from "../../tools/host/stage";

@@ -11,7 +11,7 @@
 import * as http from "node:http";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { withoutPlatformEnv } from "../../tools/engine/orgProject";
+import { withoutPlatformEnv } from "../../tools/orgProject";
 import { runEngine } from "../../tools/engine/run";
 import { repoRoot } from "../../tools/host/stage";
 import { Harness, startHarness } from "../support/resourceHarness";

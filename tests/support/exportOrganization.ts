@@ -4,7 +4,7 @@
  * `platform-pulumi export` run as a user runs it: the built CLI in a process of its own.
  */
 import * as path from "node:path";
-import { call } from "../../tools/engine/orgApi";
+import { call } from "../../tools/orgApi";
 import { repoRoot } from "../../tools/host/stage";
 import { ProcessResult, runProcess } from "../../tools/runProcess";
 

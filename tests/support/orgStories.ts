@@ -6,8 +6,8 @@
 import * as fs from "node:fs";
 import { startProviderEmulator } from "./providerEmulator";
 import type { RunningEmulator } from "../../emulator";
-import { call, listAll, OrgRecord, OrgSnapshot, snapshot } from "../../tools/engine/orgApi";
-import { EXAMPLE_SSO_CLIENT_SECRET, orgStack, OrgStack } from "../../tools/engine/orgProject";
+import { call, listAll, OrgRecord, OrgSnapshot, snapshot } from "../../tools/orgApi";
+import { EXAMPLE_SSO_CLIENT_SECRET, orgStack, OrgStack } from "../../tools/orgProject";
 import { journalFile, readState, StackState } from "../../tools/engine/state";
 
 const writes = (emu: RunningEmulator) => emu.requests().filter((r) => r.method !== "GET");

@@ -5,7 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { withoutPlatformEnv } from "../../tools/engine/orgProject";
+import { withoutPlatformEnv } from "../../tools/orgProject";
 import { EngineRun, runEngine } from "../../tools/engine/run";
 import { repoRoot } from "../../tools/host/stage";
 

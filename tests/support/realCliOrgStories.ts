@@ -13,8 +13,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { startEmulator } from "../../emulator";
 import type { RunningEmulator } from "../../emulator";
-import { call, OrgRecord, OrgSnapshot, snapshot } from "../../tools/engine/orgApi";
-import { EXAMPLE_SSO_CLIENT_SECRET, exampleDir } from "../../tools/engine/orgProject";
+import { call, OrgRecord, OrgSnapshot, snapshot } from "../../tools/orgApi";
+import { EXAMPLE_SSO_CLIENT_SECRET, exampleDir } from "../../tools/orgProject";
 import { realCliStack, RealCliStack, SECRET_SIGNATURE } from "./realCli";
 
 const PROJECT = "org-hierarchy";

@@ -20,7 +20,7 @@ import { runProgram } from "./program";
 import { pendingReport, resolvePendingOperations } from "./pending";
 import { driftLines, refreshState } from "./refresh";
 import { withParallelLimit } from "./parallel";
-import { stageProgram } from "./stage";
+import { stageProgram } from "../pulumi-cli/stageProgram";
 import { loadState, PendingOperation, saveState, StackState } from "./state";
 import { isSecretValue, Props } from "./wire";
 

@@ -1,4 +1,4 @@
-import { loadProgram } from "./programModule";
+import { loadProgram } from "../pulumi-cli/programModule";
 import { Props, secretOutputs, withSecrets } from "./wire";
 
 /** One RegisterResource (or ReadResource, for `Resource.get`) call from the program. */

@@ -7,8 +7,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { RunningEmulator } from "../../emulator";
 import { startProviderEmulator } from "../../tests/support/providerEmulator";
-import { call, snapshot } from "./orgApi";
-import { withoutPlatformEnv } from "./orgProject";
+import { call, snapshot } from "../orgApi";
+import { withoutPlatformEnv } from "../orgProject";
 import { runEngine } from "./run";
 import { repoRoot } from "../host/stage";
 

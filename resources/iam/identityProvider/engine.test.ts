@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { RunningEmulator } from "../../../emulator";
 import { startProviderEmulator } from "../../../tests/support/providerEmulator";
-import { withoutPlatformEnv } from "../../../tools/engine/orgProject";
+import { withoutPlatformEnv } from "../../../tools/orgProject";
 import { runEngine } from "../../../tools/engine/run";
 import { repoRoot } from "../../../tools/host/stage";
 

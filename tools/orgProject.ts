@@ -1,7 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { repoRoot } from "../host/stage";
-import { EngineRun, runEngine } from "./run";
+import { repoRoot } from "./host/stage";
+import { EngineRun, runEngine } from "./engine/run";
 
 /** The example program as the end-to-end tests and the demo run it. */
 export const exampleDir = path.join(repoRoot, "examples", "org-hierarchy");
