@@ -127,6 +127,8 @@ export interface CheckpointResource {
   type: string;
   id?: string;
   custom?: boolean;
+  /** A resource the program read (`Kind.get`) rather than manages. */
+  external?: boolean;
   inputs?: Record<string, unknown>;
   outputs?: Record<string, unknown>;
   additionalSecretOutputs?: string[];
