@@ -32,8 +32,8 @@ interface Runner {
 
 /** What to install when there is no Pulumi CLI to run the demo. */
 const HOW_TO_GET_A_CLI =
-  "The demo runs on the real Pulumi CLI. Install Go >= 1.26 (then `npm run demo` builds the CLI once " +
-  "from tools/pulumi-cli/go.mod), or put a Pulumi CLI v3 on PATH, and run `npm run demo` again.";
+  "platform-pulumi demo needs the real Pulumi CLI: install Go >= 1.26 (then `npm run demo` builds the CLI " +
+  "once from tools/pulumi-cli/go.mod), or put a Pulumi CLI v3 on PATH, and run `npm run demo` again.";
 
 let lastLineBlank = true;
 /** Prints a line; never two blank lines in a row. */
@@ -64,7 +64,7 @@ async function main(): Promise<number> {
     progress: process.stderr,
   }).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
   if (cli instanceof Error) {
-    process.stderr.write(`platform-pulumi demo: no Pulumi CLI (${cli.message}).\n${HOW_TO_GET_A_CLI}\n`);
+    process.stderr.write(`${HOW_TO_GET_A_CLI}\n(npm run -s pulumi-cli found neither: ${cli.message})\n`);
     return 1;
   }
   say("platform-pulumi demo");
