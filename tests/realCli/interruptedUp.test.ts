@@ -13,8 +13,8 @@
  */
 import { startEmulator } from "../../emulator";
 import type { RunningEmulator } from "../../emulator";
-import { OrgRecord, OrgSnapshot, snapshot } from "../../tools/engine/orgApi";
-import { EXAMPLE_SSO_CLIENT_SECRET, exampleDir } from "../../tools/engine/orgProject";
+import { OrgRecord, OrgSnapshot, snapshot } from "../../tools/orgApi";
+import { EXAMPLE_SSO_CLIENT_SECRET, exampleDir } from "../../tools/orgProject";
 import { HeldWrite, HoldingProxy, holdingProxy, ProxiedWrite } from "../support/holdingProxy";
 import { RealCliProcess, realCliStack, RealCliStack } from "../support/realCli";
 
