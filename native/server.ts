@@ -79,8 +79,13 @@ export function guardedImplementation(
     configureFromPulumi({ get: (key) => settings.get(key) });
     try {
       // The stack's settings with the environment's where the stack sets none: a broken one stops
-      // preview, up, refresh and destroy here, before any resource operation.
-      refuseBrokenSettings();
+      // preview, up, refresh and destroy here, before any resource operation. A configured one
+      // that passed no CheckConfig is one the state kept (refresh and destroy configure the
+      // provider with the inputs the last update stored): an earlier version let it through.
+      refuseBrokenSettings(
+        "A refresh or destroy uses the settings the last `pulumi up` stored: set it right in the stack's " +
+          "config, then run `pulumi up` (or `pulumi refresh --run-program`, which reads the config)",
+      );
     } catch (error) {
       callback(error, undefined);
       return;

@@ -257,10 +257,16 @@ export function settingsIssues(): string[] {
   return issues;
 }
 
-/** Throws a SettingsError naming each setting in effect that breaks its rule (what configure refuses). */
-export function refuseBrokenSettings(): void {
+/**
+ * Throws a SettingsError naming each setting in effect that breaks its rule (what configure
+ * refuses); `configuredHint` follows when one of them came from the configuration rather than
+ * the environment.
+ */
+export function refuseBrokenSettings(configuredHint?: string): void {
   const issues = settingsIssues();
-  if (issues.length) throw new SettingsError(issues.join("; "));
+  if (!issues.length) return;
+  const configured = issues.some((issue) => KEYS.some((key) => issue.startsWith(`${SETTINGS[key].config}:`)));
+  throw new SettingsError(issues.join("; ") + (configured && configuredHint ? `. ${configuredHint}` : ""));
 }
 
 /** A base URL setting, checked and without its trailing slashes. */
