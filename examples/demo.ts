@@ -34,8 +34,6 @@ interface Runner {
   run(args: string[]): Promise<{ code: number; output: string }>;
   /** The stack outputs, as `pulumi stack output --json` shows them. */
   outputs(): Promise<any>;
-  /** What this engine's drift check shows beyond the drift itself, if anything. */
-  driftNote?: string[];
   close(): void;
 }
 
@@ -141,7 +139,6 @@ async function main(): Promise<number> {
     const code = await step(["preview", "--refresh", "--expect-no-changes"], true);
     say(`→ exit code ${code}: the check fails and names what differs (the description, the missing identity`);
     say("  and its binding, the repo's tier), so the pull request shows the drift before anyone merges.");
-    for (const line of runner.driftNote ?? []) say(line);
 
     rule("4. Repair: up with refresh puts back what the program declares");
     await step(["up", "--refresh", "--yes"]);
@@ -271,11 +268,6 @@ function cliRunner(emu: RunningEmulator, cli: LocatedCli): Runner {
       return { code: result.code, output: result.stdout + result.stderr };
     },
     outputs: async () => outputs,
-    driftNote: [
-      "  The real engine also previews the records under the edited group, and the bindings naming them,",
-      "  as replacements ([diff: ~parentUid]): in a preview it does not yet know an updated dynamic",
-      "  resource's uid. Step 4's up replaces none of them.",
-    ],
     close: () => stack.remove(),
   };
 }
