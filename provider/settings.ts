@@ -81,8 +81,12 @@ export interface SettingSpec {
   readonly config: string;
   /** The environment variable read when the config key is not set. */
   readonly env: string;
-  /** What holds when neither is set, in words; undefined when nothing does (the setting is off, or required). */
-  readonly default?: string;
+  /**
+   * What holds when neither is set, in words; undefined when nothing does (the setting is off, or
+   * required). Not named `default`: Pulumi's closure serializer (a dynamic provider serialized
+   * from outside node_modules) takes an object whose `default` is a string for a module wrapper.
+   */
+  readonly defaultValue?: string;
   /** The rule a value keeps, in words (the reference and the schema say it). */
   readonly rule: string;
   /** Why `value` breaks the rule (no value echoed), or undefined when it keeps it. */
@@ -105,7 +109,7 @@ export const SETTINGS = {
   authUrl: {
     config: "platform:authUrl",
     env: "PLATFORM_AUTH_URL",
-    default: "platform:apiUrl",
+    defaultValue: "platform:apiUrl",
     rule: "an https:// URL (plain http:// only for localhost), with no user or password, query or fragment",
     check: urlIssue,
     doc: "Where `/sts/exchange` lives, for an assumed identity.",
@@ -113,7 +117,7 @@ export const SETTINGS = {
   apiVersion: {
     config: "platform:apiVersion",
     env: "PLATFORM_API_VERSION",
-    default: "v2beta1",
+    defaultValue: "v2beta1",
     rule: "v2beta1 or v2",
     check: (value) =>
       value === "v2beta1" || value === "v2" ? undefined : "is not an API version; use v2beta1 (the default) or v2",
@@ -155,7 +159,7 @@ export const SETTINGS = {
   timeout: {
     config: "platform:timeout",
     env: "PLATFORM_TIMEOUT",
-    default: "120",
+    defaultValue: "120",
     rule: `a number of seconds from ${MIN_TIMEOUT_SECONDS} to ${MAX_TIMEOUT_SECONDS}`,
     check: (value) => {
       const seconds = secondsOf(value);
@@ -168,7 +172,7 @@ export const SETTINGS = {
   adopt: {
     config: "platform:adopt",
     env: "PLATFORM_ADOPT",
-    default: "false",
+    defaultValue: "false",
     rule: "true or false",
     check: (value) => (/^(true|false)$/i.test(value.trim()) ? undefined : "must be true or false"),
     doc: "Take over existing records at create for the whole stack (a resource's `adopt` wins).",

@@ -135,7 +135,6 @@ export function takeOver({ kind, client, requests, records, claims }: KindContex
       }
       const current = records.outputsOf(record);
       if (current.uid !== uid) throw refused(`the API answered ${kind.noun} ${quoteUid(String(current.uid))} instead`);
-      if (claims.held(uid)) throw refused(`${heldByAnother([uid])}; check the uid`);
       const parent = inputs[kind.parentField];
       const placed = current[kind.parentField];
       if (placed === undefined) {
