@@ -41,6 +41,9 @@ export const GITHUB_ACTIONS_ENV = {
 export const MAX_TIMEOUT_SECONDS = 3600;
 export const MIN_TIMEOUT_SECONDS = 0.1;
 
+/** The value the engine sends for an input not yet known (a preview): nothing to check yet. */
+const UNKNOWN_INPUT: string = pulumi.runtime.unknownValue;
+
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
 /** Why a base URL breaks its rule, said without echoing it (it may be a token pasted in the wrong place). */
@@ -255,7 +258,8 @@ export function settingsIssues(): string[] {
   const issues: string[] = [];
   for (const key of KEYS) {
     const setting = rawFrom(key, program);
-    const issue = setting && SETTINGS[key].check(setting.value);
+    // A value not known yet (a preview of a provider whose inputs come from another resource).
+    const issue = setting && setting.value !== UNKNOWN_INPUT && SETTINGS[key].check(setting.value);
     if (issue) issues.push(`${setting.from}: ${issue}`);
   }
   return issues;
@@ -394,9 +398,6 @@ function resolveFresh(): Settings {
   }
   return settings;
 }
-
-/** The value the engine sends for an input not yet known (a preview): nothing to check yet. */
-const UNKNOWN_INPUT = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 /**
  * The failures of a provider resource's inputs (`apiUrl`, `timeout`, … as the native provider's
