@@ -14,6 +14,7 @@
 import { startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
 import { builtinRole } from "../emulator/capabilities";
+import { createdRecord } from "../tests/support/emulatorClient";
 import { yamlStack, YamlStack } from "../tests/support/nativeYamlStack";
 
 jest.setTimeout(600_000);
@@ -24,16 +25,7 @@ describe("pulumi import checks the record's place before accepting it (native pr
   let org: { team: string; other: string; role: string; otherRole: string; identity: string };
   const writes = () => emu.requests().filter((r) => r.method !== "GET");
 
-  async function api<T = any>(method: string, path: string, body?: unknown): Promise<T> {
-    const answer = await fetch(`${emu.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${emu.token}`, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (!answer.ok) throw new Error(`${method} ${path}: ${answer.status} ${await answer.text()}`);
-    return (await answer.json()) as T;
-  }
-  const made = async (path: string, body: unknown) => (await api<{ uid: string }>("POST", path, body)).uid;
+  const made = async (path: string, body: unknown) => (await createdRecord(emu, path, body)).uid;
 
   beforeAll(async () => {
     emu = await startEmulator({ quiet: true });

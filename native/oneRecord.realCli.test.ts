@@ -21,6 +21,7 @@
 import { startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
 import { builtinRole } from "../emulator/capabilities";
+import { call, createdRecord } from "../tests/support/emulatorClient";
 import { faultProxy, ProxyAction } from "../tests/support/faultProxy";
 import { holdingProxy, ProxiedWrite } from "../tests/support/holdingProxy";
 import { StateResource, yamlStack, YamlStack } from "../tests/support/nativeYamlStack";
@@ -47,38 +48,40 @@ describe("no two resources share a record (native provider, YAML, real CLI)", ()
     await emu?.close();
   });
 
-  async function api<T = any>(method: string, path: string, body?: unknown): Promise<T> {
-    const answer = await fetch(`${emu.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${emu.token}`, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (!answer.ok) throw new Error(`${method} ${path}: ${answer.status} ${await answer.text()}`);
-    return (await answer.json()) as T;
-  }
-  const team = async (name: string) =>
-    (await api<{ uid: string }>("POST", `/iam/v2beta1/groups/${emu.rootUid}`, { name })).uid;
+  const team = async (name: string) => (await createdRecord(emu, `/iam/v2beta1/groups/${emu.rootUid}`, { name })).uid;
   const invite = (groupUid: string) => ({ groupUid, roleUid: VIEWER, ttl: "3600s" });
   const subscription = (parentUid: string) => ({ parentUid, sink: SINK });
-  /** The uids of the group's invites and subscriptions, as the service holds them. */
+  /** The uids of a collection's records below the group, as the service holds them. */
+  const uidsUnder = async (path: string, envelope: string, groupUid: string) =>
+    (
+      (await call(emu, "GET", path, { query: { "uidp.children_of": groupUid } })).body[envelope] as Array<{
+        uid: string;
+      }>
+    )
+      .map((r) => r.uid)
+      .sort();
+  /** The uids of the group's invites and subscriptions. */
   const held = async (groupUid: string) => ({
-    invites: (
-      await api<{ groupInvites: Array<{ uid: string }> }>(
-        "GET",
-        `/iam/v2beta1/groupInvites?uidp.children_of=${groupUid}`,
-      )
-    ).groupInvites
-      .map((r) => r.uid)
-      .sort(),
-    subscriptions: (
-      await api<{ subscriptions: Array<{ uid: string }> }>(
-        "GET",
-        `/events/v2beta1/subscriptions?uidp.children_of=${groupUid}`,
-      )
-    ).subscriptions
-      .map((r) => r.uid)
-      .sort(),
+    invites: await uidsUnder("/iam/v2beta1/groupInvites", "groupInvites", groupUid),
+    subscriptions: await uidsUnder("/events/v2beta1/subscriptions", "subscriptions", groupUid),
   });
+  /** A stack on `apiUrl` declaring two twin invites and two twin subscriptions of the group. */
+  async function twinsStack(name: string, apiUrl: string, group: string): Promise<YamlStack> {
+    const made = await yamlStack({
+      name,
+      config: { "platform:apiUrl": apiUrl },
+      secretConfig: { "platform:token": emu.token },
+    });
+    made.declare({
+      resources: {
+        inviteA: { type: INVITE, properties: invite(group) },
+        inviteB: { type: INVITE, properties: invite(group) },
+        hookA: { type: SUBSCRIPTION, properties: subscription(group) },
+        hookB: { type: SUBSCRIPTION, properties: subscription(group) },
+      },
+    });
+    return made;
+  }
   const ids = (resources: StateResource[], type: string) =>
     resources
       .filter((r) => r.type === type)
@@ -118,19 +121,7 @@ describe("no two resources share a record (native provider, YAML, real CLI)", ()
         },
       });
       try {
-        stack = await yamlStack({
-          name: `twins-${rank}-${action.toLowerCase()}`,
-          config: { "platform:apiUrl": proxy.url },
-          secretConfig: { "platform:token": emu.token },
-        });
-        stack.declare({
-          resources: {
-            inviteA: { type: INVITE, properties: invite(group) },
-            inviteB: { type: INVITE, properties: invite(group) },
-            hookA: { type: SUBSCRIPTION, properties: subscription(group) },
-            hookB: { type: SUBSCRIPTION, properties: subscription(group) },
-          },
-        });
+        stack = await twinsStack(`twins-${rank}-${action.toLowerCase()}`, proxy.url, group);
         const up = await stack.cli(["up", "--yes", "--parallel", "8"]);
         expect([up.code, up.stderr]).toEqual([0, ""]);
         // The fault happened to each collection: the rank was reached, and a cut answer was applied.
@@ -160,25 +151,10 @@ describe("no two resources share a record (native provider, YAML, real CLI)", ()
     for (const round of [1, 2]) {
       const group = await team(`adopting twins ${round}`);
       const existing = {
-        invite: (
-          await api<{ uid: string }>("POST", `/iam/v2beta1/groupInvites/${group}`, { roleUid: VIEWER, ttl: "3600s" })
-        ).uid,
-        subscription: (await api<{ uid: string }>("POST", `/events/v2beta1/subscriptions/${group}`, { sink: SINK }))
-          .uid,
+        invite: (await createdRecord(emu, `/iam/v2beta1/groupInvites/${group}`, { roleUid: VIEWER, ttl: "3600s" })).uid,
+        subscription: (await createdRecord(emu, `/events/v2beta1/subscriptions/${group}`, { sink: SINK })).uid,
       };
-      stack = await yamlStack({
-        name: `adopting-twins-${round}`,
-        config: { "platform:apiUrl": emu.url },
-        secretConfig: { "platform:token": emu.token },
-      });
-      stack.declare({
-        resources: {
-          inviteA: { type: INVITE, properties: invite(group) },
-          inviteB: { type: INVITE, properties: invite(group) },
-          hookA: { type: SUBSCRIPTION, properties: subscription(group) },
-          hookB: { type: SUBSCRIPTION, properties: subscription(group) },
-        },
-      });
+      stack = await twinsStack(`adopting-twins-${round}`, emu.url, group);
       const up = await stack.cli(["up", "--yes", "--parallel", "8"], { PLATFORM_ADOPT: "true" });
       expect([up.code, up.stderr]).toEqual([0, ""]);
       const resources = await expectOneRecordEach(group, { invites: 2, subscriptions: 2 });
