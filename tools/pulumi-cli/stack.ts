@@ -279,7 +279,7 @@ function startRunner(
 }
 
 /** The process groups led by a process or one of its descendants, the process's own first. */
-function processGroupsBelow(root: number): number[] {
+export function processGroupsBelow(root: number): number[] {
   const table = spawnSync("ps", ["-A", "-o", "pid=,ppid=,pgid="], { encoding: "utf8" });
   if (table.status !== 0) throw new Error(`ps failed: ${table.stderr}`);
   const rows = table.stdout
