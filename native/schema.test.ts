@@ -10,7 +10,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import Ajv2020 from "ajv/dist/2020";
-import { withoutPlatformEnv } from "../tools/engine/orgProject";
+import { withoutPlatformEnv } from "../tools/orgProject";
 import { repoRoot } from "../tools/host/stage";
 import { pulumiCliDir } from "../tools/pulumi-cli/find";
 import { runProcess } from "../tools/runProcess";

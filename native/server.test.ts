@@ -18,7 +18,7 @@ import { unknownValue } from "@pulumi/pulumi/runtime";
 import * as StructProto from "google-protobuf/google/protobuf/struct_pb";
 import { startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
-import { withoutPlatformEnv } from "../tools/engine/orgProject";
+import { withoutPlatformEnv } from "../tools/orgProject";
 import { repoRoot } from "../tools/host/stage";
 
 const LAUNCHER = path.join(repoRoot, "native", "pulumi-resource-platform");

@@ -12,20 +12,25 @@ import { failed } from "../resourceError";
 import { Props, pick, stripUndefined } from "../values";
 
 export function read(
-  { kind, requests, records, registerSecrets }: KindContext,
+  { kind, requests, records, registerSecrets, claims }: KindContext,
   companions: Companions,
 ): Lifecycle["read"] {
   // A parent the record does not tell (a role's uid is one segment) and the local inputs come from the state.
   const carriedByRead = [kind.parentField, ...kind.localInputs];
   return async (id, props: Props = {}) => {
     registerSecrets(props);
+    // A refresh of a resource of the state (its outputs hold a uid): it holds its record (provider/claims.ts).
+    if (props.uid !== undefined) claims.hold(id);
     const uid = records.recordUid(id, props);
     let record: unknown;
     try {
       record = await requests.get(uid);
     } catch (error) {
       // Gone: an empty id tells the engine to drop it from the state.
-      if (isNotFound(error)) return { id: "", props: {} };
+      if (isNotFound(error)) {
+        claims.release(id);
+        return { id: "", props: {} };
+      }
       throw failed("reading", kind.label({ ...props, uid: id }), error);
     }
     const outputs = records.keepWriteOnly(records.outputsOf(record, pick(props, carriedByRead)), props);

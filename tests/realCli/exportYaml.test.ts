@@ -17,8 +17,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator } from "../../emulator";
 import type { RunningEmulator } from "../../emulator";
-import { call, snapshot } from "../../tools/engine/orgApi";
-import { withoutPlatformEnv } from "../../tools/engine/orgProject";
+import { call, snapshot } from "../../tools/orgApi";
+import { withoutPlatformEnv } from "../../tools/orgProject";
 import { pulumiCliDir } from "../../tools/pulumi-cli/find";
 import { runProcess } from "../../tools/runProcess";
 import {

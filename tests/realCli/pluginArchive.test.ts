@@ -13,7 +13,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator } from "../../emulator";
 import { packageSchema } from "../../native/schema";
-import { withoutPlatformEnv } from "../../tools/engine/orgProject";
+import { withoutPlatformEnv } from "../../tools/orgProject";
 import { repoRoot } from "../../tools/host/stage";
 import { pulumiCliDir } from "../../tools/pulumi-cli/find";
 import { EXECUTABLE } from "../../tools/plugin/build";

@@ -10,7 +10,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { RunningEmulator } from "../../emulator";
-import { call } from "../../tools/engine/orgApi";
+import { call } from "../../tools/orgApi";
 import { repoRoot } from "../../tools/host/stage";
 import { HOSTILE_GROUP_TEXTS, HOSTILE_TEXTS, hostileClaims } from "./hostileTexts";
 

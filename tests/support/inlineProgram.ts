@@ -6,7 +6,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { withoutPlatformEnv } from "../../tools/engine/orgProject";
+import { withoutPlatformEnv } from "../../tools/orgProject";
 import { runnerRequest } from "../../tools/pulumi-cli/runnerRequest";
 import { EXAMPLE_SSO_CLIENT_SECRET, NativeProgram, NativeRun, NativeStoryContext } from "./nativeOrgStory";
 

@@ -4,7 +4,7 @@
  * provider's settings, rootUid and the secret, then one command per operation.
  */
 import * as path from "node:path";
-import { withoutPlatformEnv } from "../../tools/engine/orgProject";
+import { withoutPlatformEnv } from "../../tools/orgProject";
 import { runProcess } from "../../tools/runProcess";
 import { EXAMPLE_SSO_CLIENT_SECRET, NativeOperation, NativeProgram, NativeStoryContext } from "./nativeOrgStory";
 

@@ -1,15 +1,17 @@
 /**
- * An AccountAssociation through the local engine (the SDK's runtime, the REAL dynamic-provider
- * host) against the emulator, keyed as the API documents say: its id is its group's uid. A state
- * written by earlier versions, whose id is a uid of its own below the group, still refreshes (the
- * id becomes the group's), updates and destroys; an id that names neither fails with what to do.
+ * An AccountAssociation under the REAL Pulumi CLI (its engine, the dynamic-provider host it
+ * launches) against the emulator, keyed as the API documents say: its id is its group's uid. A
+ * state written by earlier versions, whose id is a uid of its own below the group (put there with
+ * `pulumi stack export` and `pulumi stack import`), still refreshes (the id becomes the group's),
+ * updates and destroys; an id that names neither fails with what to do.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { RunningEmulator } from "../../../emulator";
 import { startProviderEmulator } from "../../../tests/support/providerEmulator";
 import { ProgramProject, programProject } from "../../../tests/support/programProject";
-import { readState, saveState } from "../../../tools/engine/state";
 
-jest.setTimeout(120_000);
+jest.setTimeout(420_000);
 
 const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
 import * as platform from "platform-pulumi";
@@ -41,26 +43,35 @@ async function api(method: string, path: string, body?: unknown): Promise<{ stat
   return { status: response.status, body: await response.json() };
 }
 
-const run = (operation: string, description = "first") => project.run(operation, { groupUid: group, description });
+const run = (command: string, description = "first") => project.run(command, { groupUid: group, description });
 const sent = () => emu.requests().map((r) => `${r.method} ${r.path}`);
+const association = () => project.resource("aws");
 
-/** The association's entry in the engine's state. */
-function association() {
-  return readState(project.stateFile)!.resources.find((r) => r.urn.endsWith("::aws"))!;
+interface Deployment {
+  deployment: { resources: Array<{ urn: string; id?: string; outputs?: Record<string, unknown> }> };
 }
 
-/** Rewrites the state as an earlier version left it: `id` (and the uid output) set to `id`. */
-function storeId(id: string): void {
-  const state = readState(project.stateFile)!;
-  const entry = state.resources.find((r) => r.urn.endsWith("::aws"))!;
+/**
+ * Rewrites the state as an earlier version left it (`id` and the uid output), through `pulumi
+ * stack export` and `pulumi stack import`.
+ */
+async function storeId(id: string): Promise<void> {
+  const exported = await project.stack.cli(["stack", "export"]);
+  expect([exported.code, exported.stderr]).toEqual([0, ""]);
+  const state = JSON.parse(exported.stdout) as Deployment;
+  const entry = state.deployment.resources.find((r) => r.urn.endsWith("::aws"))!;
   entry.id = id;
   entry.outputs = { ...entry.outputs, uid: id };
-  saveState(project.stateFile, state);
+  const file = path.join(project.stack.programDir, "edited-state.json");
+  fs.writeFileSync(file, JSON.stringify(state));
+  const imported = await project.stack.cli(["stack", "import", "--file", file]);
+  expect([imported.code, imported.stderr]).toEqual([0, ""]);
+  expect(association()!.id).toBe(id);
 }
 
 beforeAll(async () => {
   emu = await startProviderEmulator();
-  project = programProject({ name: "association", source: PROGRAM, api: emu });
+  project = programProject({ name: "association", program: { source: PROGRAM }, api: emu });
   group = (await api("POST", `/iam/v2beta1/groups/${emu.rootUid}`, { name: "associated" })).body.uid;
 });
 afterAll(async () => {
@@ -74,7 +85,7 @@ test("up creates the group's association: its id is the group's uid, and a GET o
   expect([up.code, up.stderr]).toEqual([0, ""]);
   expect(sent()).toEqual([`POST ${AA}/${group}`]);
   expect(association()).toMatchObject({ id: group, outputs: { uid: group, groupUid: group } });
-  expect(up.state!.outputs).toEqual({ uid: group });
+  expect(up.outputs).toEqual({ uid: { value: group, secret: false } });
   expect((await api("GET", `${AA}/${group}`)).body).toMatchObject({ uid: group, name: "aws-production" });
 
   const destroyed = await run("destroy");
@@ -86,14 +97,14 @@ test("a state whose id is an earlier version's child uid refreshes (the id becom
   expect((await run("up")).code).toBe(0);
   const legacy = `${group}/${LEGACY_SEGMENT}`;
 
-  storeId(legacy);
+  await storeId(legacy);
   emu.clearRequests();
   const refreshed = await run("refresh");
   expect([refreshed.code, refreshed.stderr]).toEqual([0, ""]);
   expect(sent()).toEqual([`GET ${AA}/${group}`]);
   expect(association()).toMatchObject({ id: group, outputs: { uid: group } });
 
-  storeId(legacy);
+  await storeId(legacy);
   emu.clearRequests();
   const updated = await run("up", "second");
   expect([updated.code, updated.stderr]).toEqual([0, ""]);
@@ -102,18 +113,18 @@ test("a state whose id is an earlier version's child uid refreshes (the id becom
   ]);
   expect((await api("GET", `${AA}/${group}`)).body.description).toBe("second");
 
-  storeId(legacy);
+  await storeId(legacy);
   emu.clearRequests();
   const destroyed = await run("destroy", "second");
   expect([destroyed.code, destroyed.stderr]).toEqual([0, ""]);
   expect(sent()).toEqual([`DELETE ${AA}/${group}`]);
   expect((await api("GET", `${AA}/${group}`)).status).toBe(404);
-  expect(readState(project.stateFile)!.resources.filter((r) => r.urn.endsWith("::aws"))).toEqual([]);
+  expect(association()).toBeUndefined();
 });
 
 test("an id that is neither the group's uid nor below it fails refresh and destroy with what to do, and the record stays", async () => {
   expect((await run("up")).code).toBe(0);
-  storeId(`${emu.rootUid}/${LEGACY_SEGMENT}`);
+  await storeId(`${emu.rootUid}/${LEGACY_SEGMENT}`);
   emu.clearRequests();
   const refreshed = await run("refresh");
   expect(refreshed.code).not.toBe(0);
@@ -126,7 +137,7 @@ test("an id that is neither the group's uid nor below it fails refresh and destr
   expect(sent()).toEqual([]);
   expect((await api("GET", `${AA}/${group}`)).body).toMatchObject({ uid: group, name: "aws-production" });
 
-  storeId(group);
+  await storeId(group);
   expect((await run("destroy")).code).toBe(0);
   expect((await api("GET", `${AA}/${group}`)).status).toBe(404);
 });

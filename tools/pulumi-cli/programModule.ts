@@ -1,7 +1,7 @@
 /**
  * Loading a program's module the way the Node.js language host does: CommonJS with `require`,
  * an ES module with `import()`, its exports (or its default export) as the stack outputs.
- * Shared by the local engine (program.ts) and the real-CLI runner (tools/pulumi-cli/automation.ts).
+ * For the real-CLI runner (./automation.ts).
  */
 import * as url from "node:url";
 

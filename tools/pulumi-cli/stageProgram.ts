@@ -53,7 +53,7 @@ export function stageProgram(options: StageOptions): StagedProgram {
     dir = stagePackage(name).dir;
   }
   for (const entry of fs.readdirSync(options.programDir, { withFileTypes: true })) {
-    if (entry.name === "node_modules" || entry.name.startsWith(".engine")) continue;
+    if (entry.name === "node_modules") continue;
     fs.cpSync(path.join(options.programDir, entry.name), path.join(dir, entry.name), { recursive: true });
   }
   const source = path.join(dir, "index.ts");
