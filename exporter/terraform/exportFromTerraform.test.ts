@@ -435,6 +435,56 @@ describe("the command line", () => {
     expect(answer.stdout).not.toContain(SSO_SECRET);
   });
 
+  test("the printed terraform state rm lines, run by a shell, hand Terraform each migrated address intact", async () => {
+    const out = path.join(scratch, `cli-${++counter}`);
+    const answer = await cli(["--from-terraform", stateFile(org.resources, "json"), "--out", out]);
+    expect(answer.code).toBe(0);
+    const lines = answer.stdout.split("\n").filter((line) => line.startsWith("  terraform state rm "));
+    // A stand-in `terraform` that prints the arguments it was given, one JSON list a call.
+    const bin = path.join(scratch, `bin-${++counter}`);
+    fs.mkdirSync(bin);
+    const fake = path.join(bin, "terraform");
+    fs.writeFileSync(fake, `#!${process.execPath}\nconsole.log(JSON.stringify(process.argv.slice(2)));\n`);
+    fs.chmodSync(fake, 0o755);
+    const shell = await runProcess("/bin/sh", ["-c", lines.join("\n")], {
+      env: { PATH: `${bin}:${process.env.PATH}` },
+    });
+    expect([shell.code, shell.stderr]).toEqual([0, ""]);
+    const given = shell.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as string[]);
+    expect(given.every(([state, rm]) => state === "state" && rm === "rm")).toBe(true);
+    expect(given.map((args) => args.slice(2))).toHaveLength(lines.length);
+    expect(given.map((args) => args[2]).sort()).toEqual([...org.uids.keys()].sort());
+  });
+
+  test("a refusal exits 1, names each instance on stderr and writes nothing", async () => {
+    const tainted = org.resources.map((resource) =>
+      resource.type === "chainguard_subscription"
+        ? { ...resource, instances: [{ ...resource.instances[0], tainted: true }] }
+        : resource,
+    );
+    const file = stateFile(tainted, "tfstate");
+    const out = path.join(scratch, `cli-${++counter}`);
+    const answer = await cli(["--from-terraform", file, "--out", out, "--partial"]);
+    expect([answer.code, answer.stdout]).toEqual([1, ""]);
+    expect(answer.stderr).toContain(
+      "platform-pulumi: 1 Terraform instance cannot be migrated, so nothing was written:\n" +
+        `  chainguard_subscription.hooks (${file}): tainted: Terraform replaces it on its next apply.`,
+    );
+    expect(fs.existsSync(out)).toBe(false);
+
+    const other = path.join(scratch, `v3-${++counter}.tfstate`);
+    fs.writeFileSync(other, JSON.stringify({ version: 3, modules: [] }));
+    const older = await cli(["--from-terraform", other, "--out", out]);
+    expect([older.code, older.stderr]).toEqual([
+      1,
+      expect.stringContaining(`platform-pulumi: ${other} is a Terraform state of format version 3`),
+    ]);
+    expect(fs.existsSync(out)).toBe(false);
+  });
+
   test("--under and --from-terraform are one or the other; arguments need --from-terraform", async () => {
     const both = await cli(["--under", org.platform, "--from-terraform", "x.tfstate"]);
     expect([both.code, both.stderr]).toEqual([
