@@ -37,6 +37,13 @@ const withoutPlatform = () =>
     string
   >;
 
+/** The keys of the `pulumi config set --secret KEY <value>` lines the command printed (one: the client secret's). */
+function printedSecretKeys(stdout: string): string[] {
+  const keys = [...stdout.matchAll(/: pulumi config set --secret (\S+) <value>$/gm)].map((match) => match[1]);
+  expect(keys).toEqual(["ssoOidcClientSecret"]);
+  return keys;
+}
+
 describe("export --from-terraform under the real Pulumi CLI", () => {
   let emu: RunningEmulator;
   let scratch: string;
@@ -140,7 +147,12 @@ describe("export --from-terraform under the real Pulumi CLI", () => {
     // Every migrated instance but the invite.
     expect(imports).toBe(org.uids.size - 1);
     installPackage(dir);
-    const cli = await yamlStack(project, dir, { ssoOidcClientSecret: SSO_SECRET });
+    // The secret set as the command said to, under the key it printed.
+    const cli = await yamlStack(
+      project,
+      dir,
+      Object.fromEntries(printedSecretKeys(exported.stdout).map((key) => [key, SSO_SECRET])),
+    );
 
     emu.clearRequests();
     const imported = await cli([
@@ -248,7 +260,10 @@ describe("export --from-terraform under the real Pulumi CLI", () => {
       project,
       label: "from-terraform",
       config: { "platform:apiUrl": emu.url },
-      secretConfig: { "platform:token": emu.token, [`${project}:ssoOidcClientSecret`]: SSO_SECRET },
+      secretConfig: {
+        "platform:token": emu.token,
+        ...Object.fromEntries(printedSecretKeys(exported.stdout).map((key) => [`${project}:${key}`, SSO_SECRET])),
+      },
     });
     stacks.push(stack);
     const managed = () =>
