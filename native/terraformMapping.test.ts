@@ -9,26 +9,14 @@
  * the plugin's own schema has, each attribute's Terraform schema (the bridge's value-type numbers),
  * and the Pulumi names of the attributes, which are properties of that resource in the schema.
  */
-import { ChildProcess, spawn } from "node:child_process";
 import * as path from "node:path";
-import type * as Grpc from "@grpc/grpc-js";
-import * as providerGrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import type * as providerGrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as providerProto from "@pulumi/pulumi/proto/provider_pb";
 import { MANAGED_TYPES, UNMANAGED_TYPES } from "../exporter/terraform/vendorProvider";
+import { getMapping, getMappings, Plugin, startPlugin, unary } from "../tests/support/pluginClient";
 import { repoRoot } from "../tools/host/stage";
 
 const LAUNCHER = path.join(repoRoot, "native", "pulumi-resource-platform");
-
-const grpc = require(
-  require.resolve("@grpc/grpc-js", { paths: [path.dirname(require.resolve("@pulumi/pulumi/package.json"))] }),
-) as typeof Grpc;
-
-function unary<Req, Res>(
-  method: (req: Req, cb: (error: Grpc.ServiceError | null, res: Res) => void) => unknown,
-  req: Req,
-) {
-  return new Promise<Res>((resolve, reject) => method(req, (error, res) => (error ? reject(error) : resolve(res))));
-}
 
 interface Mapping {
   name: string;
@@ -47,50 +35,22 @@ interface Schema {
 }
 
 describe("native/terraformMapping.ts: the converter's mapping request, on the plugin's gRPC server", () => {
-  let child: ChildProcess;
+  let plugin: Plugin;
   let client: providerGrpc.ResourceProviderClient;
 
   beforeAll(async () => {
-    client = await new Promise<providerGrpc.ResourceProviderClient>((resolve, reject) => {
-      const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("PLATFORM_")));
-      child = spawn(LAUNCHER, [], { cwd: repoRoot, env, stdio: ["ignore", "pipe", "pipe"] });
-      let stdout = "";
-      let stderr = "";
-      child.stderr!.on("data", (chunk) => (stderr += chunk));
-      child.once("exit", (code) =>
-        reject(new Error(`the plugin exited (${code}) before printing its port: ${stderr}`)),
-      );
-      child.stdout!.on("data", (chunk) => {
-        stdout += chunk;
-        const port = /^(\d+)\n/.exec(stdout)?.[1];
-        if (port)
-          resolve(new providerGrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure()));
-      });
-    });
+    plugin = await startPlugin(LAUNCHER, []);
+    client = plugin.client;
   }, 60_000);
   afterAll(() => {
     client?.close();
-    child?.kill();
+    plugin?.process.kill();
   });
 
-  const mappings = (key: string) => {
-    const request = new providerProto.GetMappingsRequest();
-    request.setKey(key);
-    return unary<providerProto.GetMappingsRequest, providerProto.GetMappingsResponse>(
-      client.getMappings.bind(client),
-      request,
-    ).then((r) => r.getProvidersList());
-  };
+  const mappings = (key: string) => getMappings(client, key);
   const mapping = async (key: string, provider: string) => {
-    const request = new providerProto.GetMappingRequest();
-    request.setKey(key);
-    request.setProvider(provider);
-    const response = await unary<providerProto.GetMappingRequest, providerProto.GetMappingResponse>(
-      client.getMapping.bind(client),
-      request,
-    );
-    const data = Buffer.from(response.getData_asU8()).toString("utf8");
-    return { provider: response.getProvider(), data: data ? (JSON.parse(data) as Mapping) : undefined };
+    const { provider: answered, data } = await getMapping(client, key, provider);
+    return { provider: answered, data: data ? (JSON.parse(data) as Mapping) : undefined };
   };
 
   test("GetMappings lists the vendor's provider for the key terraform (and the old tf), nothing for others", async () => {

@@ -3,7 +3,8 @@
  * into an empty folder outside the repository, installed by `pulumi plugin install resource platform
  * <version> --file <archive>`, run by the REAL Pulumi CLI with a PATH holding only the CLI and
  * pulumi-yaml's language host (no node, no npm): the archive holds one executable at its root; the
- * installed plugin answers the schema native/schema.ts writes; `pulumi package add` of it in a YAML
+ * installed plugin answers the schema native/schema.ts writes, and the mapping Pulumi's Terraform
+ * converters ask for (native/terraformMapping.ts); `pulumi package add` of it in a YAML
  * project; and the example organization's YAML program, with no plugins entry in its Pulumi.yaml,
  * through the story of tests/support/nativeOrgStory.ts on the emulator.
  */
@@ -13,6 +14,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator } from "../../emulator";
 import { packageSchema } from "../../native/schema";
+import { terraformMapping } from "../../native/terraformMapping";
 import { withoutPlatformEnv } from "../../tools/orgProject";
 import { repoRoot } from "../../tools/host/stage";
 import { pulumiCliDir } from "../../tools/pulumi-cli/find";
@@ -20,6 +22,7 @@ import { EXECUTABLE } from "../../tools/plugin/build";
 import { runProcess } from "../../tools/runProcess";
 import { describeNativeOrgStory } from "../support/nativeOrgStory";
 import { cliOnlyPath, InstalledPlugin, installPluginArchive } from "../support/pluginArchive";
+import { getMapping, getMappings, startPlugin } from "../support/pluginClient";
 import { yamlProgram } from "../support/yamlProgram";
 
 jest.setTimeout(600_000);
@@ -75,6 +78,19 @@ describe("the plugin archive installed by `pulumi plugin install --file`, with o
     expect(answer.stderr).toBe("");
     expect(answer.code).toBe(0);
     expect(JSON.parse(answer.stdout)).toEqual(packageSchema(plugin.version));
+  });
+
+  test("the installed plugin answers Pulumi's Terraform converters' mapping request as the built package does", async () => {
+    const started = await startPlugin(plugin.executable, [], { ...withoutPlatformEnv(), ...env });
+    try {
+      expect(await getMappings(started.client, "terraform")).toEqual(["chainguard"]);
+      const answer = await getMapping(started.client, "terraform", "chainguard");
+      expect(answer.provider).toBe("chainguard");
+      expect(JSON.parse(answer.data)).toEqual(terraformMapping(plugin.version));
+    } finally {
+      started.client.close();
+      started.process.kill();
+    }
   });
 
   test("`pulumi package add <the installed executable>` in a YAML project: the SDK is written from the plugin; pulumi-yaml v1.25.0's host cannot link it", async () => {
