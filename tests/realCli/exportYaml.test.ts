@@ -20,13 +20,12 @@ import type { RunningEmulator } from "../../emulator";
 import { call, snapshot } from "../../tools/orgApi";
 import { withoutPlatformEnv } from "../../tools/orgProject";
 import { pulumiCliDir } from "../../tools/pulumi-cli/find";
-import { runProcess } from "../../tools/runProcess";
 import {
   buildHostileTeam,
-  cliEnvironment,
   expectTextsKept,
   installPackage,
   nativeResources,
+  projectStack,
   TEAM_SSO_SECRET,
 } from "../support/exportLanguages";
 import { runExport } from "../support/exportOrganization";
@@ -53,21 +52,7 @@ describe("export --language yaml under the real Pulumi CLI", () => {
 
   /** The exported project's stack: its own backend, configured for the default provider. */
   async function stackOf(project: string, dir: string, secrets: Record<string, string> = {}) {
-    const env = { ...withoutPlatformEnv(), ...cliEnvironment(path.join(scratch, project), cliDir) };
-    const cli = (args: string[]) =>
-      runProcess(path.join(cliDir, "pulumi"), [...args, "--stack", "dev", "--non-interactive", "--color", "never"], {
-        cwd: dir,
-        env,
-      });
-    for (const args of [
-      ["stack", "init", "--secrets-provider", "passphrase"],
-      ["config", "set", "platform:apiUrl", emu.url],
-      ["config", "set", "--secret", "platform:token", emu.token],
-      ...Object.entries(secrets).map(([key, value]) => ["config", "set", "--secret", key, value]),
-    ]) {
-      const answer = await cli(args);
-      if (answer.code !== 0) throw new Error(`pulumi ${args.join(" ")} failed: ${answer.stderr}`);
-    }
+    const cli = await projectStack(path.join(scratch, project), dir, cliDir, emu, secrets);
     return { cli, resources: () => nativeResources(path.join(scratch, project), project) };
   }
 

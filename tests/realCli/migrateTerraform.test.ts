@@ -21,21 +21,15 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator } from "../../emulator";
 import type { RunningEmulator } from "../../emulator";
+import { withoutPlatformEnv } from "../../tools/orgProject";
 import { pulumiCliDir } from "../../tools/pulumi-cli/find";
-import { runProcess } from "../../tools/runProcess";
 import { runExport } from "../support/exportOrganization";
-import { cliEnvironment, installPackage, nativeResources } from "../support/exportLanguages";
+import { installPackage, nativeResources, projectStack } from "../support/exportLanguages";
 import { realCliStack, RealCliStack } from "../support/realCli";
 import { buildMigratedOrganization, INVITE_CODE, SSO_SECRET } from "../support/terraformOrganization";
 import { showJson, TfResource, tfstate } from "../support/terraformState";
 
 jest.setTimeout(600_000);
-
-const withoutPlatform = () =>
-  Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("PLATFORM_"))) as Record<
-    string,
-    string
-  >;
 
 /** The keys of the `pulumi config set --secret KEY <value>` lines the command printed (one: the client secret's). */
 function printedSecretKeys(stdout: string): string[] {
@@ -50,7 +44,7 @@ describe("export --from-terraform under the real Pulumi CLI", () => {
   let cliDir: string;
   const stacks: RealCliStack[] = [];
   const writes = () => emu.requests().filter((r) => r.method !== "GET");
-  const exportEnv = () => ({ ...withoutPlatform(), PLATFORM_API_URL: emu.url, PLATFORM_TOKEN: emu.token });
+  const exportEnv = () => ({ ...withoutPlatformEnv(), PLATFORM_API_URL: emu.url, PLATFORM_TOKEN: emu.token });
 
   beforeAll(async () => {
     emu = await startEmulator({ quiet: true });
@@ -73,25 +67,9 @@ describe("export --from-terraform under the real Pulumi CLI", () => {
     return { tfstateFile, jsonFile };
   }
 
-  /** A YAML project's stack on its own file backend, its secrets set; `cli` runs a plain `pulumi` command in it. */
-  async function yamlStack(project: string, dir: string, secrets: Record<string, string>) {
-    const env = { ...withoutPlatform(), ...cliEnvironment(path.join(scratch, project), cliDir) };
-    const cli = (args: string[]) =>
-      runProcess(path.join(cliDir, "pulumi"), [...args, "--stack", "dev", "--non-interactive", "--color", "never"], {
-        cwd: dir,
-        env,
-      });
-    for (const args of [
-      ["stack", "init", "--secrets-provider", "passphrase"],
-      ["config", "set", "platform:apiUrl", emu.url],
-      ["config", "set", "--secret", "platform:token", emu.token],
-      ...Object.entries(secrets).map(([key, value]) => ["config", "set", "--secret", key, value]),
-    ]) {
-      const answer = await cli(args);
-      if (answer.code !== 0) throw new Error(`pulumi ${args.join(" ")} failed: ${answer.stderr}`);
-    }
-    return cli;
-  }
+  /** A YAML project's stack on its own file backend, its secrets set: its plain `pulumi` commands. */
+  const yamlStack = (project: string, dir: string, secrets: Record<string, string>) =>
+    projectStack(path.join(scratch, project), dir, cliDir, emu, secrets);
 
   test("YAML: both forms give one project; pulumi import --file --generate-code=false brings every record in with no write; after the client secret's one PATCH, no changes", async () => {
     const org = await buildMigratedOrganization(emu, "yaml-platform");

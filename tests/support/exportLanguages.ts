@@ -11,6 +11,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { RunningEmulator } from "../../emulator";
 import { call } from "../../tools/orgApi";
+import { withoutPlatformEnv } from "../../tools/orgProject";
+import { ProcessResult, runProcess } from "../../tools/runProcess";
 import { repoRoot } from "../../tools/host/stage";
 import { HOSTILE_GROUP_TEXTS, HOSTILE_TEXTS, hostileClaims } from "./hostileTexts";
 
@@ -93,6 +95,38 @@ export function cliEnvironment(scratch: string, cliDir: string): Record<string, 
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     PATH: [cliDir, path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
   };
+}
+
+/** A plain `pulumi` command run in a project's folder on its stack `dev`. */
+export type StackCli = (args: string[]) => Promise<ProcessResult>;
+
+/**
+ * A project's stack `dev` on its own file backend (`cliEnvironment(scratch, …)`), configured for
+ * the emulator's default provider, each of `secrets` set as a secret: its `pulumi` commands.
+ */
+export async function projectStack(
+  scratch: string,
+  dir: string,
+  cliDir: string,
+  emu: RunningEmulator,
+  secrets: Record<string, string> = {},
+): Promise<StackCli> {
+  const env = { ...withoutPlatformEnv(), ...cliEnvironment(scratch, cliDir) };
+  const cli = (args: string[]) =>
+    runProcess(path.join(cliDir, "pulumi"), [...args, "--stack", "dev", "--non-interactive", "--color", "never"], {
+      cwd: dir,
+      env,
+    });
+  for (const args of [
+    ["stack", "init", "--secrets-provider", "passphrase"],
+    ["config", "set", "platform:apiUrl", emu.url],
+    ["config", "set", "--secret", "platform:token", emu.token],
+    ...Object.entries(secrets).map(([key, value]) => ["config", "set", "--secret", key, value]),
+  ]) {
+    const answer = await cli(args);
+    if (answer.code !== 0) throw new Error(`pulumi ${args.join(" ")} failed: ${answer.stderr}`);
+  }
+  return cli;
 }
 
 export interface StateResource {
