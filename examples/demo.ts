@@ -155,7 +155,7 @@ async function main(): Promise<number> {
       throw new Error("the organization after destroy differs from the one before the demo");
     say("→ exactly as in step 0: everything the stack created is gone, nothing else was touched.");
     say();
-    say("Done. The program: examples/org-hierarchy/index.ts. Everything else: README.md.");
+    say("Done. The program: examples/org-hierarchy/index.ts. Everything else: README.md and docs/.");
     return 0;
   } finally {
     runner.close();

@@ -10,7 +10,7 @@
  *
  * YAML and Python programs run on the native provider `platform`, whose plugin ships in this
  * package: their package.json installs it, and Pulumi.yaml points the CLI at it
- * (`plugins.providers`, as README's "The native provider" says).
+ * (`plugins.providers`, as docs/guides/native-provider.md says).
  */
 import * as YAML from "yaml";
 import { packageSchema } from "../native/schema";

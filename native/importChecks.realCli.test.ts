@@ -7,7 +7,7 @@
  *   built-in role (pointing to getRole) and an id with a segment too many are refused;
  * - a uid that names no record, or a record of another kind, fails naming the kind and the uid,
  *   not with the CLI's "provider does not support importing resources";
- * - and how many times an import reads the record (the README says it).
+ * - and how many times an import reads the record (docs/guides/existing-organization.md says it).
  *
  * Nothing is written, and nothing refused reaches the state.
  */

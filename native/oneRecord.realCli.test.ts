@@ -13,7 +13,7 @@
  *   first's arrived.
  * - Adoption (`PLATFORM_ADOPT=true`) with one matching record of each already there: one twin
  *   takes it, the other makes its own, in two runs.
- * - The README's way back from an interrupted `up` (cancel, `refresh --clear-pending-creates`,
+ * - The way back (docs/guides/interrupted-up.md) from an interrupted `up` (cancel, `refresh --clear-pending-creates`,
  *   `up --refresh` with adoption), four identical subscriptions: the killed run made one whole
  *   (in the state) and one whose answer never came (an orphan); the way back takes the orphan for
  *   one resource and makes the other two, four records for four resources.

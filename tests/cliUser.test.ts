@@ -1,9 +1,9 @@
 /**
  * What a user with the Pulumi CLI runs, under the real CLI on the emulator: every line of the
- * README's "With the Pulumi CLI installed" block, in order, and the GitHub Actions example's job
- * for a pull request and for a push to main, step by step, on a stack set up by those lines. How
- * each line runs here (as written by bash, or through the Automation API with the same flags when
- * it runs the program) is tests/support/userShell.ts; a line it cannot run fails the test. The
+ * "With the Pulumi CLI installed" block of docs/guides/cli-walkthrough.md, in order, and the GitHub
+ * Actions example's job for a pull request and for a push to main, step by step, on a stack set
+ * up by those lines. How each line runs here (as written by bash, or through the Automation API
+ * with the same flags when it runs the program) is tests/support/userShell.ts; a line it cannot run fails the test. The
  * workflow also passes actionlint (tools/actionlint/go.mod).
  */
 import { spawnSync } from "node:child_process";
@@ -21,18 +21,19 @@ import { Job, workflowJob } from "./support/workflowJob";
 
 jest.setTimeout(600_000);
 
-const README_HEADING = "### With the Pulumi CLI installed";
+const WALKTHROUGH = path.join("docs", "guides", "cli-walkthrough.md");
+const WALKTHROUGH_HEADING = "## With the Pulumi CLI installed";
 const WORKFLOW = path.join(repoRoot, "examples", "github-actions", "pulumi.yml");
 const ACTIONLINT_MODULE = path.join(repoRoot, "tools", "actionlint");
 const PROJECT = "org-hierarchy";
 
-/** The lines of the README's block for CLI users, comments dropped. */
-function readmeLines(): string[] {
-  const readme = fs.readFileSync(path.join(repoRoot, "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf(README_HEADING));
+/** The lines of the walk-through's block for CLI users, comments dropped. */
+function walkthroughLines(): string[] {
+  const guide = fs.readFileSync(path.join(repoRoot, WALKTHROUGH), "utf8");
+  const section = guide.slice(guide.indexOf(WALKTHROUGH_HEADING));
   const block = /```sh\n([\s\S]*?)```/.exec(section);
-  if (readme.indexOf(README_HEADING) < 0 || !block)
-    throw new Error(`README.md has no sh block under "${README_HEADING}"`);
+  if (guide.indexOf(WALKTHROUGH_HEADING) < 0 || !block)
+    throw new Error(`${WALKTHROUGH} has no sh block under "${WALKTHROUGH_HEADING}"`);
   return block[1].split("\n").map(withoutComment).filter(Boolean);
 }
 
@@ -40,12 +41,12 @@ const FIRST_UP = "pulumi up --yes";
 const DRIFT_CHECK = "pulumi preview --refresh --expect-no-changes --diff";
 const REPAIR = "pulumi up --refresh --yes";
 
-describe("a user with the Pulumi CLI: the README's commands and the GitHub Actions example", () => {
+describe("a user with the Pulumi CLI: the walk-through's commands and the GitHub Actions example", () => {
   let emu: RunningEmulator;
   let stack: RealCliStack;
   let before: OrgSnapshot;
   const api = () => ({ url: emu.url, token: emu.token });
-  /** The variables the README asks the user to set first. */
+  /** The variables the walk-through asks the user to set first. */
   const userEnv = () => ({
     PLATFORM_API_URL: emu.url,
     PLATFORM_TOKEN: emu.token,
@@ -55,7 +56,8 @@ describe("a user with the Pulumi CLI: the README's commands and the GitHub Actio
 
   beforeEach(async () => {
     emu = await startEmulator({ quiet: true });
-    // The stack's config comes from the README's own `pulumi config set` lines; the backend from its `pulumi login`.
+    // The stack's config comes from the walk-through's own `pulumi config set` lines; the backend
+    // from its `pulumi login`.
     stack = realCliStack({ programDir: exampleDir, project: PROJECT, label: "user", config: {}, backend: "login" });
     before = await snapshot(api(), emu.rootUid);
   });
@@ -76,8 +78,8 @@ describe("a user with the Pulumi CLI: the README's commands and the GitHub Actio
   const secretsIn = (text: string) => [emu.token, EXAMPLE_SSO_CLIENT_SECRET].filter((secret) => text.includes(secret));
   const failure = (run: LineRun) => `"${run.line}" (${run.how}) exited ${run.code}:\n${run.stdout}\n${run.stderr}`;
 
-  test("every line of the README's block for CLI users runs, in order: deploy, export, drift caught and repaired, destroy", async () => {
-    const lines = readmeLines();
+  test("every line of the walk-through's block for CLI users runs, in order: deploy, export, drift caught and repaired, destroy", async () => {
+    const lines = walkthroughLines();
     // What the test checks around a line beyond its exit code 0; every entry names a line of the block.
     const around: Record<string, { before?: () => Promise<unknown>; after: (run: LineRun) => Promise<void> | void }> = {
       "pulumi preview": {
@@ -145,7 +147,7 @@ describe("a user with the Pulumi CLI: the README's commands and the GitHub Actio
     expect(ran.filter((r) => r.how === "bash, as written").length).toBeGreaterThanOrEqual(8);
     // Neither secret in any output (nor, above, in the export or the stack's config file).
     for (const run of ran) expect(secretsIn(run.stdout + run.stderr)).toEqual([]);
-    // `pulumi stack rm` removed the stack from the backend the README's `pulumi login` chose.
+    // `pulumi stack rm` removed the stack from the backend the walk-through's `pulumi login` chose.
     expect(fs.existsSync(stack.checkpointFile)).toBe(false);
   });
 
@@ -221,15 +223,15 @@ describe("a user with the Pulumi CLI: the README's commands and the GitHub Actio
       expect(answer.status).toBe(0);
     });
 
-    test("runs the README's drift check and apply with --stack: a pull request passes clean, fails on a console edit with exit 7, a push to main repairs it, as an assumed identity", async () => {
-      const lines = readmeLines();
+    test("runs the walk-through's drift check and apply with --stack: a pull request passes clean, fails on a console edit with exit 7, a push to main repairs it, as an assumed identity", async () => {
+      const lines = walkthroughLines();
       const shell = new UserShell(stack, userEnv());
       for (const line of lines.slice(0, lines.indexOf(FIRST_UP) + 1)) {
         const run = await shell.run(line);
         if (run.code !== 0) throw new Error(failure(run));
       }
       const passphrase = shell.exported.PULUMI_CONFIG_PASSPHRASE;
-      // The job's pulumi commands are the README's, with --stack.
+      // The job's pulumi commands are the walk-through's, with --stack.
       for (const e of ["pull_request", "push"] as const) {
         event = e;
         for (const step of job(passphrase).steps.filter((s) => s.run?.includes("--stack")))

@@ -1,5 +1,5 @@
 /**
- * The link check: every relative link of README.md, CONTRIBUTING.md and the pages under docs/
+ * The link check: every relative link of README.md, CONTRIBUTING.md, bench/README.md and the pages under docs/
  * points at a file or folder of the repository, and every anchor (`#…`, in the same document or
  * another Markdown file) at one of that document's headings, by GitHub's rules
  * (tools/generate/docs/markdown.ts). Links with a scheme (https:, mailto:) are not followed.
@@ -16,7 +16,7 @@ function documents(): string[] {
     .readdirSync(path.join(repoRoot, "docs"), { recursive: true, encoding: "utf8" })
     .filter((entry) => entry.endsWith(".md"))
     .map((entry) => `docs/${entry.split(path.sep).join("/")}`);
-  return ["README.md", "CONTRIBUTING.md", ...docs.sort()];
+  return ["README.md", "CONTRIBUTING.md", "bench/README.md", ...docs.sort()];
 }
 
 /** What is wrong with each link of `file` (a path below `root`), as "file: link: reason". */
@@ -47,9 +47,11 @@ function brokenLinks(root: string, file: string): string[] {
   return broken;
 }
 
-test("every relative link of README.md, CONTRIBUTING.md and docs/ points at a file, and every anchor at a heading", () => {
+test("every relative link of README.md, CONTRIBUTING.md, bench/README.md and docs/ points at a file, and every anchor at a heading", () => {
   const files = documents();
-  expect(files).toEqual(expect.arrayContaining(["docs/_index.md", "docs/installation-configuration.md"]));
+  expect(files).toEqual(
+    expect.arrayContaining(["bench/README.md", "docs/_index.md", "docs/installation-configuration.md"]),
+  );
   expect(files.flatMap((file) => brokenLinks(repoRoot, file))).toEqual([]);
 });
 

@@ -4,10 +4,11 @@
  * (tests/support/hostileTexts.ts: a group named `null`, a description holding `$${x}`, YAML 1.1's
  * words and numbers, line breaks of every kind, claims keyed so):
  *
- * - the README's import path: the exported program and its import file, `pulumi import --file …
- *   --generate-code=false`, then `preview --refresh --expect-no-changes` clean and `up` changing
- *   nothing, with no write; the state's inputs, which pulumi-yaml evaluated from the program, hold
- *   every text byte for byte; `destroy` deletes nothing (retainOnDelete);
+ * - the import path of docs/guides/existing-organization.md: the exported program and its import
+ *   file, `pulumi import --file … --generate-code=false`, then `preview --refresh
+ *   --expect-no-changes` clean and `up` changing nothing, with no write; the state's inputs,
+ *   which pulumi-yaml evaluated from the program, hold every text byte for byte; `destroy`
+ *   deletes nothing (retainOnDelete);
  * - adoption as the TypeScript export does it: `up` takes every record over (`adopt`, and
  *   `adoptUid` for identical subscriptions), the one write the client secret an identity provider
  *   never answers, read from secret config; then no changes.
@@ -83,9 +84,9 @@ describe("export --language yaml under the real Pulumi CLI", () => {
     expect([imported.code, imported.stderr]).toEqual([0, ""]);
     expect(imported.stdout).toMatch(new RegExp(`= ${declared} imported`));
     expect(writes()).toEqual([]);
-    // The CLI reads each record twice on import (README: Import with the native provider), and
-    // each read of the custom role also lists its group's roles by its name (native/imports.ts:
-    // a role is imported only as its group's own).
+    // The CLI reads each record twice on import (docs/guides/existing-organization.md, "Import with
+    // the native provider"), and each read of the custom role also lists its group's roles by its
+    // name (native/imports.ts: a role is imported only as its group's own).
     const gets = emu.requests().filter((r) => r.method === "GET");
     const roleChecks = gets.filter((r) => r.path === "/iam/v2beta1/roles" && r.query["uidp.children_of"] !== undefined);
     expect(roleChecks).toHaveLength(2);

@@ -1,6 +1,6 @@
 /**
  * `pulumi up` of the example organization killed with SIGKILL in the middle of a create, under the
- * REAL Pulumi CLI: what its engine then reports, and the way back the README gives, run command
+ * REAL Pulumi CLI: what its engine then reports, and the way back docs/guides/interrupted-up.md gives, run command
  * for command, ending with no duplicate and no orphan.
  *
  * The kill point is deterministic: a proxy in front of the emulator (tests/support/holdingProxy.ts)
@@ -111,7 +111,7 @@ describe("pulumi up killed with SIGKILL during a create, under the real Pulumi C
     return { held, parked };
   }
 
-  /** The README's way back after an interrupted `up`, command for command. */
+  /** The guide's way back (docs/guides/interrupted-up.md) after an interrupted `up`, command for command. */
   async function wayBack(): Promise<void> {
     const cancel = await stack.cli(["cancel", "--yes"]);
     expect(cancel.stdout).toContain("The currently running update for 'dev' has been canceled!");

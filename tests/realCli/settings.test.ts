@@ -74,8 +74,8 @@ test("a URL with a password fails up at configure, before any request; the engin
   try {
     await refused("up", "platform:apiUrl: must not carry credentials (user:password@ in the URL)");
     // The engine stores the whole stack config as the inputs of the dynamic resources' provider
-    // (pulumi-nodejs), whose CheckConfig is the SDK's and checks nothing: the README says so, and
-    // the native provider refuses it before the state (native/settings.realCli.test.ts).
+    // (pulumi-nodejs), whose CheckConfig is the SDK's and checks nothing: docs/installation-configuration.md
+    // says so, and the native provider refuses it before the state (native/settings.realCli.test.ts).
     expect(JSON.stringify(stack.checkpoint())).toContain(password);
   } finally {
     expect((await stack.cli(["config", "set", "platform:apiUrl", emu.url])).code).toBe(0);

@@ -1,5 +1,5 @@
 /**
- * A user's shell lines (the README's, a workflow step's) run against a stack under the real Pulumi
+ * A user's shell lines (a guide's, a workflow step's) run against a stack under the real Pulumi
  * CLI, each the way it can run on this machine, and each run says how it ran:
  *
  * - `pulumi …` that does not run the program (login, stack init, config set, stack export, …) and
@@ -11,7 +11,7 @@
  * - `npm install`, `npm ci`, `npm run build` and `cd` into the program: what staging the program
  *   already did (tools/pulumi-cli/stageProgram.ts: its files, the built package installed as a copy).
  *
- * Any other line is an error naming it, so a README line can never go unexercised unnoticed.
+ * Any other line is an error naming it, so a documented line can never go unexercised unnoticed.
  */
 import { spawnSync } from "node:child_process";
 import { programCommand, runsProgram } from "../../tools/pulumi-cli/command";

@@ -1,7 +1,8 @@
 /**
  * `npm run generate`: writes every file derived from the kinds' descriptions (each kind's
- * `resource.ts` beside its description, the README's resources table, the reference pages under
- * docs/api/ and the examples of docs/_index.md); `--check` writes nothing and fails naming each
+ * `resource.ts` beside its description, the resources table of docs/guides/resources.md, the
+ * reference pages under docs/api/, the examples of docs/_index.md and the settings table of
+ * docs/installation-configuration.md); `--check` writes nothing and fails naming each
  * file that is stale, or left over under docs/api/. Runs from the compiled tree (dist/), and
  * reads the registry (resources/kinds.ts), so it knows the kinds the package ships and no other.
  */
@@ -19,7 +20,7 @@ import { PACKAGE_NAME, describedKinds } from "../../native/kinds";
 import { docsContext, docsFiles, orphanedFiles } from "./docs/docsFiles";
 import { ProgramContext, kindProgram } from "./docs/program";
 import { typescriptDeclaration } from "./docs/typescript";
-import { resourcesTable, withTable } from "./readmeTable";
+import { resourcesTable, withTable } from "./resourcesTable";
 import { resourceModule } from "./resourceModule";
 
 /** The repository whose sources it writes, from the compiled tree (dist/) it runs from. */
@@ -103,8 +104,11 @@ export async function generatedFiles(): Promise<GeneratedFile[]> {
     // The class goes beside the kind's provider module, in the kind's folder.
     files.push(await classFile(model, path.join(repoRoot, path.dirname(modulePathOf(registered))), schemas, context));
   }
-  const readme = path.join(repoRoot, "README.md");
-  files.push({ file: readme, text: withTable(fs.readFileSync(readme, "utf8"), resourcesTable(models)) });
+  const resourcesPage = path.join(DOCS, "guides", "resources.md");
+  files.push({
+    file: resourcesPage,
+    text: withTable(fs.readFileSync(resourcesPage, "utf8"), resourcesTable(models), "docs/guides/resources.md"),
+  });
   const { version } = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string };
   const apiDocument = path.join(repoRoot, "api", "api-v2-schema.json");
   const docs = await docsFiles(

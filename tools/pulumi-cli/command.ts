@@ -2,7 +2,7 @@
  * A `pulumi` command that runs the program (preview, up, refresh, destroy), read as the Automation
  * API call that stands for it: the same operation with the same flags. Only flags whose meaning
  * the Automation API keeps are accepted; any other is an error naming it, so a command in the
- * README, the demo or the GitHub Actions example can never be mapped to something it does not say.
+ * docs, the demo or the GitHub Actions example can never be mapped to something it does not say.
  */
 import type { RealCliOperation } from "./automation";
 

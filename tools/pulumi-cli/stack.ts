@@ -2,7 +2,7 @@
  * Stacks under the real Pulumi CLI, driven the way Pulumi's own projects test programs: the
  * Automation API's LocalWorkspace (./automation.ts, one process per operation), the program as an
  * inline program, a file backend in a temporary folder, the passphrase secrets provider, and
- * nothing fetched: no update check, no plugin acquisition. The real-CLI stories, the README's
+ * nothing fetched: no update check, no plugin acquisition. The real-CLI stories, the docs' walk-through
  * commands, the demo and the benchmarks all run their stacks here.
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -38,7 +38,7 @@ export interface RealCliStackOptions {
    * Where the CLI keeps the stack: `"variable"` (default), a file backend in the scratch folder
    * named by PULUMI_BACKEND_URL; `"login"`, the backend that the caller's own `pulumi login` (run in
    * `env`) records, as on a user's machine: checkpointFile then assumes it was
-   * `file://<programDir>/state`, as the README's commands have it. PULUMI_HOME is in the scratch
+   * `file://<programDir>/state`, as the walk-through's commands have it. PULUMI_HOME is in the scratch
    * folder either way (`~` in `pulumi login --local` is the account's home whatever HOME says, so
    * it is never used here).
    */

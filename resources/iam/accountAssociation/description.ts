@@ -1,6 +1,6 @@
 /**
  * The account association of a group: everything the package knows about the kind, and the
- * only place it is written. Its provider, class, look-ups and README row come from here.
+ * only place it is written. Its provider, class, look-ups and docs pages come from here.
  */
 import type { ResourceKind } from "../../../provider/kind";
 

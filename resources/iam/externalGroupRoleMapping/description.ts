@@ -1,7 +1,7 @@
 /**
  * A role granted to the members of an identity provider's external group: everything the
  * package knows about the kind, and the only place it is written. Its provider, class,
- * look-ups and README row come from here.
+ * look-ups and docs pages come from here.
  */
 import type { ResourceKind } from "../../../provider/kind";
 import { shown } from "../../../provider/values";

@@ -1,7 +1,7 @@
 /**
  * An identity that external tokens or principals are matched to: everything the package knows
- * about the kind, and the only place it is written. Its provider, class, look-ups and README
- * row come from here.
+ * about the kind, and the only place it is written. Its provider, class, look-ups and docs
+ * pages come from here.
  */
 import type { CheckFailure, ResourceKind } from "../../../provider/kind";
 import { oneOf } from "../../../provider/rules";

@@ -1,6 +1,6 @@
 /**
  * A group's identity provider (how its people sign in: OIDC): everything the package knows about
- * the kind, and the only place it is written. Its provider, class, look-ups and README row come
+ * the kind, and the only place it is written. Its provider, class, look-ups and docs pages come
  * from here.
  */
 import type { ResourceKind } from "../../../provider/kind";
@@ -53,8 +53,8 @@ const identityProvider: ResourceKind = {
       "oidc.correlationRule": "How a signed-in user is matched with a provisioned one; leave it out for none.",
       scim: "SCIM provisioning state (read-only: changed through the SCIM token operations, not here).",
       adopt:
-        "Take over an existing identity provider of the same name on the group instead of failing (see README,\n" +
-        "adoption): its client secret cannot be read, so the declared one is written. Never sent to the API.\n" +
+        "Take over an existing identity provider of the same name on the group instead of failing (see the adoption guide,\n" +
+        "docs/guides/existing-organization.md): its client secret cannot be read, so the declared one is written. Never sent to the API.\n" +
         "Defaults to the stack-wide `platform:adopt` (PLATFORM_ADOPT), off unless set.",
     },
   },

@@ -51,8 +51,10 @@ export interface IdentityProviderArgs {
     pkceEnabled?: pulumi.Input<boolean>;
   }>;
   /**
-   * Take over an existing identity provider of the same name on the group instead of failing (see README,
-   * adoption): its client secret cannot be read, so the declared one is written. Never sent to the API.
+   * Take over an existing identity provider of the same name on the group instead of failing (see the adoption
+   * guide,
+   * docs/guides/existing-organization.md): its client secret cannot be read, so the declared one is written. Never
+   * sent to the API.
    * Defaults to the stack-wide `platform:adopt` (PLATFORM_ADOPT), off unless set.
    */
   adopt?: pulumi.Input<boolean>;

@@ -1,6 +1,6 @@
 /**
  * A custom role defined on a group: everything the package knows about the kind, and the only
- * place it is written. Its provider, class and README row come from here.
+ * place it is written. Its provider, class and docs pages come from here.
  */
 import type { ResourceKind } from "../../../provider/kind";
 import { CAPABILITIES } from "../enums";

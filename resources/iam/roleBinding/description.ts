@@ -1,6 +1,6 @@
 /**
  * A role granted to an identity within a group: everything the package knows about the kind,
- * and the only place it is written. Its provider, class and README row come from here.
+ * and the only place it is written. Its provider, class and docs pages come from here.
  */
 import type { ResourceKind } from "../../../provider/kind";
 import { isObject, parentOfUid, shown } from "../../../provider/values";

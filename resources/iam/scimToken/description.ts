@@ -1,6 +1,6 @@
 /**
  * SCIM provisioning of an identity provider (a SCIM token): everything the package knows about
- * the kind, and the only place it is written. Its provider, class and README row come from here.
+ * the kind, and the only place it is written. Its provider, class and docs pages come from here.
  *
  * A SCIM token is not a record of a collection but part of an identity provider's: its `scim`
  * state, which the identity provider's GET answers, changed by custom methods

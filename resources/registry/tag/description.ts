@@ -1,6 +1,6 @@
 /**
  * A tag of a repo: everything the package knows about the kind, and the only place it is
- * written. Its provider, class, look-ups and README row come from here.
+ * written. Its provider, class, look-ups and docs pages come from here.
  */
 import type { ResourceKind } from "../../../provider/kind";
 

@@ -1,6 +1,7 @@
 /**
  * Every file of docs/ the generator writes: a page per kind and per function under docs/api/
- * (with an index of them), and the examples of docs/_index.md between its markers. Written from
+ * (with an index of them), the examples of docs/_index.md and the settings table of
+ * docs/installation-configuration.md, each between its markers. Written from
  * the registry's kinds, the functions the native provider answers and its package schema.
  */
 import * as fs from "node:fs";
@@ -15,6 +16,7 @@ import { DocsContext, LANGUAGES, programTexts } from "./examples";
 import { functionPage } from "./functionPage";
 import { GENERATED_NOTE, functionPageName, kindPage, kindPageName } from "./kindPage";
 import { kindProgram } from "./program";
+import { withSettingsTable } from "./settingsTable";
 
 export interface DocsFile {
   /** Path under docs/. */
@@ -168,7 +170,7 @@ function apiIndex(kinds: readonly Kind[], context: DocsContext): string {
   return lines.join("\n");
 }
 
-/** Every generated file of docs/, by its path under docs/; `docsDir` holds the hand-written _index.md. */
+/** Every generated file of docs/, by its path under docs/; `docsDir` holds the hand-written pages with markers. */
 export async function docsFiles(docsDir: string, context: DocsContext): Promise<DocsFile[]> {
   const files: DocsFile[] = [];
   const kinds = [...context.kinds].sort(
@@ -181,6 +183,11 @@ export async function docsFiles(docsDir: string, context: DocsContext): Promise<
   files.push({ file: "api/README.md", text: apiIndex(kinds, context) });
   const index = path.join(docsDir, "_index.md");
   files.push({ file: "_index.md", text: await indexWithExample(fs.readFileSync(index, "utf8"), context) });
+  const installation = "installation-configuration.md";
+  files.push({
+    file: installation,
+    text: withSettingsTable(fs.readFileSync(path.join(docsDir, installation), "utf8")),
+  });
   return files;
 }
 

@@ -4,7 +4,7 @@
  * up an existing record, and how to import one.
  */
 import type { Kind } from "../../../provider/kind";
-import { replacedWhen } from "../readmeTable";
+import { replacedWhen } from "../resourcesTable";
 import { DocsContext, exampleSection } from "./examples";
 import { importDocOf } from "../../../native/importDocs";
 import { headingSlug } from "./markdown";

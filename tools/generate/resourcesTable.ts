@@ -1,6 +1,6 @@
 /**
- * The README's table of resources (between its two markers), one row per kind of the registry,
- * written from the same model as the classes.
+ * The table of every kind in docs/guides/resources.md (between its two markers), one row per kind
+ * of the registry, written from the same model as the classes.
  */
 import type { ResourceKind } from "../../provider/kind";
 import type { KindModel, ModelField } from "../../provider/kindModel";
@@ -52,10 +52,10 @@ export function resourcesTable(models: readonly KindModel[]): string {
   ].join("\n");
 }
 
-/** The README with its table replaced; an error when the markers are missing. */
-export function withTable(readme: string, table: string): string {
-  const begin = readme.indexOf(TABLE_BEGIN);
-  const end = readme.indexOf(TABLE_END);
-  if (begin < 0 || end < begin) throw new Error(`README.md lacks the markers of the resources table (${TABLE_BEGIN})`);
-  return readme.slice(0, begin) + table + readme.slice(end + TABLE_END.length);
+/** The page with its table replaced; an error naming `page` when the markers are missing. */
+export function withTable(text: string, table: string, page: string): string {
+  const begin = text.indexOf(TABLE_BEGIN);
+  const end = text.indexOf(TABLE_END);
+  if (begin < 0 || end < begin) throw new Error(`${page} lacks the markers of the resources table (${TABLE_BEGIN})`);
+  return text.slice(0, begin) + table + text.slice(end + TABLE_END.length);
 }
