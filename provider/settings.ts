@@ -24,6 +24,10 @@ export interface Settings {
   identityToken?: string;
   /** GitHub Actions' OIDC token endpoint, from the job's environment (`id-token: write`). */
   githubActions?: { requestUrl: string; requestToken: string };
+  /** Requests in flight from this process at most (provider/requestSlots.ts); its default when unset. */
+  maxConcurrency?: number;
+  /** false: every read is its own GET, never answered with others of its kind by one List (provider/readBatches.ts). */
+  batchReads?: boolean;
 }
 
 /** The environment GitHub Actions gives a job with `permissions: id-token: write`. */
@@ -42,6 +46,8 @@ export const SETTING_SOURCES = {
   identityToken: { config: "platform:identityToken", env: "PLATFORM_IDENTITY_TOKEN" },
   timeout: { config: "platform:timeout", env: "PLATFORM_TIMEOUT" },
   adopt: { config: "platform:adopt", env: "PLATFORM_ADOPT" },
+  maxConcurrency: { config: "platform:maxConcurrency", env: "PLATFORM_MAX_CONCURRENCY" },
+  batchReads: { config: "platform:batchReads", env: "PLATFORM_BATCH_READS" },
 } as const;
 
 type Key = keyof typeof SETTING_SOURCES;
@@ -189,8 +195,47 @@ export function resolveSettings(): Settings {
   return settings;
 }
 
+/**
+ * Requests one process sends at once when platform:maxConcurrency is not set. The engine's
+ * parallelism is four per CPU (64 on a 16-core runner); 16 requests in flight are 320 a second at
+ * 50 ms each, more than the engine's own work per resource lets it use and more than a service
+ * that limits its callers grants, while a drift check loses nothing to the bound: reads that wait
+ * for it are answered together (provider/readBatches.ts). Each process also opens no more than 16
+ * connections to the API.
+ */
+export const DEFAULT_MAX_CONCURRENCY = 16;
+export const MAX_MAX_CONCURRENCY = 1024;
+
+/** platform:maxConcurrency: a whole number of requests from 1 to MAX_MAX_CONCURRENCY, undefined when not set. */
+function maxConcurrencySetting(): number | undefined {
+  const given = raw("maxConcurrency");
+  if (!given) return undefined;
+  const text = given.value.trim();
+  const value = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!(value >= 1 && value <= MAX_MAX_CONCURRENCY))
+    throw new SettingsError(
+      `${given.from}: must be a whole number of requests from 1 to ${MAX_MAX_CONCURRENCY} (how many this process sends ` +
+        `at once at most; default ${DEFAULT_MAX_CONCURRENCY})`,
+    );
+  return value;
+}
+
+/** platform:batchReads: true (the default) or false. */
+function batchReadsSetting(): boolean | undefined {
+  const given = raw("batchReads");
+  if (!given) return undefined;
+  const text = given.value.trim().toLowerCase();
+  if (text !== "true" && text !== "false")
+    throw new SettingsError(
+      `${given.from}: must be true (the default: reads of one kind that overlap are answered together by one List) or false (one GET per read)`,
+    );
+  return text === "true";
+}
+
 function resolveFresh(): Settings {
   timeoutSetting();
+  const maxConcurrency = maxConcurrencySetting();
+  const batchReads = batchReadsSetting();
   const api = raw("apiUrl");
   if (!api) {
     const { config, env } = SETTING_SOURCES.apiUrl;
@@ -205,6 +250,8 @@ function resolveFresh(): Settings {
     throw new SettingsError(`${version.from}: is not an API version; use v2beta1 (the default) or v2`);
   }
   const settings: Settings = { apiUrl, authUrl, apiVersion: (version?.value as ApiVersion | undefined) ?? "v2beta1" };
+  if (maxConcurrency !== undefined) settings.maxConcurrency = maxConcurrency;
+  if (batchReads !== undefined) settings.batchReads = batchReads;
 
   const identity = raw("identity");
   const tokenFile = raw("identityTokenFile");
