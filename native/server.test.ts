@@ -9,59 +9,19 @@
  * outputs keep the uid (what a child's parentUid takes) and leave what only the service's answer
  * tells unknown.
  */
-import { ChildProcess, spawn } from "node:child_process";
 import * as path from "node:path";
-import type * as Grpc from "@grpc/grpc-js";
-import * as providerGrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as providerProto from "@pulumi/pulumi/proto/provider_pb";
 import { unknownValue } from "@pulumi/pulumi/runtime";
 import * as StructProto from "google-protobuf/google/protobuf/struct_pb";
 import { startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
-import { withoutPlatformEnv } from "../tools/engine/orgProject";
+import { LAUNCHER, Plugin, startPlugin, unary } from "../tests/support/nativePlugin";
 import { repoRoot } from "../tools/host/stage";
 
-const LAUNCHER = path.join(repoRoot, "native", "pulumi-resource-platform");
 const UNGUARDED = `require("@pulumi/pulumi/provider").main(require(${JSON.stringify(
   path.join(repoRoot, "dist", "native", "provider.js"),
 )}).nativeProvider("0.0.0"), [])`;
 const GROUP_URN = "urn:pulumi:dev::project::platform:iam:Group::imported";
-
-const grpc = require(
-  require.resolve("@grpc/grpc-js", { paths: [path.dirname(require.resolve("@pulumi/pulumi/package.json"))] }),
-) as typeof Grpc;
-
-interface Plugin {
-  process: ChildProcess;
-  client: providerGrpc.ResourceProviderClient;
-  stderr: () => string;
-}
-
-/** Starts a plugin process, reads the port it prints, and connects to it. */
-function startPlugin(command: string, args: string[]): Promise<Plugin> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: repoRoot, env: withoutPlatformEnv(), stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.once("error", reject);
-    child.once("exit", (code) => reject(new Error(`the plugin exited (${code}) before printing its port: ${stderr}`)));
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-      const port = /^(\d+)\n/.exec(stdout)?.[1];
-      if (!port) return;
-      const client = new providerGrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-      resolve({ process: child, client, stderr: () => stderr });
-    });
-  });
-}
-
-function unary<Req, Res>(
-  method: (req: Req, cb: (error: Grpc.ServiceError | null, res: Res) => void) => unknown,
-  req: Req,
-) {
-  return new Promise<Res>((resolve, reject) => method(req, (error, res) => (error ? reject(error) : resolve(res))));
-}
 
 describe("native/server.ts: configure and an import's Read on the SDK's gRPC server", () => {
   let emu: RunningEmulator;
@@ -85,7 +45,7 @@ describe("native/server.ts: configure and an import's Read on the SDK's gRPC ser
     await emu?.close();
   });
 
-  const configure = (client: providerGrpc.ResourceProviderClient) => {
+  const configure = (client: Plugin["client"]) => {
     const request = new providerProto.ConfigureRequest();
     request.getVariablesMap().set("platform:config:apiUrl", emu.url).set("platform:config:token", emu.token);
     request.setAcceptsecrets(true);
