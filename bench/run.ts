@@ -546,11 +546,12 @@ async function figureNative(o: Options): Promise<void> {
     ];
     for (const [name, value] of figures)
       if (value > target) misses.push(`[11] native ${names[step]} ${name}: native / dynamic ${fmt(value)} > ${target}`);
-    const expected = step === "preview" ? 0 : 1;
+    // A refresh reads each record at most once: reads that overlap are answered by one List.
+    const floor = step === "preview" ? 0 : 1;
     for (const variant of ["dynamic", "native"] as const)
-      if (r.variants[variant].steps[step].requestsPerResource !== expected)
+      if (r.variants[variant].steps[step].requestsPerResource > floor)
         misses.push(
-          `[11] native ${names[step]} (${variant}): ${r.variants[variant].steps[step].requestsPerResource} requests per resource, floor ${expected}`,
+          `[11] native ${names[step]} (${variant}): ${r.variants[variant].steps[step].requestsPerResource} requests per resource, at most ${floor}`,
         );
   }
   for (const variant of ["dynamic", "native"] as const) {
