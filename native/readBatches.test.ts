@@ -10,7 +10,7 @@ import * as StructProto from "google-protobuf/google/protobuf/struct_pb";
 import { BUILTIN_ROLES, startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
 import { Plugin, startPlugin, unary } from "../tests/support/nativePlugin";
-import { ReadsProxy, readsProxy, said } from "../tests/support/readsProxy";
+import { firstGetOf, ReadsProxy, readsProxy, said } from "../tests/support/readsProxy";
 
 jest.setTimeout(120_000);
 
@@ -33,15 +33,7 @@ beforeAll(async () => {
     const { uid, name } = (await made.json()) as { uid: string; name: string };
     groups.push({ uid, name, parentUid: parent });
   }
-  let first = true;
-  proxy = await readsProxy({
-    upstream: emu.url,
-    hold: (r) => {
-      const holding = first && said(r).startsWith("GET groups/");
-      if (holding) first = false;
-      return holding;
-    },
-  });
+  proxy = await readsProxy({ upstream: emu.url, hold: firstGetOf("groups") });
   plugin = await startPlugin();
   const configure = new providerProto.ConfigureRequest();
   configure.getVariablesMap().set("platform:config:apiUrl", proxy.url).set("platform:config:token", emu.token);

@@ -11,7 +11,7 @@
  */
 import { BUILTIN_ROLES } from "../emulator";
 import { Harness, ResourceType, startHarness } from "../tests/support/resourceHarness";
-import { ReadsProxy, readsProxy, ReadsProxyOptions, said, SeenRequest } from "../tests/support/readsProxy";
+import { firstGetOf, ReadsProxy, readsProxy, ReadsProxyOptions, said, SeenRequest } from "../tests/support/readsProxy";
 import { ReadResult, startHost } from "../tools/host/host";
 
 jest.setTimeout(120_000);
@@ -89,17 +89,6 @@ const read = (type: ResourceType, record: { uid: string; parent?: string }): Pro
 /** The read that comes last: a role's, whose GET the proxy lets through. */
 const marker = () => read("Role", { uid: VIEWER });
 const isMarker = (r: SeenRequest) => said(r) === `GET roles/${VIEWER}`;
-/** The first GET of each of these collections, and nothing else. */
-const firstGetOf = (...collections: string[]) => {
-  const held = new Set<string>();
-  return (r: SeenRequest) => {
-    const [verb, rest] = said(r).split(" ");
-    const collection = rest.split("/")[0];
-    if (verb !== "GET" || !collections.includes(collection) || held.has(collection)) return false;
-    held.add(collection);
-    return true;
-  };
-};
 
 /** What each read answers alone: one after the other, each one GET. */
 async function alone(reads: Array<() => Promise<ReadResult>>): Promise<ReadResult[]> {

@@ -18,7 +18,7 @@ import * as path from "node:path";
 import { BUILTIN_ROLES, startEmulator } from "../../emulator";
 import type { RunningEmulator } from "../../emulator";
 import { changedRecords, driftOf } from "../../bench/cliBatch";
-import { ReadsProxy, readsProxy, ReadsProxyOptions, said, SeenRequest } from "../support/readsProxy";
+import { firstGetOf, ReadsProxy, readsProxy, ReadsProxyOptions, said } from "../support/readsProxy";
 import { RealCliRun, realCliStack, RealCliStack } from "../support/realCli";
 
 jest.setTimeout(900_000);
@@ -181,18 +181,6 @@ describe("a drift check under the real Pulumi CLI", () => {
     }
   }
 
-  /** The first GET of each kind, and nothing else. */
-  const firstGetOfEachKind = () => {
-    const held = new Set<string>();
-    return (r: SeenRequest) => {
-      const [verb, rest] = said(r).split(" ");
-      const kind = rest.split("/")[0];
-      if (verb !== "GET" || !KINDS.includes(kind) || held.has(kind)) return false;
-      held.add(kind);
-      return true;
-    };
-  };
-
   test("the batch's edge cases: a group deleted between the List and its GET, a List answering page tokens, a List refused while GETs are allowed, groups under many parents, three kinds at once", async () => {
     // Which archives the List leaves out is decided as the Lists come (any archive's read may be the
     // first, whose GET is held): the first archive listed is deleted before its own GET, the second
@@ -203,7 +191,7 @@ describe("a drift check under the real Pulumi CLI", () => {
     let leftOut = "";
     let listsRefused = 0;
     behave({
-      hold: firstGetOfEachKind(),
+      hold: firstGetOf(...KINDS),
       // Identities come in pages of two, whatever page size the provider asks for.
       forward: (req) => {
         if (!said(req).startsWith("LIST identities")) return req;

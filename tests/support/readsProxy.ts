@@ -58,6 +58,18 @@ export function said(req: SeenRequest): string {
   return `LIST ${collection} ${req.query.getAll("uidp.ids").join(",")}`;
 }
 
+/** A `hold` that holds the first GET of each of these collections, and nothing else. */
+export function firstGetOf(...collections: string[]): (req: SeenRequest) => boolean {
+  const held = new Set<string>();
+  return (req) => {
+    const [verb, rest] = said(req).split(" ");
+    const collection = rest.split("/")[0];
+    if (verb !== "GET" || !collections.includes(collection) || held.has(collection)) return false;
+    held.add(collection);
+    return true;
+  };
+}
+
 export async function readsProxy(options: ReadsProxyOptions): Promise<ReadsProxy> {
   const upstream = new URL(options.upstream);
   const seen: SeenRequest[] = [];
