@@ -3,16 +3,17 @@
  * `platform-pulumi emulator --port N [--state FILE] [--no-seed] [--require-patch-fields] [--latency-ms N]
  * [--rate-limit N]`: runs the local Platform
  * API v2 emulator until interrupted, printing the base URL and the dev owner token.
- * `platform-pulumi export --under <group uid> [--out DIR] [--import-file FILE] [--js] [--manage-deletes]
- * [--partial]`: writes a Pulumi project declaring everything below that group, or Pulumi's import file for
- * the native provider (exporter/).
+ * `platform-pulumi export --under <group uid> [--out DIR] [--import-file FILE] [--language LANGUAGE] [--js]
+ * [--manage-deletes] [--partial]`: writes a Pulumi project declaring everything below that group, in
+ * TypeScript, JavaScript, YAML or Python, or Pulumi's import file for the native provider (exporter/).
  */
 import { parseArgs } from "node:util";
 import { startEmulator } from "./emulator";
 
 const USAGE = `Usage: platform-pulumi emulator [--port N] [--state FILE] [--no-seed] [--token-ttl SECONDS] [--require-patch-fields]
                                  [--latency-ms N] [--rate-limit N] [--quiet]
-       platform-pulumi export --under GROUP_UID [--out DIR] [--import-file FILE] [--js] [--manage-deletes] [--name PROJECT] [--partial]
+       platform-pulumi export --under GROUP_UID [--out DIR] [--import-file FILE] [--language typescript|javascript|yaml|python]
+                              [--js] [--manage-deletes] [--name PROJECT] [--partial]
 
 emulator:
   --port N             port on 127.0.0.1 (default 8080; 0 picks a free port)
@@ -35,7 +36,14 @@ with PLATFORM_IDENTITY_TOKEN_FILE, as the provider reads them):
   --import-file FILE   write Pulumi's import file for the native provider \`platform\` (type tokens, names, ids) for
                        \`pulumi import --file FILE\`; records no import can bring in (an invite: its code) are left out
                        as --partial says
-  --js                 write index.js (CommonJS) instead of index.ts and tsconfig.json
+  --language LANGUAGE  the program's language (default typescript):
+                         typescript  index.ts, tsconfig.json and package.json, on this package's classes
+                         javascript  index.js (CommonJS) and package.json, on this package's classes
+                         yaml        Pulumi.yaml is the program (runtime yaml), on the native provider \`platform\`
+                         python      __main__.py and requirements.txt (runtime python), on the native provider's
+                                     Python SDK
+                       YAML and Python projects get a package.json that installs the native provider's plugin
+  --js                 the same as --language javascript
   --manage-deletes     leave out retainOnDelete: removing a resource from the program deletes its record
   --name PROJECT       the Pulumi project name (default: platform-<last segment of the uid>)
   --partial            write the program even if some records cannot be declared as they are (the provider
@@ -129,6 +137,7 @@ async function runExport(args: string[]): Promise<void> {
         under: { type: "string" },
         out: { type: "string" },
         "import-file": { type: "string" },
+        language: { type: "string" },
         js: { type: "boolean", default: false },
         "manage-deletes": { type: "boolean", default: false },
         name: { type: "string" },
@@ -141,7 +150,12 @@ async function runExport(args: string[]): Promise<void> {
   }
   if (!values.under) fail("export needs --under <group uid>");
   // Loaded here: the emulator command needs none of the provider.
-  const { exportOrganization, leftOutLine } = await import("./exporter");
+  const { exportOrganization, leftOutLine, LANGUAGES } = await import("./exporter");
+  const language = values.language;
+  if (language !== undefined && !(LANGUAGES as readonly string[]).includes(language))
+    fail(`--language must be one of ${LANGUAGES.join(", ")}, got "${language}"`);
+  if (values.js && language !== undefined && language !== "javascript")
+    fail(`--js is --language javascript: it cannot go with --language ${language}`);
   const { sharedClient } = await import("./provider/client");
   const started = Date.now();
   // The project folder by default; with only --import-file, the import file alone.
@@ -150,7 +164,7 @@ async function runExport(args: string[]): Promise<void> {
     under: values.under,
     out,
     importFile: values["import-file"],
-    js: values.js,
+    language: (language as (typeof LANGUAGES)[number] | undefined) ?? (values.js ? "javascript" : undefined),
     manageDeletes: values["manage-deletes"],
     name: values.name,
     partial: values.partial,
@@ -169,8 +183,10 @@ async function runExport(args: string[]): Promise<void> {
   if (out !== undefined) console.log(`Wrote ${result.files.join(", ")} to ${out}: ${found}.`);
   if (values["import-file"] !== undefined)
     console.log(
-      `Wrote the import file ${values["import-file"]}: ${found}. In a project whose Pulumi.yaml points at the ` +
-        `native provider: pulumi import --file ${values["import-file"]}`,
+      `Wrote the import file ${values["import-file"]}: ${found}. ` +
+        (out === undefined
+          ? `In a project whose Pulumi.yaml points at the native provider: pulumi import --file ${values["import-file"]}`
+          : `In ${out}, whose program already declares them: pulumi import --file ${values["import-file"]} --generate-code=false`),
     );
   for (const key of result.secretKeys) console.log(`Set the secret ${key}: pulumi config set --secret ${key} <value>`);
 }

@@ -25,8 +25,17 @@ import * as path from "node:path";
 import { startEmulator } from "../emulator";
 import { reapedChildrenCpuMs } from "../tools/pulumi-cli/automation";
 import { realCliStack, RealCliStack } from "../tools/pulumi-cli/stack";
-import { GROUPS_PROGRAM } from "./engineScale";
 import { timed } from "./stats";
+
+/** A program of `count` groups under `rootUid`. */
+const GROUPS_PROGRAM = `import * as pulumi from "@pulumi/pulumi";
+import * as platform from "platform-pulumi";
+
+const config = new pulumi.Config();
+const rootUid = config.require("rootUid");
+const count = Number(config.require("count"));
+for (let i = 0; i < count; i++) new platform.iam.Group(\`group-\${i}\`, { parentUid: rootUid, name: \`scale-\${i}\` });
+`;
 
 const PROJECT = "cli-scale";
 const FIXED_GROUPS = 10;

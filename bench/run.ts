@@ -5,9 +5,10 @@
  * means and its target: bench/README.md.
  *
  *   node dist/bench/run.js [--quick]
- *                          [--only requests,size,refresh,read,preview,emulator,require,scale,engine,lookup,cli,native]
+ *                          [--only requests,size,refresh,read,preview,emulator,require,scale,lookup,cli,
+ *                                  native,plugin,batch]
  *                          [--runs N] [--resources N] [--concurrency N] [--scale-sizes N,M]
- *                          [--engine-sizes N,M] [--cli-sizes N,M] [--cli-checkpoint-sizes N,M]
+ *                          [--cli-sizes N,M] [--cli-checkpoint-sizes N,M]
  *                          [--native-resources N] [--native-runs N] [--batch-records N] [--batch-runs N] [--cpu-prof]
  */
 import * as fs from "node:fs";
@@ -28,7 +29,6 @@ import {
 } from "./requests";
 import { benchRequireTime } from "./requireTime";
 import { benchEmulatorKinds } from "./emulatorKinds";
-import { benchEngineScale } from "./engineScale";
 import { benchCliScale } from "./cliScale";
 import { benchNativeVsDynamic, NATIVE_STEPS } from "./cliNative";
 import { BATCH_SETUP, BATCH_TARGETS, benchCliBatch, reportCliBatch } from "./cliBatch";
@@ -36,6 +36,7 @@ import { locatePulumiCli } from "../tools/pulumi-cli/find";
 import { benchLookupMemory } from "./lookupMemory";
 import { benchReadInProcess } from "./readInProcess";
 import { benchScale } from "./scale";
+import { benchPluginStart, pluginStartLines } from "./pluginStart";
 import { describe, fmt, spread } from "./stats";
 import { startWorld, World } from "./world";
 
@@ -48,11 +49,11 @@ const FIGURES = [
   "emulator",
   "require",
   "scale",
-  "engine",
   "lookup",
   "cli",
   "native",
   "batch",
+  "plugin",
 ] as const;
 type Figure = (typeof FIGURES)[number];
 
@@ -78,7 +79,6 @@ function options() {
       resources: { type: "string" },
       concurrency: { type: "string" },
       "scale-sizes": { type: "string" },
-      "engine-sizes": { type: "string" },
       "cli-sizes": { type: "string" },
       "cli-checkpoint-sizes": { type: "string" },
       "native-resources": { type: "string" },
@@ -92,7 +92,7 @@ function options() {
   });
   if (values.help) {
     console.log(
-      `usage: node dist/bench/run.js [--quick] [--only ${FIGURES.join(",")}] [--runs N] [--resources N] [--concurrency N] [--scale-sizes N,M] [--engine-sizes N,M] [--cli-sizes N,M] [--cli-checkpoint-sizes N,M] [--native-resources N] [--native-runs N] [--batch-records N] [--batch-runs N] [--cpu-prof]`,
+      `usage: node dist/bench/run.js [--quick] [--only ${FIGURES.join(",")}] [--runs N] [--resources N] [--concurrency N] [--scale-sizes N,M] [--cli-sizes N,M] [--cli-checkpoint-sizes N,M] [--native-resources N] [--native-runs N] [--batch-records N] [--batch-runs N] [--cpu-prof]`,
     );
     process.exit(0);
   }
@@ -124,7 +124,6 @@ function options() {
     longRunHours: 4,
     longRunBurst: quick ? 4 : 8,
     scaleSizes: sizes("scale-sizes", values["scale-sizes"] ?? (quick ? "200,2000" : "1000,10000")),
-    engineSizes: sizes("engine-sizes", values["engine-sizes"] ?? (quick ? "100,1000" : "1000,10000")),
     nativeResources: count("native-resources", values["native-resources"], quick ? 200 : 1000, 11),
     nativeRuns: count("native-runs", values["native-runs"], quick ? 1 : 3, 1),
     batchRecords: count("batch-records", values["batch-records"], quick ? 200 : 1000, 5),
@@ -155,9 +154,9 @@ function command(o: Options, figure: Figure): string {
   if (["refresh", "preview"].includes(figure))
     flags.push(`--runs ${o.runs}`, `--resources ${o.resources}`, `--concurrency ${o.concurrency}`);
   if (figure === "scale") flags.push(`--scale-sizes ${o.scaleSizes.join(",")}`, `--concurrency ${o.concurrency}`);
-  if (figure === "engine") flags.push(`--engine-sizes ${o.engineSizes.join(",")}`);
   if (figure === "cli")
     flags.push(`--cli-sizes ${o.cliSizes.join(",")}`, `--cli-checkpoint-sizes ${o.cliCheckpointSizes.join(",")}`);
+  if (figure === "plugin") flags.push(`--runs ${o.runs}`);
   if (figure === "native") flags.push(`--native-resources ${o.nativeResources}`, `--native-runs ${o.nativeRuns}`);
   if (figure === "batch") flags.push(`--batch-records ${o.batchRecords}`, `--batch-runs ${o.batchRuns}`);
   if (figure === "read") flags.push(`--runs ${o.runs}`, `--resources ${o.resources}`, `--concurrency ${o.concurrency}`);
@@ -399,28 +398,6 @@ async function figureLookup(o: Options): Promise<void> {
   record(o, "lookup", { ...r });
 }
 
-async function figureEngine(o: Options): Promise<void> {
-  heading(
-    o,
-    "engine",
-    `[8] The local engine: up, preview and refresh of programs of ${o.engineSizes.join(" and ")} groups (tools/engine)`,
-  );
-  const r = await benchEngineScale({ sizes: o.engineSizes });
-  console.log(
-    `  fixed cost per run (a program of ${r.fixedGroups} groups): up ${fmt(r.fixedMs.up / 1000, 1)} s, preview ${fmt(r.fixedMs.preview / 1000, 1)} s, refresh ${fmt(r.fixedMs.refresh / 1000, 1)} s`,
-  );
-  for (const s of r.sizes) {
-    const per = (x: { perResourceMs: number; ms: number; enginePeakRssMb: number; hostPeakRssMb: number }) =>
-      `${fmt(x.perResourceMs, 3)} ms (${fmt(x.ms / 1000, 1)} s; peak RSS engine ${x.enginePeakRssMb} MB, host ${x.hostPeakRssMb} MB)`;
-    console.log(`  ${String(s.resources).padStart(6)}: state ${fmt(s.stateBytes / 1e6, 1)} MB`);
-    console.log(`          up ${per(s.steps.up)}`);
-    console.log(`          preview ${per(s.steps.preview)}`);
-    console.log(`          refresh ${per(s.steps.refresh)}`);
-  }
-  perResourceVerdicts("[8] engine", r.perResourceRatio);
-  record(o, "engine", { ...r, target: { perResourceRatio: TARGETS.scalePerResourceRatio } });
-}
-
 async function figureCli(o: Options): Promise<void> {
   heading(
     o,
@@ -590,6 +567,13 @@ async function figureBatch(o: Options): Promise<void> {
   record(o, "batch", { ...r, target: BATCH_TARGETS });
 }
 
+async function figurePlugin(o: Options): Promise<void> {
+  heading(o, "plugin", "[13] The plugin's single executable against the npm package's launcher: size and start-up");
+  const r = await benchPluginStart({ runs: o.runs });
+  for (const line of pluginStartLines(r)) console.log(`  ${line}`);
+  record(o, "plugin", r);
+}
+
 function writeResults(): void {
   // Figures measured alone replace their own entry; the others keep theirs (each says when).
   let previous: Record<string, unknown> = {};
@@ -628,10 +612,10 @@ async function main(): Promise<void> {
   if (o.figures.has("scale")) await figureScale(o);
   if (o.figures.has("read")) await figureRead(o);
   if (o.figures.has("lookup")) await figureLookup(o);
-  if (o.figures.has("engine")) await figureEngine(o);
   if (o.figures.has("cli")) await figureCli(o);
   if (o.figures.has("native")) await figureNative(o);
   if (o.figures.has("batch")) await figureBatch(o);
+  if (o.figures.has("plugin")) await figurePlugin(o);
   writeResults();
   console.log(`\nWritten: ${path.relative(process.cwd(), resultsPath) || resultsPath}`);
   console.log(

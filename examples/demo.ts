@@ -7,37 +7,33 @@
  *   4. repair              `up --refresh` puts them back
  *   5. destroy             the organization is as it was before the demo
  *
- * It runs on the real Pulumi CLI whenever one can be had (`npm run -s pulumi-cli`: a `pulumi` v3 on
- * PATH, else the one built from tools/pulumi-cli/go.mod, which a first run builds), through the
- * same Automation API harness as the real-CLI tests (tools/pulumi-cli/stack.ts). Only when there is
- * no CLI and no Go to build one does it use the project's local engine (tools/engine). Its first
- * line says which, or that the CLI is being built.
+ * It runs on the real Pulumi CLI (`npm run -s pulumi-cli`: a `pulumi` v3 on PATH, else the one
+ * built from tools/pulumi-cli/go.mod, which a first run builds), through the same Automation API
+ * harness as the real-CLI tests (tools/pulumi-cli/stack.ts). Its first line says when it builds the
+ * CLI. With neither a CLI nor Go to build one it says what to install and exits non-zero.
  */
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
-import { call, renderTree, snapshot } from "../tools/engine/orgApi";
-import { EXAMPLE_SSO_CLIENT_SECRET, exampleDir, withoutPlatformEnv } from "../tools/engine/orgProject";
-import { runEngine } from "../tools/engine/run";
-import { repoRoot } from "../tools/host/stage";
-import { readState } from "../tools/engine/state";
+import { call, renderTree, snapshot } from "../tools/orgApi";
+import { EXAMPLE_SSO_CLIENT_SECRET, exampleDir } from "../tools/orgProject";
 import { programCommand } from "../tools/pulumi-cli/command";
 import { LocatedCli, locatePulumiCli } from "../tools/pulumi-cli/find";
 import { realCliStack } from "../tools/pulumi-cli/stack";
 
 interface Runner {
-  /** One line: which engine runs the demo. */
+  /** One line: which CLI runs the demo. */
   describe: string;
   run(args: string[]): Promise<{ code: number; output: string }>;
   /** The stack outputs, as `pulumi stack output --json` shows them. */
   outputs(): Promise<any>;
-  /** What this engine's drift check shows beyond the drift itself, if anything. */
-  driftNote?: string[];
   close(): void;
 }
+
+/** What to install when there is no Pulumi CLI to run the demo. */
+const HOW_TO_GET_A_CLI =
+  "platform-pulumi demo needs the real Pulumi CLI: install Go >= 1.26 (then `npm run demo` builds the CLI " +
+  "once from tools/pulumi-cli/go.mod), or put a Pulumi CLI v3 on PATH, and run `npm run demo` again.";
 
 let lastLineBlank = true;
 /** Prints a line; never two blank lines in a row. */
@@ -67,6 +63,10 @@ async function main(): Promise<number> {
       ),
     progress: process.stderr,
   }).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+  if (cli instanceof Error) {
+    process.stderr.write(`${HOW_TO_GET_A_CLI}\n(npm run -s pulumi-cli found neither: ${cli.message})\n`);
+    return 1;
+  }
   say("platform-pulumi demo");
   say("");
   say("platform-pulumi lets a Pulumi program declare an organization on Platform API v2: groups,");
@@ -78,7 +78,7 @@ async function main(): Promise<number> {
   say("");
   const emu = await startEmulator({ quiet: true });
   const api = { url: emu.url, token: emu.token };
-  const runner = cli instanceof Error ? engineRunner(emu, cli) : cliRunner(emu, cli);
+  const runner = cliRunner(emu, cli);
   say(runner.describe);
   say(`Platform API emulator: ${emu.url}, organization "${ROOT_LABEL}" (uid ${emu.rootUid}).`);
 
@@ -141,7 +141,6 @@ async function main(): Promise<number> {
     const code = await step(["preview", "--refresh", "--expect-no-changes"], true);
     say(`→ exit code ${code}: the check fails and names what differs (the description, the missing identity`);
     say("  and its binding, the repo's tier), so the pull request shows the drift before anyone merges.");
-    for (const line of runner.driftNote ?? []) say(line);
 
     rule("4. Repair: up with refresh puts back what the program declares");
     await step(["up", "--refresh", "--yes"]);
@@ -208,37 +207,6 @@ function outputSummary(outputs: any): string[] {
 const TEAM_ORDER = ["platform", "payments", "data"];
 const count = (outputs: object | undefined) => Object.keys(outputs ?? {}).length;
 
-/** The local engine on the root Pulumi.yaml (which runs examples/org-hierarchy). */
-function engineRunner(emu: RunningEmulator, noCli: Error): Runner {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "platform-demo-"));
-  const state = path.join(dir, "dev.json");
-  const config = [
-    "--config",
-    `platform:apiUrl=${emu.url}`,
-    "--secret-config",
-    `platform:token=${emu.token}`,
-    "--config",
-    `rootUid=${emu.rootUid}`,
-    "--secret-config",
-    `ssoClientSecret=${EXAMPLE_SSO_CLIENT_SECRET}`,
-  ];
-  return {
-    describe:
-      `Engine: the project's local engine (tools/engine: the Pulumi SDK's runtime and the real dynamic-provider host), ` +
-      `because there is no Pulumi CLI to run: ${noCli.message}`,
-    async run(args) {
-      const result = await runEngine([...args.filter((a) => a !== "--yes"), ...config], {
-        cwd: repoRoot,
-        state,
-        env: withoutPlatformEnv(),
-      });
-      return { code: result.code, output: result.stdout + result.stderr };
-    },
-    outputs: async () => readState(state)?.outputs ?? {},
-    close: () => fs.rmSync(dir, { recursive: true, force: true }),
-  };
-}
-
 /**
  * The real CLI, with the harness of the real-CLI tests: the example staged with the package installed
  * from this checkout as a copy, a file backend and passphrase secrets in a temporary folder, each
@@ -271,11 +239,6 @@ function cliRunner(emu: RunningEmulator, cli: LocatedCli): Runner {
       return { code: result.code, output: result.stdout + result.stderr };
     },
     outputs: async () => outputs,
-    driftNote: [
-      "  The real engine also previews the records under the edited group, and the bindings naming them,",
-      "  as replacements ([diff: ~parentUid]): in a preview it does not yet know an updated dynamic",
-      "  resource's uid. Step 4's up replaces none of them.",
-    ],
     close: () => stack.remove(),
   };
 }

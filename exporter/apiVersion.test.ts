@@ -10,7 +10,7 @@ import { startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
 import { createClient } from "../provider/client";
 import type { ApiVersion } from "../provider/settings";
-import { call } from "../tools/engine/orgApi";
+import { call } from "../tools/orgApi";
 import { exportOrganization } from "./index";
 
 jest.setTimeout(60_000);

@@ -29,13 +29,22 @@ export function leftOutLine(left: LeftOut): string {
   return `  ${left.noun} ${left.uid}: ${oneLine(left.reasons.join("; "))}`;
 }
 
+/** Why the program's language cannot write a record's inputs as they are (a YAML program, an `fn::` key). */
+export type LanguageRefusals = (inputs: Props) => string[];
+
 /** The records a program can declare, and the others with the reasons it cannot. */
-export function sortOut(tree: Subtree): { declarable: Subtree; leftOut: LeftOut[] } {
+export function sortOut(
+  tree: Subtree,
+  languageRefusals: LanguageRefusals = () => [],
+): { declarable: Subtree; leftOut: LeftOut[] } {
   const leftOut: LeftOut[] = [];
   const kinds = tree.kinds.map(({ exported, records }) => ({
     exported,
     records: records.filter((record) => {
-      const reasons = refusalReasons(exported.kind, record);
+      const reasons = [
+        ...refusalReasons(exported.kind, record),
+        ...languageRefusals(declaredInputs(exported.kind, record)),
+      ];
       if (reasons.length > 0) leftOut.push({ uid: record.uid, noun: exported.kind.noun, reasons });
       return reasons.length === 0;
     }),

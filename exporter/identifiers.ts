@@ -62,6 +62,16 @@ export function pascal(word: string): string {
   return word.charAt(0).toUpperCase() + word.slice(1);
 }
 
+/** What a language takes as a variable name, and how it spells and numbers one. */
+export interface NamingRules {
+  /** A candidate as this language's identifier (JavaScript's candidates already are). */
+  spell(candidate: string): string;
+  safe(name: string): boolean;
+  numbered(name: string, n: number): string;
+}
+
+const JAVASCRIPT: NamingRules = { spell: (c) => c, safe: isSafeIdentifier, numbered: (name, n) => `${name}${n}` };
+
 /**
  * Unique, safe variable names: the first of the candidates that is neither taken nor forbidden,
  * else the last one numbered. `taken` starts with the names the program declares itself.
@@ -69,15 +79,22 @@ export function pascal(word: string): string {
 export class Names {
   private readonly taken: Set<string>;
 
-  constructor(declaredByProgram: readonly string[]) {
+  constructor(
+    declaredByProgram: readonly string[],
+    private readonly rules: NamingRules = JAVASCRIPT,
+  ) {
     this.taken = new Set(declaredByProgram);
   }
 
   claim(candidates: readonly string[]): string {
-    const free = (name: string) => !this.taken.has(name) && isSafeIdentifier(name);
-    let chosen = candidates.find(free);
-    const last = candidates[candidates.length - 1];
-    for (let n = 2; chosen === undefined; n++) if (free(`${last}${n}`)) chosen = `${last}${n}`;
+    const free = (name: string) => !this.taken.has(name) && this.rules.safe(name);
+    const spelled = candidates.map((candidate) => this.rules.spell(candidate));
+    let chosen = spelled.find(free);
+    const last = spelled[spelled.length - 1];
+    for (let n = 2; chosen === undefined; n++) {
+      const numbered = this.rules.numbered(last, n);
+      if (free(numbered)) chosen = numbered;
+    }
     this.taken.add(chosen);
     return chosen;
   }

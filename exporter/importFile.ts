@@ -8,14 +8,14 @@ import type { ApiRecord, Kind } from "../provider/kind";
 import { importable, importIdOf, importStart } from "../native/imports";
 import { typeTokenOf } from "../native/kinds";
 import type { LeftOut } from "./declarable";
-import type { DeclaredResource } from "./program";
+import type { ModelResource } from "./model";
 import type { Subtree } from "./read";
 
 export interface ImportFile {
   resources: Array<{ type: string; name: string; id: string }>;
 }
 
-export function importFileOf(resources: readonly DeclaredResource[]): ImportFile {
+export function importFileOf(resources: readonly ModelResource[]): ImportFile {
   return {
     resources: resources.map(({ kind, uid, name, inputs }) => ({
       type: typeTokenOf(kind),

@@ -1,21 +1,25 @@
 /**
  * `platform-pulumi export`: reads every record below a group with the provider's own settings
  * (PLATFORM_API_URL and a token or an identity, from the environment) and writes a complete
- * Pulumi project that declares exactly them (Pulumi.yaml, package.json, tsconfig.json and
- * index.ts, or index.js with --js).
+ * Pulumi project that declares exactly them, in TypeScript, JavaScript, YAML or Python
+ * (exporter/project.ts). Reading (exporter/read.ts), what the program declares
+ * (exporter/declare.ts, a model of exporter/model.ts) and writing it in one language are apart.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import * as YAML from "yaml";
 import type { ApiClient } from "../provider/client";
 import { uidIssue } from "../provider/uid";
 import { LeftOut, leftOutLine, sortOut } from "./declarable";
 export { leftOutLine } from "./declarable";
+export { LANGUAGES, type Language } from "./project";
 import { exportedKinds, servedKinds } from "./kinds";
 import { importFileOf, withoutUnimportable } from "./importFile";
-import { generateProgram } from "./program";
+import { declareOrganization } from "./declare";
+import { countsOf, secretKeysOf } from "./model";
+import { Language, PROJECT_FILES, projectFiles } from "./project";
 import { Progress, readGroup, readRole, readSubtree } from "./read";
 import { referenceFields } from "./references";
+import { yamlRefusals } from "./yamlProgram";
 
 export interface ExportOptions {
   /** The group whose descendants are exported (itself not declared). */
@@ -28,6 +32,9 @@ export interface ExportOptions {
    * as records a program cannot declare are.
    */
   importFile?: string;
+  /** The program's language (default: TypeScript). */
+  language?: Language;
+  /** @deprecated the same as `language: "javascript"`. */
   js?: boolean;
   manageDeletes?: boolean;
   /** The Pulumi project name (default: platform-<last segment of under>). */
@@ -68,11 +75,12 @@ export class ExportRefusedError extends Error {
   }
 }
 
-const PROJECT_FILES = ["Pulumi.yaml", "package.json", "tsconfig.json", "index.ts", "index.js"];
-
 export async function exportOrganization(options: ExportOptions): Promise<ExportResult> {
   const issue = uidIssue(options.under, "path");
   if (issue) throw new Error(`--under must be a group's uid: it ${issue}`);
+  if (options.js && options.language !== undefined && options.language !== "javascript")
+    throw new Error(`--js writes JavaScript, and --language says ${options.language}: give one of them`);
+  const language: Language = options.language ?? (options.js ? "javascript" : "typescript");
   if (options.out === undefined && options.importFile === undefined)
     throw new Error("export writes a project (--out) or an import file (--import-file): give at least one");
   const out = options.out;
@@ -94,7 +102,8 @@ export async function exportOrganization(options: ExportOptions): Promise<Export
   const { importable, leftOut: notImportable } = options.importFile
     ? withoutUnimportable(read)
     : { importable: read, leftOut: [] };
-  const sorted = sortOut(importable);
+  // A YAML program cannot carry every key a map may hold (exporter/yamlProgram.ts).
+  const sorted = sortOut(importable, language === "yaml" ? yamlRefusals : undefined);
   const declarable = sorted.declarable;
   const leftOut = [...notImportable, ...sorted.leftOut];
   if (leftOut.length > 0 && !options.partial) throw new ExportRefusedError(leftOut);
@@ -119,69 +128,25 @@ export async function exportOrganization(options: ExportOptions): Promise<Export
     if (role) roles.set(uid, role.name);
   }
 
-  const program = generateProgram(declarable, {
-    js: !!options.js,
-    manageDeletes: !!options.manageDeletes,
-    roles,
-    leftOut,
-  });
+  const model = declareOrganization(declarable, { manageDeletes: !!options.manageDeletes, roles, leftOut });
   const name = options.name ?? `platform-${options.under.split("/").pop()!.toLowerCase()}`;
-  const files: Record<string, string> = {
-    "Pulumi.yaml": YAML.stringify({
-      name,
-      runtime: "nodejs",
-      description: `Exported from the organization below ${options.under} by platform-pulumi export`,
-      ...(program.secretKeys.length > 0 ? { config: secretConfig(name, program.secretKeys) } : {}),
-    }),
-    "package.json": JSON.stringify(packageJson(name, !!options.js), null, 2) + "\n",
-    [options.js ? "index.js" : "index.ts"]: program.text,
-  };
-  if (!options.js) files["tsconfig.json"] = JSON.stringify(TSCONFIG, null, 2) + "\n";
+  const files = projectFiles(model, {
+    language,
+    name,
+    description: `Exported from the organization below ${options.under} by platform-pulumi export`,
+  });
   if (out !== undefined) {
     fs.mkdirSync(out, { recursive: true });
     for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(out, file), text);
   }
   if (options.importFile !== undefined) {
     fs.mkdirSync(path.dirname(path.resolve(options.importFile)), { recursive: true });
-    fs.writeFileSync(options.importFile, JSON.stringify(importFileOf(program.resources), null, 2) + "\n");
+    fs.writeFileSync(options.importFile, JSON.stringify(importFileOf(model.resources), null, 2) + "\n");
   }
   return {
     files: out === undefined ? [] : Object.keys(files),
-    counts: program.counts,
-    secretKeys: program.secretKeys,
+    counts: countsOf(model),
+    secretKeys: secretKeysOf(model),
     leftOut,
   };
 }
-
-/** Declared in Pulumi.yaml so `pulumi up` asks for them: set each with `pulumi config set --secret`. */
-function secretConfig(project: string, keys: string[]): Record<string, unknown> {
-  return Object.fromEntries(keys.map((key) => [`${project}:${key}`, { type: "string", secret: true }]));
-}
-
-function packageJson(name: string, js: boolean): Record<string, unknown> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- package.json sits outside the compiled tree
-  const own = require("../../package.json") as { version: string; dependencies: Record<string, string> };
-  return {
-    name,
-    private: true,
-    main: js ? "index.js" : "index.ts",
-    dependencies: {
-      "@pulumi/pulumi": own.dependencies["@pulumi/pulumi"],
-      "platform-pulumi": `^${own.version}`,
-    },
-    ...(js ? {} : { devDependencies: { "@types/node": "^20.0.0", typescript: "^5.0.0" } }),
-  };
-}
-
-const TSCONFIG = {
-  compilerOptions: {
-    strict: true,
-    target: "ES2020",
-    module: "commonjs",
-    moduleResolution: "node",
-    esModuleInterop: true,
-    skipLibCheck: true,
-    outDir: "bin",
-  },
-  files: ["index.ts"],
-};

@@ -10,7 +10,10 @@ import subscriptionProvider = require("../resources/events/subscription/provider
 import groupInviteProvider = require("../resources/iam/groupInvite/provider");
 import idpProvider = require("../resources/iam/identityProvider/provider");
 import { identifier, isSafeIdentifier } from "./identifiers";
-import { generateProgram, property } from "./program";
+import { declareOrganization } from "./declare";
+import type { LeftOut } from "./declarable";
+import { countsOf, secretKeysOf } from "./model";
+import { property, writeTypeScript } from "./program";
 import { HOSTILE_NAMES } from "../tests/support/hostileNames";
 import type { Subtree } from "./read";
 
@@ -57,6 +60,15 @@ const labelledGroup: Kind = completeKind({
   replaceOn: ["parentUid"],
   alreadyExistsHint: "",
 });
+
+/** The TypeScript (or JavaScript) program an export writes for these records. */
+function generateProgram(
+  subtree: Subtree,
+  options: { js: boolean; manageDeletes: boolean; roles: Map<string, string>; leftOut?: LeftOut[] },
+) {
+  const model = declareOrganization(subtree, options);
+  return { text: writeTypeScript(model, options), secretKeys: secretKeysOf(model), counts: countsOf(model) };
+}
 
 const tree: Subtree = {
   under: "root",

@@ -6,7 +6,7 @@
 import { startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
 import { createClient } from "../provider/client";
-import { call } from "../tools/engine/orgApi";
+import { call } from "../tools/orgApi";
 import { exportedKinds } from "./kinds";
 import { readSubtree } from "./read";
 

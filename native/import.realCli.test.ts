@@ -24,7 +24,7 @@ import type { Props } from "../provider/values";
 import { KINDS } from "../resources/kinds";
 import { importable } from "./imports";
 import { typeTokenOf } from "./kinds";
-import { withoutPlatformEnv } from "../tools/engine/orgProject";
+import { withoutPlatformEnv } from "../tools/orgProject";
 import { repoRoot } from "../tools/host/stage";
 import { pulumiCliDir } from "../tools/pulumi-cli/find";
 import { runProcess } from "../tools/runProcess";

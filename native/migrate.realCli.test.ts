@@ -19,7 +19,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
-import { snapshot } from "../tools/engine/orgApi";
+import { snapshot } from "../tools/orgApi";
 import { realCliStack } from "../tools/pulumi-cli/stack";
 import type { RealCliStack } from "../tools/pulumi-cli/stack";
 

@@ -12,10 +12,12 @@ import type { Provider as KindProvider } from "../provider/lifecycle";
 import { PreviewedUpdate, previewUpdate } from "../provider/operations/previewUpdate";
 import { KINDS } from "../resources/kinds";
 import { nativeFunctions } from "./functions";
-import { importStart } from "./imports";
+import { importRecord } from "./imports";
 import { PACKAGE_NAME, typeTokenOf } from "./kinds";
 import { packageSchema } from "./schema";
 import { secretProperties } from "../provider/kindSecrets";
+import { sharedClient } from "../provider/client";
+import { callBudgetMs, withCallDeadline } from "../provider/deadline";
 
 type Props = Record<string, unknown>;
 
@@ -95,7 +97,14 @@ export interface NativeProvider extends provider.Provider {
   previewUpdate(id: string, urn: string, olds: unknown, news: unknown): { outs: Props };
 }
 
-export function nativeProvider(version: string): NativeProvider {
+/**
+ * `schema` answers GetSchema: by default written from the descriptions and the API document on
+ * each call; the plugin's single executable passes the text written when it was built.
+ */
+export function nativeProvider(
+  version: string,
+  schema: () => string = () => JSON.stringify(packageSchema(version)),
+): NativeProvider {
   const kinds = servedKinds();
   const served = (urn: string): Served => {
     const type = typeOfUrn(urn);
@@ -110,10 +119,15 @@ export function nativeProvider(version: string): NativeProvider {
     new Set([...kind.secrets, ...given.flatMap((s) => [...s])]);
   // The same list the schema declares its functions from.
   const functions = nativeFunctions(PACKAGE_NAME);
+  /** The look-up of one record of the kind, if the package has it (`platform:iam:getRole`). */
+  const lookupOf = (kind: Kind) => {
+    const token = `${PACKAGE_NAME}:${kind.domain}:get${kind.typeName}`;
+    return functions.has(token) ? token : undefined;
+  };
 
   return {
     version,
-    getSchema: async () => JSON.stringify(packageSchema(version)),
+    getSchema: async () => schema(),
 
     async check(urn, olds, news) {
       const kind = served(urn);
@@ -137,9 +151,13 @@ export function nativeProvider(version: string): NativeProvider {
     async read(id, urn, props) {
       const kind = served(urn);
       const state = unwrapSecrets(props as Props | undefined);
-      // No state: an import (a refresh always has the state it wrote).
-      const start = Object.keys(state.plain).length === 0 ? importStart(kind.kind, id) : { id, state: state.plain };
-      const result = await kind.ops.read(start.id, start.state);
+      // No state: an import (a refresh always has the state it wrote), checked before it is accepted.
+      const result =
+        Object.keys(state.plain).length === 0
+          ? await withCallDeadline(`importing ${kind.kind.noun} ${id}`, callBudgetMs(), () =>
+              importRecord({ ...kind, lookup: lookupOf(kind.kind), client: sharedClient(), read: kind.ops.read }, id),
+            )
+          : await kind.ops.read(id, state.plain);
       const secret = secretsOf(kind, state.secret);
       return {
         id: result.id,

@@ -10,7 +10,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import Ajv2020 from "ajv/dist/2020";
-import { withoutPlatformEnv } from "../tools/engine/orgProject";
+import { withoutPlatformEnv } from "../tools/orgProject";
 import { repoRoot } from "../tools/host/stage";
 import { pulumiCliDir } from "../tools/pulumi-cli/find";
 import { runProcess } from "../tools/runProcess";
@@ -18,7 +18,9 @@ import { KINDS } from "../resources/kinds";
 import { startEmulator } from "../emulator";
 import groupKind from "../resources/iam/group/description";
 import { nativeProvider } from "./provider";
+import { importDocOf, importSection } from "./importDocs";
 import { EnumTypeSpec, ObjectTypeSpec, packageSchema } from "./schema";
+import { describedKinds } from "./kinds";
 
 jest.setTimeout(120_000);
 
@@ -44,6 +46,61 @@ describe("the native provider's package schema", () => {
     const validate = new Ajv2020({ strict: false, allErrors: true, validateFormats: false }).compile(metaschema());
     expect(validate(packageSchema(version))).toBe(true);
     expect(validate.errors ?? []).toEqual([]);
+  });
+
+  test("carries what a published package carries, from package.json", () => {
+    const manifest = require("../../package.json") as { homepage: string; license: string };
+    const schema = packageSchema(version);
+    expect(schema).toMatchObject({
+      name: "platform",
+      version,
+      publisher: "platform-pulumi",
+      displayName: expect.any(String),
+      description: expect.any(String),
+      homepage: manifest.homepage.replace(/#.*$/, ""),
+      repository: "https://github.com/platform-pulumi/platform-pulumi",
+      license: manifest.license,
+      // The releases the workflow attaches the archives to: the scheme's own default repository
+      // would be pulumi-platform, so the repository is named.
+      pluginDownloadURL: "github://api.github.com/platform-pulumi/platform-pulumi",
+    });
+    expect(schema.keywords).toEqual(expect.arrayContaining(["pulumi", "kind/native"]));
+    expect(schema.keywords.filter((keyword) => keyword.startsWith("category/"))).toHaveLength(1);
+  });
+
+  test("ends each resource's description with its Import section: the id form and a pulumi import line", () => {
+    const schema = packageSchema(version);
+    for (const kind of describedKinds()) {
+      const doc = importDocOf(kind);
+      const description = schema.resources[doc.token].description!;
+      expect([doc.token, description.endsWith(importSection(kind))]).toEqual([doc.token, true]);
+      expect(description).toMatch(/\n\n## Import\n\n/);
+      if (doc.importable) expect(description).toContain(`$ pulumi import ${doc.token} `);
+    }
+    expect(schema.resources["platform:iam:Role"].description).toContain(
+      "$ pulumi import platform:iam:Role role <parentUid>/<uid>",
+    );
+    expect(schema.resources["platform:iam:Group"].description).toContain(
+      "$ pulumi import platform:iam:Group group <uid>",
+    );
+    expect(schema.resources["platform:iam:GroupInvite"].description).toMatch(
+      /## Import\n\nA group invite cannot be imported: its code is answered only when it is created/,
+    );
+  });
+
+  test("passes `pulumi schema check` under the real CLI", async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), "platform-pulumi-schema-check-"));
+    try {
+      const file = path.join(home, "schema.json");
+      fs.writeFileSync(file, JSON.stringify(packageSchema(version)));
+      const answer = await runProcess(path.join(pulumiCliDir(), "pulumi"), ["schema", "check", file], {
+        cwd: home,
+        env: { ...withoutPlatformEnv(), PULUMI_HOME: home, PULUMI_SKIP_UPDATE_CHECK: "true" },
+      });
+      expect(answer).toEqual({ code: 0, stdout: "", stderr: "" });
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
   });
 
   test("is what `pulumi package get-schema` answers from the plugin", async () => {
@@ -77,7 +134,10 @@ describe("the native provider's package schema", () => {
       KINDS.map(({ provider }) => `platform:${provider.kind!.domain}:${provider.kind!.typeName}`).sort(),
     );
     const group = schema.resources["platform:iam:Group"];
-    expect(group.description).toBe(groupKind.docs!.summary.replace(/\n/g, " "));
+    const groupDescribed = describedKinds().find((kind) => kind.typeName === "Group")!;
+    expect(group.description).toBe(
+      `${groupKind.docs!.summary.replace(/\n/g, " ")}\n\n${importSection(groupDescribed)}`,
+    );
     expect(group.requiredInputs).toEqual(["parentUid", "name"]);
     expect(group.inputProperties.parentUid).toMatchObject({ type: "string", replaceOnChanges: true });
     expect(group.inputProperties.parentUid.description).toBe(groupKind.docs!.fields!.parentUid);

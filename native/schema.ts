@@ -13,6 +13,7 @@ import { kindModel, ModelField } from "../provider/kindModel";
 import type { JsonSchema } from "../provider/jsonSchema";
 import { SETTING_SOURCES } from "../provider/settings";
 import { NativeFunction, nativeFunctions } from "./functions";
+import { importSection } from "./importDocs";
 import { PACKAGE_NAME, describedKinds, typeTokenOf } from "./kinds";
 import type { Kind } from "../provider/kind";
 
@@ -61,6 +62,13 @@ export interface PackageSchema {
   version: string;
   displayName: string;
   description: string;
+  publisher: string;
+  keywords: string[];
+  homepage: string;
+  repository: string;
+  license: string;
+  pluginDownloadURL: string;
+  meta: { supportPack: boolean };
   config: { variables: Record<string, PropertySpec> };
   provider: { description: string; inputProperties: Record<string, PropertySpec> };
   resources: Record<string, ResourceSpec>;
@@ -190,8 +198,9 @@ export function resourceSpecOf(
       ? asInput
       : { ...writer.field(output, kind.typeName, kind.domain), ...(secrets.has(output.name) ? { secret: true } : {}) };
   }
+  const summary = kind.docs?.summary.replace(/\n/g, " ");
   return {
-    ...described(kind.docs?.summary.replace(/\n/g, " ")),
+    description: [summary, importSection(kind)].filter(Boolean).join("\n\n"),
     properties,
     required: model.outputs.filter((output) => output.required).map((output) => output.name),
     inputProperties,
@@ -248,6 +257,29 @@ function configVariables(): Record<string, PropertySpec> {
   return variables;
 }
 
+/**
+ * What the registry and the SDKs' package files say of the package, from package.json (one place):
+ * its repository, home page and license; the plugin's releases are that repository's (`github://`,
+ * the organization and the repository both named: the scheme's default repository would be
+ * `pulumi-platform`, which is not this one).
+ */
+export function publishedMetadata(): Pick<
+  PackageSchema,
+  "publisher" | "homepage" | "repository" | "license" | "pluginDownloadURL"
+> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the package's own manifest
+  const manifest = require("../../package.json") as { homepage: string; license: string; repository: { url: string } };
+  const repository = manifest.repository.url.replace(/^git\+/, "").replace(/\.git$/, "");
+  const [owner, name] = new URL(repository).pathname.split("/").filter(Boolean);
+  return {
+    publisher: owner,
+    homepage: manifest.homepage.replace(/#.*$/, ""),
+    repository,
+    license: manifest.license,
+    pluginDownloadURL: `github://api.github.com/${owner}/${name}`,
+  };
+}
+
 export function packageSchema(version: string, doc: ApiDocument = loadApiDocument()): PackageSchema {
   const schemas = doc.schemas as Readonly<Record<string, FieldShape>>;
   const writer = new TypeWriter(schemas);
@@ -256,16 +288,34 @@ export function packageSchema(version: string, doc: ApiDocument = loadApiDocumen
   const functions: PackageSchema["functions"] = {};
   for (const fn of nativeFunctions(PACKAGE_NAME).values()) functions[fn.token] = functionSpecOf(fn, writer, schemas);
   const variables = configVariables();
+  const metadata = publishedMetadata();
+  const description = "Groups, identities, role bindings, repos and the other records of the Platform API v2.";
   return {
     name: PACKAGE_NAME,
     version,
     displayName: "Platform API v2",
-    description: "Groups, identities, role bindings, repos and the other records of the Platform API v2.",
+    description,
+    ...metadata,
+    keywords: ["pulumi", PACKAGE_NAME, "kind/native", "category/infrastructure", "iam", "oidc"],
+    // The SDKs carry the schema's version (package files, the plugin version they ask the engine for).
+    meta: { supportPack: true },
     config: { variables },
     provider: { description: "The Platform API the resources are managed through.", inputProperties: variables },
     resources,
     functions,
     types: writer.types,
-    language: { nodejs: { respectSchemaVersion: true }, python: { respectSchemaVersion: true } },
+    language: {
+      nodejs: {
+        packageName: `@${metadata.publisher}/${PACKAGE_NAME}`,
+        packageDescription: description,
+        respectSchemaVersion: true,
+      },
+      python: { packageName: `pulumi_${PACKAGE_NAME}`, respectSchemaVersion: true, pyproject: { enabled: true } },
+      go: {
+        importBasePath: `${metadata.repository.replace(/^https:\/\//, "")}/sdk/go/${PACKAGE_NAME}`,
+        generateResourceContainerTypes: true,
+        respectSchemaVersion: true,
+      },
+    },
   };
 }

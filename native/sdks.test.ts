@@ -3,8 +3,10 @@
  * tools/pulumi-cli/sdks.ts, as `npm run sdks` does: the schema the built plugin answers under the
  * real CLI (`pulumi package get-schema`), written out by `platform-gen-sdk` (pkg/v3's own code
  * generators). The schema the plugin answers is the one native/schema.ts writes; the Node.js SDK
- * type-checks against the @pulumi/pulumi the package depends on; the Python SDK installs with pip
- * into the cached venv's Python and imports, a class per kind; the Go SDK parses.
+ * compiles against the @pulumi/pulumi the package depends on and packs with npm, the Python SDK
+ * builds into a wheel, each naming the plugin and its version as Pulumi's generated SDKs do; the
+ * Python SDK installs with pip into the cached venv's Python and imports, a class per kind; the Go
+ * SDK is a module at the schema's import path, and parses.
  * examples/org-hierarchy-python runs a whole organization through the Python SDK.
  */
 import { spawnSync } from "node:child_process";
@@ -13,7 +15,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { repoRoot } from "../tools/host/stage";
 import { pythonWithPulumiSdk } from "../tools/pulumi-cli/pythonSdk";
-import { generateSdks, installPythonSdk, SdkLanguage } from "../tools/pulumi-cli/sdks";
+import { generateSdks, installPythonSdk, packSdks, SdkLanguage, SdkPackages } from "../tools/pulumi-cli/sdks";
 import { describedKinds, packageSchema } from "./schema";
 
 jest.setTimeout(300_000);
@@ -32,6 +34,7 @@ function run(file: string, args: string[], cwd: string, env: Record<string, stri
 describe("SDKs generated from the schema the native provider answers (npm run sdks)", () => {
   let scratch: string;
   let sdks: Record<SdkLanguage, string>;
+  let packages: SdkPackages;
 
   beforeAll(() => {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), "platform-pulumi-sdks-"));
@@ -44,7 +47,7 @@ describe("SDKs generated from the schema the native provider answers (npm run sd
     expect(answered).toEqual(JSON.parse(JSON.stringify(packageSchema(version))));
   });
 
-  test("Node.js: a class per described kind, type-checked against @pulumi/pulumi", () => {
+  test("Node.js: a class per described kind, compiled (strict) against @pulumi/pulumi and packed by npm, naming the plugin and its version", () => {
     const out = sdks.nodejs;
     for (const kind of describedKinds())
       expect(
@@ -53,14 +56,44 @@ describe("SDKs generated from the schema the native provider answers (npm run sd
           "utf8",
         ),
       ).toContain(`export class ${kind.typeName} extends pulumi.CustomResource`);
-    fs.symlinkSync(path.join(repoRoot, "node_modules"), path.join(out, "node_modules"));
-    const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
-    const flags = ["--noEmit", "--strict", "--target", "ES2020", "--module", "commonjs", "--moduleResolution", "node"];
-    run(process.execPath, [tsc, ...flags, "--types", "node", "index.ts"], out);
+    packages = packSdks(sdks, path.join(scratch, "dist"), pythonWithPulumiSdk());
+    expect(path.basename(packages.nodejs)).toBe(`platform-pulumi-platform-${version}.tgz`);
+    const files = run("tar", ["-tzf", packages.nodejs], scratch).trim().split("\n");
+    expect(files).toEqual(expect.arrayContaining(["package/package.json", "package/index.js", "package/iam/group.js"]));
+    expect(files.filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts"))).toEqual([]);
+    const manifest = JSON.parse(run("tar", ["-xzOf", packages.nodejs, "package/package.json"], scratch)) as Record<
+      string,
+      unknown
+    >;
+    // What Pulumi's generated SDKs carry: the engine installs (or finds) this plugin for the package's resources.
+    expect(manifest).toMatchObject({
+      name: "@platform-pulumi/platform",
+      version,
+      license: "Apache-2.0",
+      pulumi: { resource: true, name: "platform", version, server: packageSchema(version).pluginDownloadURL },
+    });
   });
 
-  test("Python: pip installs pulumi_platform, which imports with a class per described kind and the Provider", () => {
+  test("Python: a wheel naming the plugin and its version; pip installs pulumi_platform, which imports with a class per described kind and the Provider", () => {
     const python = pythonWithPulumiSdk();
+    expect(path.basename(packages.python)).toBe(`pulumi_platform-${version}-py3-none-any.whl`);
+    const plugin = JSON.parse(
+      run(
+        python,
+        [
+          "-c",
+          "import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).read('pulumi_platform/pulumi-plugin.json').decode())",
+          packages.python,
+        ],
+        scratch,
+      ),
+    ) as unknown;
+    expect(plugin).toEqual({
+      resource: true,
+      name: "platform",
+      version,
+      server: packageSchema(version).pluginDownloadURL,
+    });
     const site = path.join(scratch, "python-site");
     installPythonSdk(python, sdks.python, site);
     const tokens = describedKinds().map((kind) => [kind.domain, kind.typeName]);
@@ -83,8 +116,12 @@ describe("SDKs generated from the schema the native provider answers (npm run sd
     });
   });
 
-  test("Go: a package per domain, every file parses", () => {
+  test("Go: a module at the schema's import path, a package per domain, every file parses", () => {
     const out = sdks.go;
+    const { importBasePath } = packageSchema(version).language.go as { importBasePath: string };
+    expect(fs.readFileSync(path.join(out, "go.mod"), "utf8")).toMatch(
+      new RegExp(`^module ${path.dirname(importBasePath).replace(/[.]/g, "\\.")}$`, "m"),
+    );
     expect(fs.readFileSync(path.join(out, "platform", "iam", "group.go"), "utf8")).toContain("type Group struct");
     expect(run("gofmt", ["-l", "-e", "."], out)).toBe("");
   });

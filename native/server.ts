@@ -5,7 +5,11 @@
  * - `configure` answers the engine without passing the configuration on (the Provider interface
  *   has no configure), so the provider resource's `platform:*` settings would never reach the
  *   kinds. Here the request's variables (`platform:config:apiUrl`, …) are handed to
- *   provider/settings.ts first, as the dynamic host hands its config to each kind's configure.
+ *   provider/settings.ts first, as the dynamic host hands its config to each kind's configure,
+ *   and a setting that breaks its rule (there or in the environment) fails the configure.
+ * - `checkConfig` is unimplemented (the engine then keeps whatever the stack config says in the
+ *   state): here each setting is checked against its rule, so a URL with credentials in it is
+ *   refused before the engine stores the provider's inputs.
  * - `read` calls `req.getProperties().toJavaScript()` unguarded: a Read whose request has no
  *   properties message (an import by an engine that sends none) throws a TypeError before the
  *   provider is called. Here such a request gets an empty one, so read sees `{}`.
@@ -21,14 +25,14 @@
  * The server class is not exported, so the guard wraps the service implementation `main` hands
  * to grpc-js (the instance @pulumi/pulumi itself loads): everything else is the SDK's own.
  */
-import * as path from "node:path";
 import type * as Grpc from "@grpc/grpc-js";
 import { main } from "@pulumi/pulumi/provider";
 import * as providerGrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as providerProto from "@pulumi/pulumi/proto/provider_pb";
 import type * as StructProto from "google-protobuf/google/protobuf/struct_pb";
-import { configureFromPulumi } from "../provider/settings";
+import { configureFromPulumi, providerInputIssues, refuseBrokenSettings } from "../provider/settings";
 import type { NativeProvider } from "./provider";
+import { sdkModule } from "./sdkModules";
 import { PACKAGE_NAME } from "./schema";
 
 type Handler = (call: { request: unknown }, callback: (...args: unknown[]) => void) => unknown;
@@ -52,10 +56,40 @@ export function guardedImplementation(
   previewUpdate: NativeProvider["previewUpdate"],
 ): Implementation {
   const guarded = Object.create(implementation) as Implementation;
+  guarded.checkConfig = function (call, callback) {
+    // Each setting's rule, before the engine keeps the provider's inputs in the state: a URL with
+    // credentials never reaches it. The inputs go back as they came (the engine restores secrets).
+    const request = call.request as providerProto.CheckRequest;
+    const news = request.getNews();
+    const response = new providerProto.CheckResponse();
+    if (news) response.setInputs(news);
+    response.setFailuresList(
+      providerInputIssues(news?.toJavaScript() ?? {}).map((reason) => {
+        // No property: the engine would print the property's value beside the failure.
+        const failure = new providerProto.CheckFailure();
+        failure.setReason(reason);
+        return failure;
+      }),
+    );
+    callback(undefined, response);
+  };
   guarded.configure = function (call, callback) {
     const request = call.request as { getVariablesMap(): { entries(): Iterable<[string, string]> } };
     const settings = settingsOf(request.getVariablesMap().entries());
     configureFromPulumi({ get: (key) => settings.get(key) });
+    try {
+      // The stack's settings with the environment's where the stack sets none: a broken one stops
+      // preview, up, refresh and destroy here, before any resource operation. A configured one
+      // that passed no CheckConfig is one the state kept (refresh and destroy configure the
+      // provider with the inputs the last update stored): an earlier version let it through.
+      refuseBrokenSettings(
+        "A refresh or destroy uses the settings the last `pulumi up` stored: set it right in the stack's " +
+          "config, then run `pulumi up` (or `pulumi refresh --run-program`, which reads the config)",
+      );
+    } catch (error) {
+      callback(error, undefined);
+      return;
+    }
     return implementation.configure.call(this, call, (error, response) => {
       (response as providerProto.ConfigureResponse | undefined)?.setSupportspreview(true);
       callback(error, response);
@@ -99,16 +133,6 @@ const STRUCT = "google-protobuf/google/protobuf/struct_pb";
 
 const structOf = (value: Record<string, unknown>): StructProto.Struct =>
   sdkModule<typeof StructProto>(STRUCT).Struct.fromJavaScript(value as Record<string, StructProto.JavaScriptValue>);
-
-/**
- * A dependency of @pulumi/pulumi, the instance it loads itself (grpc-js: the Server class `main`
- * creates): resolved from the SDK's folder, since this package does not depend on it directly.
- */
-function sdkModule<T>(id: string): T {
-  const sdkDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the SDK's instance, resolved from its folder
-  return require(require.resolve(id, { paths: [sdkDir] })) as T;
-}
 
 /** Starts the gRPC server, prints its port (what the engine reads) and serves until the engine ends it. */
 export function serve(impl: NativeProvider, args: string[]): Promise<void> {

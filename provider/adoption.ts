@@ -67,8 +67,9 @@ export interface LostCreateSearch {
  * The record a create whose answer was lost made, if it can be proven, from the records holding
  * the key (every page): its user-set fields equal the request's (write-only members, never
  * answered, are not compared), it was not among the records listed before the create (`before`,
- * where the kind lists first), its creation time (kind.createdAtField, by the service's clock)
- * is not before `sentAt`, and no other record fits. A match made well before the request is
+ * where the kind lists first), no resource of this process holds it (`held`: a twin's), its
+ * creation time (kind.createdAtField, by the service's clock) is not before `sentAt`, and no other
+ * record fits. A match made well before the request is
  * another's and ignored; one made within CLOCK_SKEW_MS before it, or with no time where the kind
  * tells one, cannot be told apart and is returned as unproven.
  */
@@ -77,14 +78,15 @@ export async function findLostCreate(
   kind: Kind,
   outputsOf: (record: ApiRecord) => Props,
   inputs: Props,
-  sent: { at: number; before?: ReadonlySet<string> },
+  sent: { at: number; before?: ReadonlySet<string>; held?: (uid: string) => boolean },
 ): Promise<LostCreateSearch> {
   const comparable = (values: Props) => withoutValuesAt(inputsOf(kind, values), kind.writeOnly);
   const wanted = comparable(pick(inputs, kind.compared));
   const since: ApiRecord[] = [];
   const unclear: ApiRecord[] = [];
   for (const item of await findByNaturalKey(client, kind, outputsOf, inputs)) {
-    if (sent.before?.has(item.uid) || !sameValue(comparable(outputsOf(item)), wanted)) continue;
+    if (sent.before?.has(item.uid) || sent.held?.(item.uid) || !sameValue(comparable(outputsOf(item)), wanted))
+      continue;
     const field = kind.createdAtField;
     if (field === null) {
       (sent.before ? since : unclear).push(item);

@@ -45,8 +45,12 @@ export interface FieldShape {
 export interface KindDocs {
   /** What one resource of this kind is, and its id: the class's first paragraph. */
   summary: string;
-  /** A declaration in a program: `new platform.iam.Group("team", { … })`. */
-  example: string;
+  /**
+   * One resource of the kind in a small program, as values: the generator writes it in
+   * TypeScript, Python, Go and YAML (the class's doc comment and the kind's docs page), with the
+   * example resources it refers to declared before it.
+   */
+  example: KindExample;
   /**
    * The words on each input and output, by name; a member of a message input by its dotted
    * path (`claimMatch.subject`). A field without words shows only its type.
@@ -54,6 +58,47 @@ export interface KindDocs {
   fields?: Readonly<Record<string, string>>;
   /** The README row's "Replaced when" cell; by default the replacing inputs, each "changes". */
   replacedWhen?: string;
+}
+
+/**
+ * A value in a kind's example, the same in every language: a literal (a string, number, boolean,
+ * list, or an object holding a message's members or a map's entries), or one of the references
+ * below, which are told apart by their one `$` key.
+ */
+export type ExampleValue =
+  | string
+  | number
+  | boolean
+  | readonly ExampleValue[]
+  | ExampleConfig
+  | ExampleUidOf
+  | ExampleLookup
+  | { readonly [member: string]: ExampleValue };
+
+/** A value of the stack's configuration (`rootUid`), read as a secret when `secret` is set. */
+export interface ExampleConfig {
+  readonly $config: string;
+  readonly secret?: true;
+}
+
+/** The uid of the example resource of another kind, by its type name: declared before this one. */
+export interface ExampleUidOf {
+  readonly $uidOf: string;
+}
+
+/** A field of what a look-up answers: `{ $lookup: "iam.getRole", args: { name: "viewer" }, field: "uid" }`. */
+export interface ExampleLookup {
+  readonly $lookup: string;
+  readonly args: Readonly<Record<string, ExampleValue>>;
+  readonly field: string;
+}
+
+export interface KindExample {
+  /** The resource's name in the program, and (as an identifier) the variable holding it. */
+  readonly name: string;
+  readonly inputs: Readonly<Record<string, ExampleValue>>;
+  /** The outputs the program exports, under their own names: its `uid` when not given. */
+  readonly exports?: readonly string[];
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * What every operation of one kind's provider shares, worked out once when the provider is
  * defined: the completed description, the client, the requests on its records, how a record
- * becomes outputs and how its secrets are registered.
+ * becomes outputs, how its secrets are registered, and which records its resources hold.
  */
+import { Claims, claims } from "./claims";
 import type { ApiClient } from "./client";
 import type { Kind } from "./kind";
 import { SecretRegistrar, secretRegistrar } from "./kindSecrets";
@@ -15,6 +16,8 @@ export interface KindContext {
   readonly requests: RecordRequests;
   readonly records: RecordOutputs;
   readonly registerSecrets: SecretRegistrar;
+  /** The records the resources of this process hold, and twins' creates one at a time (provider/claims.ts). */
+  readonly claims: Claims;
 }
 
 export function kindContext(kind: Kind, client: () => ApiClient): KindContext {
@@ -25,5 +28,6 @@ export function kindContext(kind: Kind, client: () => ApiClient): KindContext {
     requests: recordRequests(kind, client),
     records: recordOutputs(kind, registerSecrets),
     registerSecrets,
+    claims: claims(kind),
   };
 }

@@ -133,24 +133,19 @@ export const orderBy = lazily((z) =>
 export const listArgs = lazily((z) => {
   /** Every uid argument: refused before any request unless well formed (provider/uid.ts). */
   const uid = uidString("path");
+  // The words on each argument are the schema's descriptions: the docs pages show them.
   return {
-    /** Exact name. */
-    name: z.string().min(1, "must not be empty").optional(),
-    /** Anywhere below this group. */
-    descendantsOf: uid.optional(),
-    /** Direct children of this group. */
-    childrenOf: uid.optional(),
-    /** Groups above this uid. */
-    ancestorsOf: uid.optional(),
-    /** Only what lives directly in a root group. */
-    inRoot: z.boolean().optional(),
-    /** Only these uids. */
-    ids: z.array(uid).optional(),
-    orderBy: orderBy().optional(),
-    /** Results of the ordered set to drop first. */
-    skip: z.number().int().nonnegative().optional(),
-    /** At most this many results (the listing stops early). */
-    limit: z.number().int().positive().optional(),
+    name: z.string().min(1, "must not be empty").describe("Exact name.").optional(),
+    descendantsOf: uid.describe("Only records anywhere below this group.").optional(),
+    childrenOf: uid.describe("Only records directly in this group.").optional(),
+    ancestorsOf: uid.describe("Only groups above this uid.").optional(),
+    inRoot: z.boolean().describe("Only what lives directly in a root group.").optional(),
+    ids: z.array(uid).describe("Only these uids.").optional(),
+    orderBy: orderBy()
+      .describe('The order: a field name, optionally followed by " desc" ("name", "name desc", "created_at desc").')
+      .optional(),
+    skip: z.number().int().nonnegative().describe("Results of the ordered set to drop first.").optional(),
+    limit: z.number().int().positive().describe("At most this many results (the listing stops early).").optional(),
   };
 });
 
@@ -190,7 +185,7 @@ export function listQuery(args: Record<string, unknown>, extra: Record<string, s
 export const oneByUidOrName = lazily((z) =>
   z
     .strictObject({
-      uid: uidString("path").optional(),
+      uid: uidString("path").describe("The record's uid: one Get.").optional(),
       name: listArgs().name,
       childrenOf: listArgs().childrenOf,
       descendantsOf: listArgs().descendantsOf,

@@ -6,19 +6,33 @@
  */
 import { wireBody } from "./changes";
 import { UnknownOutcomeError, isAlreadyExists } from "./errors";
+import type { ApiRecord } from "./kind";
 import type { KindContext } from "./kindContext";
 import { lostCreate } from "./lostCreate";
 import { ResourceError, failed, messageOf } from "./resourceError";
 import { mayResendCreate } from "./retryPolicy";
 import { Created, TakeOver, adoptionWanted } from "./takeOver";
-import type { Props } from "./values";
+import { Props, isObject } from "./values";
 
 export type PostRecord = (inputs: Props, what: string) => Promise<Created>;
 
 export function postRecord(context: KindContext, takeOver: TakeOver): PostRecord {
-  const { kind, client, requests } = context;
+  const { kind, client, requests, claims } = context;
   const lost = lostCreate(context);
-  return async (inputs, what) => {
+  /** A record this create made or settled on: taken (claimed), so no other resource takes it. */
+  const taken = (record: ApiRecord, adopted: boolean, what: string): Created => {
+    if (!claims.take(record.uid))
+      throw new ResourceError(
+        `creating ${what} failed: ${kind.noun} ${record.uid} is already held by another resource of this program; ` +
+          "nothing was taken over or deleted: run `pulumi up` again",
+      );
+    return { record, adopted };
+  };
+  // Twins (the same natural key) one at a time, from the look before the POST to the claim
+  // (provider/claims.ts): a lost answer's search then meets every twin's record held or older.
+  return (inputs, what) => claims.alone(inputs, () => send(inputs, what));
+
+  async function send(inputs: Props, what: string): Promise<Created> {
     const adopting = adoptionWanted(inputs);
     // The records holding the key before the create, where it must look first: a service that
     // never refuses a duplicate never says ALREADY_EXISTS (adoption looks), and a record that
@@ -27,8 +41,9 @@ export function postRecord(context: KindContext, takeOver: TakeOver): PostRecord
     if ((kind.duplicatesAllowed && adopting) || kind.createdAtField === null) {
       const found = await takeOver.holdersOfKey(inputs, what);
       if (kind.duplicatesAllowed && adopting) {
-        if (found.length === 1) return { record: found[0], adopted: true };
-        if (found.length > 1) throw new ResourceError(`creating ${what} failed: ${takeOver.severalToAdopt(found)}`);
+        // The one record no other resource holds; every one held (a twin's) makes a record of its own.
+        const adopted = takeOver.adoptFree(found, what);
+        if (adopted) return adopted;
       }
       before = new Set(found.map((record) => record.uid));
     }
@@ -38,11 +53,11 @@ export function postRecord(context: KindContext, takeOver: TakeOver): PostRecord
       path: requests.itemPath(String(inputs[kind.parentField])),
       body: wireBody(kind, inputs),
     };
-    const sent = { at: Date.now(), before };
+    const sent = { at: Date.now(), before, held: (uid: string) => claims.held(uid) };
     let answerLost = false;
     for (let attempt = 1; ; attempt++) {
       try {
-        return { record: await client().request(request), adopted: false };
+        return answered(await client().request(request), what);
       } catch (error) {
         const unknownOutcome = error instanceof UnknownOutcomeError;
         // After a lost answer, ALREADY_EXISTS may be our own first request: look before refusing.
@@ -51,13 +66,14 @@ export function postRecord(context: KindContext, takeOver: TakeOver): PostRecord
           throw failed("creating", what, error);
         }
         answerLost = true;
+        // Records held by other resources of this process (a twin's) are no candidates.
         const search = await lost.search(inputs, what, sent);
         if (search.unproven.length > 0) {
           // Taking over a record that may be another's is the program's word to give (adoption).
-          if (adopting && search.unproven.length === 1) return { record: search.unproven[0], adopted: true };
+          if (adopting && search.unproven.length === 1) return taken(search.unproven[0], true, what);
           throw lost.unproven(what, error, search.unproven, sent.at);
         }
-        if (search.ours && !kind.onlyAtCreate?.length) return { record: search.ours, adopted: false };
+        if (search.ours && !kind.onlyAtCreate?.length) return taken(search.ours, false, what);
         // What the service answers only at create (an invite's code) cannot be read back: the
         // record the lost create made, proven its own, is deleted and the create sent again.
         if (search.ours) await lost.discard(search.ours, what);
@@ -74,5 +90,11 @@ export function postRecord(context: KindContext, takeOver: TakeOver): PostRecord
         }
       }
     }
-  };
+  }
+
+  /** The record a POST answered, taken; an answer without a uid is left for outputsOf to refuse. */
+  function answered(record: unknown, what: string): Created {
+    const uid = isObject(record) ? record.uid : undefined;
+    return typeof uid === "string" && uid !== "" ? taken(record as ApiRecord, false, what) : { record, adopted: false };
+  }
 }

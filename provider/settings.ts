@@ -4,6 +4,11 @@
  * `platform:*` config), the program's own stack config (look-ups run in the program), and
  * the environment. Nothing here is ever captured into a serialized provider: values are
  * read at call time, so no token or machine-specific path reaches the state file.
+ *
+ * Every setting is one row of SETTINGS: its key, environment variable, default, the rule its
+ * value keeps and a sentence of docs. The rules are checked when the engine configures the
+ * provider (settingsIssues: CheckConfig and Configure refuse), and again whenever settings are
+ * resolved for a request; the docs and the native provider's schema are written from the table.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { SettingsError } from "./errors";
@@ -36,22 +41,189 @@ export const GITHUB_ACTIONS_ENV = {
   requestToken: "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
 } as const;
 
-export const SETTING_SOURCES = {
-  apiUrl: { config: "platform:apiUrl", env: "PLATFORM_API_URL" },
-  authUrl: { config: "platform:authUrl", env: "PLATFORM_AUTH_URL" },
-  apiVersion: { config: "platform:apiVersion", env: "PLATFORM_API_VERSION" },
-  token: { config: "platform:token", env: "PLATFORM_TOKEN" },
-  identity: { config: "platform:identity", env: "PLATFORM_IDENTITY" },
-  identityTokenFile: { config: "platform:identityTokenFile", env: "PLATFORM_IDENTITY_TOKEN_FILE" },
-  identityToken: { config: "platform:identityToken", env: "PLATFORM_IDENTITY_TOKEN" },
-  timeout: { config: "platform:timeout", env: "PLATFORM_TIMEOUT" },
-  adopt: { config: "platform:adopt", env: "PLATFORM_ADOPT" },
-  maxConcurrency: { config: "platform:maxConcurrency", env: "PLATFORM_MAX_CONCURRENCY" },
-  batchReads: { config: "platform:batchReads", env: "PLATFORM_BATCH_READS" },
-} as const;
+/** The longest overall budget a call may be given: an hour; the shortest, a tenth of a second. */
+export const MAX_TIMEOUT_SECONDS = 3600;
+export const MIN_TIMEOUT_SECONDS = 0.1;
 
-type Key = keyof typeof SETTING_SOURCES;
-const KEYS = Object.keys(SETTING_SOURCES) as Key[];
+/**
+ * Requests one process sends at once when platform:maxConcurrency is not set. The engine's
+ * parallelism is four per CPU (64 on a 16-core runner); 16 requests in flight are 320 a second at
+ * 50 ms each, more than a service that limits its callers grants, while a drift check loses
+ * nothing to the bound: reads that wait for it are answered together (provider/readBatches.ts).
+ * Each process also opens no more than 16 connections to the API.
+ */
+export const DEFAULT_MAX_CONCURRENCY = 16;
+export const MAX_MAX_CONCURRENCY = 1024;
+
+/** The value the engine sends for an input not yet known (a preview): nothing to check yet. */
+const UNKNOWN_INPUT: string = pulumi.runtime.unknownValue;
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+
+/** Why a base URL breaks its rule, said without echoing it (it may be a token pasted in the wrong place). */
+function urlIssue(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    return "is not a URL; expected for example https://api.example.com";
+  }
+  if (url.username || url.password)
+    return "must not carry credentials (user:password@ in the URL); give the token with platform:token instead";
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname))) {
+    const scheme = /^[a-z][a-z0-9+.-]{0,15}:$/.test(url.protocol) ? `${url.protocol}// is` : "this scheme is";
+    return `${scheme} refused; use https:// (plain http is only allowed for localhost)`;
+  }
+  if (url.search || url.hash) return "the base URL must not carry a query or fragment";
+  return undefined;
+}
+
+const tokenIssue = (what: string) => (value: string) =>
+  /\s/.test(value.trim()) || value.trim() === "" ? `the ${what} contains whitespace; paste the token alone` : undefined;
+
+/** The seconds a timeout setting holds, or NaN when it is not a plain decimal number. */
+const secondsOf = (value: string) => {
+  const text = value.trim();
+  return /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
+};
+
+/**
+ * One setting of the provider: the config key and environment variable it is read from, its
+ * default, the rule its value keeps (in words, and as the check that says why a value breaks
+ * it, never echoing the value) and a sentence of docs. A setting added here is read, checked at
+ * configure, listed in the native provider's schema and documented with the others.
+ */
+export interface SettingSpec {
+  /** The stack config key: `platform:<name>`. */
+  readonly config: string;
+  /** The environment variable read when the config key is not set. */
+  readonly env: string;
+  /**
+   * What holds when neither is set, in words; undefined when nothing does (the setting is off, or
+   * required). Not named `default`: Pulumi's closure serializer (a dynamic provider serialized
+   * from outside node_modules) takes an object whose `default` is a string for a module wrapper.
+   */
+  readonly defaultValue?: string;
+  /** The rule a value keeps, in words (the reference and the schema say it). */
+  readonly rule: string;
+  /** Why `value` breaks the rule (no value echoed), or undefined when it keeps it. */
+  readonly check: (value: string) => string | undefined;
+  /** A Pulumi secret: set it with `pulumi config set --secret`. */
+  readonly secret?: boolean;
+  /** What the setting does, in a sentence. */
+  readonly doc: string;
+}
+
+/** The settings table, in the order the docs list them. */
+export const SETTINGS = {
+  apiUrl: {
+    config: "platform:apiUrl",
+    env: "PLATFORM_API_URL",
+    rule: "an https:// URL (plain http:// only for localhost), with no user or password, query or fragment",
+    check: urlIssue,
+    doc: "The base URL of the API; required.",
+  },
+  authUrl: {
+    config: "platform:authUrl",
+    env: "PLATFORM_AUTH_URL",
+    defaultValue: "platform:apiUrl",
+    rule: "an https:// URL (plain http:// only for localhost), with no user or password, query or fragment",
+    check: urlIssue,
+    doc: "Where `/sts/exchange` lives, for an assumed identity.",
+  },
+  apiVersion: {
+    config: "platform:apiVersion",
+    env: "PLATFORM_API_VERSION",
+    defaultValue: "v2beta1",
+    rule: "v2beta1 or v2",
+    check: (value) =>
+      value === "v2beta1" || value === "v2" ? undefined : "is not an API version; use v2beta1 (the default) or v2",
+    doc: "The API version of the request paths: `v2beta1`, or `v2` for the GA paths.",
+  },
+  token: {
+    config: "platform:token",
+    env: "PLATFORM_TOKEN",
+    rule: "the token alone, without whitespace",
+    check: tokenIssue("token"),
+    secret: true,
+    doc: "A static API token.",
+  },
+  identity: {
+    config: "platform:identity",
+    env: "PLATFORM_IDENTITY",
+    rule: "an identity's uid",
+    check: (value) => {
+      const issue = uidIssue(value, "path");
+      return issue ? `is not an identity uid: it ${issue}` : undefined;
+    },
+    doc: "The uid of an identity to assume with an OIDC token; wins over `platform:token`.",
+  },
+  identityToken: {
+    config: "platform:identityToken",
+    env: "PLATFORM_IDENTITY_TOKEN",
+    rule: "the OIDC token alone, without whitespace",
+    check: tokenIssue("OIDC token"),
+    secret: true,
+    doc: "An OIDC token exchanged for `platform:identity` (GitLab's `id_tokens`, any CI's job token).",
+  },
+  identityTokenFile: {
+    config: "platform:identityTokenFile",
+    env: "PLATFORM_IDENTITY_TOKEN_FILE",
+    rule: "the path of a file holding the OIDC token (at most 64 KB), read at each exchange",
+    check: () => undefined,
+    doc: "A file holding the OIDC token exchanged for `platform:identity`.",
+  },
+  timeout: {
+    config: "platform:timeout",
+    env: "PLATFORM_TIMEOUT",
+    defaultValue: "120",
+    rule: `a number of seconds from ${MIN_TIMEOUT_SECONDS} to ${MAX_TIMEOUT_SECONDS}`,
+    check: (value) => {
+      const seconds = secondsOf(value);
+      return seconds >= MIN_TIMEOUT_SECONDS && seconds <= MAX_TIMEOUT_SECONDS
+        ? undefined
+        : `must be a number of seconds from ${MIN_TIMEOUT_SECONDS} to ${MAX_TIMEOUT_SECONDS} (the overall time one provider call or look-up may take; default 120)`;
+    },
+    doc: "Seconds one provider call or look-up may take in all, retries included.",
+  },
+  adopt: {
+    config: "platform:adopt",
+    env: "PLATFORM_ADOPT",
+    defaultValue: "false",
+    rule: "true or false",
+    check: (value) => (/^(true|false)$/i.test(value.trim()) ? undefined : "must be true or false"),
+    doc: "Take over existing records at create for the whole stack (a resource's `adopt` wins).",
+  },
+  maxConcurrency: {
+    config: "platform:maxConcurrency",
+    env: "PLATFORM_MAX_CONCURRENCY",
+    defaultValue: String(DEFAULT_MAX_CONCURRENCY),
+    rule: `a whole number of requests from 1 to ${MAX_MAX_CONCURRENCY}`,
+    check: (value) =>
+      /^\d+$/.test(value.trim()) && Number(value.trim()) >= 1 && Number(value.trim()) <= MAX_MAX_CONCURRENCY
+        ? undefined
+        : `must be a whole number of requests from 1 to ${MAX_MAX_CONCURRENCY} (how many this process sends at once at most; default ${DEFAULT_MAX_CONCURRENCY})`,
+    doc: "Requests one provider process sends at once at most, shared by every operation, look-up and token exchange; a 429's Retry-After pauses them all.",
+  },
+  batchReads: {
+    config: "platform:batchReads",
+    env: "PLATFORM_BATCH_READS",
+    defaultValue: "true",
+    rule: "true or false",
+    check: (value) =>
+      /^(true|false)$/i.test(value.trim())
+        ? undefined
+        : "must be true (the default: reads of one kind that overlap are answered together by one List) or false (one GET per read)",
+    doc: "Reads of one kind that overlap (a refresh) are answered together by one List of their uids; false: one GET per read.",
+  },
+} as const satisfies Record<string, SettingSpec>;
+
+export type SettingKey = keyof typeof SETTINGS;
+type Key = SettingKey;
+const KEYS = Object.keys(SETTINGS) as Key[];
+
+/** Each setting's config key and environment variable. */
+export const SETTING_SOURCES: { readonly [K in Key]: { readonly config: string; readonly env: string } } = SETTINGS;
 
 let configured: Partial<Record<Key, string>> = {};
 
@@ -105,37 +277,46 @@ export function raw(key: Key): { value: string; from: string } | undefined {
   return rawFrom(key, programConfig());
 }
 
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
-
-/**
- * A base URL setting, checked. A malformed value is never echoed (it may be a token pasted in
- * the wrong place): the message says what is wrong with it.
- */
-function baseUrl(value: string, from: string): string {
-  let url: URL;
-  try {
-    url = new URL(value.trim());
-  } catch {
-    throw new SettingsError(`${from}: is not a URL; expected for example https://api.example.com`);
-  }
-  if (url.username || url.password) {
-    throw new SettingsError(
-      `${from}: must not carry credentials (user:password@ in the URL); give the token with platform:token instead`,
-    );
-  }
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname))) {
-    const scheme = /^[a-z][a-z0-9+.-]{0,15}:$/.test(url.protocol) ? `${url.protocol}// is` : "this scheme is";
-    throw new SettingsError(`${from}: ${scheme} refused; use https:// (plain http is only allowed for localhost)`);
-  }
-  if (url.search || url.hash) {
-    throw new SettingsError(`${from}: the base URL must not carry a query or fragment`);
-  }
-  return url.toString().replace(/\/+$/, "");
+/** A setting's value checked against its rule: a SettingsError naming where it came from when it breaks it. */
+function checked(key: Key, setting: { value: string; from: string }): string {
+  const issue = SETTINGS[key].check(setting.value);
+  if (issue) throw new SettingsError(`${setting.from}: ${issue}`);
+  return setting.value;
 }
 
-/** The longest overall budget a call may be given: an hour; the shortest, a tenth of a second. */
-export const MAX_TIMEOUT_SECONDS = 3600;
-export const MIN_TIMEOUT_SECONDS = 0.1;
+/**
+ * Every setting in effect that breaks its rule, each said as `<where it came from>: <why>`: the
+ * configured value (the stack's config) or, where none is, the environment's. Presence is not
+ * checked here (a preview of creates needs no credentials); the first request says what is missing.
+ */
+export function settingsIssues(): string[] {
+  const program = programConfig();
+  const issues: string[] = [];
+  for (const key of KEYS) {
+    const setting = rawFrom(key, program);
+    // A value not known yet (a preview of a provider whose inputs come from another resource).
+    const issue = setting && setting.value !== UNKNOWN_INPUT && SETTINGS[key].check(setting.value);
+    if (issue) issues.push(`${setting.from}: ${issue}`);
+  }
+  return issues;
+}
+
+/**
+ * Throws a SettingsError naming each setting in effect that breaks its rule (what configure
+ * refuses); `configuredHint` follows when one of them came from the configuration rather than
+ * the environment.
+ */
+export function refuseBrokenSettings(configuredHint?: string): void {
+  const issues = settingsIssues();
+  if (!issues.length) return;
+  const configured = issues.some((issue) => KEYS.some((key) => issue.startsWith(`${SETTINGS[key].config}:`)));
+  throw new SettingsError(issues.join("; ") + (configured && configuredHint ? `. ${configuredHint}` : ""));
+}
+
+/** A base URL setting, checked and without its trailing slashes. */
+function baseUrl(key: "apiUrl" | "authUrl", setting: { value: string; from: string }): string {
+  return new URL(checked(key, setting).trim()).toString().replace(/\/+$/, "");
+}
 
 /**
  * platform:timeout / PLATFORM_TIMEOUT in milliseconds (the overall budget of one provider call
@@ -143,15 +324,13 @@ export const MIN_TIMEOUT_SECONDS = 0.1;
  */
 export function timeoutSetting(): number | undefined {
   const timeout = raw("timeout");
-  if (!timeout) return undefined;
-  const text = timeout.value.trim();
-  const seconds = /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
-  if (!(seconds >= MIN_TIMEOUT_SECONDS && seconds <= MAX_TIMEOUT_SECONDS)) {
-    throw new SettingsError(
-      `${timeout.from}: must be a number of seconds from ${MIN_TIMEOUT_SECONDS} to ${MAX_TIMEOUT_SECONDS} (the overall time one provider call or look-up may take; default 120)`,
-    );
-  }
-  return seconds * 1000;
+  return timeout ? Number(checked("timeout", timeout).trim()) * 1000 : undefined;
+}
+
+/** platform:adopt / PLATFORM_ADOPT, undefined when not set; a SettingsError naming the setting when malformed. */
+export function adoptSetting(): boolean | undefined {
+  const adopt = raw("adopt");
+  return adopt ? checked("adopt", adopt).trim().toLowerCase() === "true" : undefined;
 }
 
 /** What a resolution was made from: each key's source and value, then the Actions variables. */
@@ -195,63 +374,27 @@ export function resolveSettings(): Settings {
   return settings;
 }
 
-/**
- * Requests one process sends at once when platform:maxConcurrency is not set. The engine's
- * parallelism is four per CPU (64 on a 16-core runner); 16 requests in flight are 320 a second at
- * 50 ms each, more than the engine's own work per resource lets it use and more than a service
- * that limits its callers grants, while a drift check loses nothing to the bound: reads that wait
- * for it are answered together (provider/readBatches.ts). Each process also opens no more than 16
- * connections to the API.
- */
-export const DEFAULT_MAX_CONCURRENCY = 16;
-export const MAX_MAX_CONCURRENCY = 1024;
-
-/** platform:maxConcurrency: a whole number of requests from 1 to MAX_MAX_CONCURRENCY, undefined when not set. */
-function maxConcurrencySetting(): number | undefined {
-  const given = raw("maxConcurrency");
-  if (!given) return undefined;
-  const text = given.value.trim();
-  const value = /^\d+$/.test(text) ? Number(text) : NaN;
-  if (!(value >= 1 && value <= MAX_MAX_CONCURRENCY))
-    throw new SettingsError(
-      `${given.from}: must be a whole number of requests from 1 to ${MAX_MAX_CONCURRENCY} (how many this process sends ` +
-        `at once at most; default ${DEFAULT_MAX_CONCURRENCY})`,
-    );
-  return value;
-}
-
-/** platform:batchReads: true (the default) or false. */
-function batchReadsSetting(): boolean | undefined {
-  const given = raw("batchReads");
-  if (!given) return undefined;
-  const text = given.value.trim().toLowerCase();
-  if (text !== "true" && text !== "false")
-    throw new SettingsError(
-      `${given.from}: must be true (the default: reads of one kind that overlap are answered together by one List) or false (one GET per read)`,
-    );
-  return text === "true";
-}
-
 function resolveFresh(): Settings {
   timeoutSetting();
-  const maxConcurrency = maxConcurrencySetting();
-  const batchReads = batchReadsSetting();
+  const maxConcurrency = raw("maxConcurrency");
+  const batchReads = raw("batchReads");
   const api = raw("apiUrl");
   if (!api) {
     const { config, env } = SETTING_SOURCES.apiUrl;
     throw new SettingsError(`${config} is not set: run \`pulumi config set ${config} https://…\` or set ${env}`);
   }
-  const apiUrl = baseUrl(api.value, api.from);
+  const apiUrl = baseUrl("apiUrl", api);
   const auth = raw("authUrl");
-  const authUrl = auth ? baseUrl(auth.value, auth.from) : apiUrl;
+  const authUrl = auth ? baseUrl("authUrl", auth) : apiUrl;
 
   const version = raw("apiVersion");
-  if (version && version.value !== "v2beta1" && version.value !== "v2") {
-    throw new SettingsError(`${version.from}: is not an API version; use v2beta1 (the default) or v2`);
-  }
-  const settings: Settings = { apiUrl, authUrl, apiVersion: (version?.value as ApiVersion | undefined) ?? "v2beta1" };
-  if (maxConcurrency !== undefined) settings.maxConcurrency = maxConcurrency;
-  if (batchReads !== undefined) settings.batchReads = batchReads;
+  const settings: Settings = {
+    apiUrl,
+    authUrl,
+    apiVersion: ((version && checked("apiVersion", version)) as ApiVersion | undefined) ?? "v2beta1",
+  };
+  if (maxConcurrency) settings.maxConcurrency = Number(checked("maxConcurrency", maxConcurrency).trim());
+  if (batchReads) settings.batchReads = checked("batchReads", batchReads).trim().toLowerCase() === "true";
 
   const identity = raw("identity");
   const tokenFile = raw("identityTokenFile");
@@ -266,15 +409,10 @@ function resolveFresh(): Settings {
   registerSecret(actions.requestToken);
   // An assumed identity is the deliberate set-up of a pipeline, so it wins over a static token.
   if (identity) {
-    const issue = uidIssue(identity.value, "path");
-    if (issue) throw new SettingsError(`${identity.from}: is not an identity uid: it ${issue}`);
-    settings.identity = identity.value;
+    settings.identity = checked("identity", identity);
     // The OIDC token to exchange, first found wins: a literal token, a token file, GitHub Actions.
     if (literal) {
-      const value = literal.value.trim();
-      if (/\s/.test(value) || value === "")
-        throw new SettingsError(`${literal.from}: the OIDC token contains whitespace; paste the token alone`);
-      settings.identityToken = value;
+      settings.identityToken = checked("identityToken", literal).trim();
     } else if (tokenFile) {
       settings.identityTokenFile = tokenFile.value;
     } else if (actions.requestUrl && actions.requestToken) {
@@ -287,10 +425,7 @@ function resolveFresh(): Settings {
       );
     }
   } else if (token) {
-    if (/\s/.test(token.value.trim()) || token.value.trim() === "") {
-      throw new SettingsError(`${token.from}: the token contains whitespace; paste the token alone`);
-    }
-    settings.token = token.value.trim();
+    settings.token = checked("token", token).trim();
   } else if (tokenFile || literal) {
     throw new SettingsError(
       `${(tokenFile ?? literal)!.from} is set but platform:identity (PLATFORM_IDENTITY) is not: name the identity to assume`,
@@ -302,4 +437,24 @@ function resolveFresh(): Settings {
     );
   }
   return settings;
+}
+
+/**
+ * The failures of a provider resource's inputs (`apiUrl`, `timeout`, … as the native provider's
+ * schema names them): each known setting given a value that breaks its rule, said as
+ * `<config key>: <why>` without the value (the engine would print a failure's property value).
+ */
+export function providerInputIssues(inputs: Readonly<Record<string, unknown>>): string[] {
+  const issues: string[] = [];
+  for (const key of KEYS) {
+    const { config } = SETTINGS[key];
+    const value = inputs[config.slice(config.indexOf(":") + 1)];
+    if (value === undefined || value === null || value === "" || value === UNKNOWN_INPUT) continue;
+    const issue =
+      typeof value === "string" || typeof value === "number" || typeof value === "boolean"
+        ? SETTINGS[key].check(String(value))
+        : "must be a string";
+    if (issue) issues.push(`${config}: ${issue}`);
+  }
+  return issues;
 }

@@ -9,7 +9,7 @@ import { ApiError, isNotFound } from "./errors";
 import type { ApiRecord } from "./kind";
 import type { KindContext } from "./kindContext";
 import { ResourceError, messageOf } from "./resourceError";
-import { raw as settingOf } from "./settings";
+import { adoptSetting } from "./settings";
 import { quoteUid } from "./uid";
 import { Props, sameValue, shown } from "./values";
 
@@ -25,13 +25,11 @@ export interface Created {
  */
 export function adoptionWanted(inputs: Props): boolean {
   if (typeof inputs.adopt === "boolean") return inputs.adopt;
-  const setting = settingOf("adopt");
-  if (!setting) return false;
-  const value = setting.value.trim().toLowerCase();
-  if (value === "true" || value === "false") return value === "true";
-  throw new ResourceError(
-    `${setting.from} must be true or false (it is ${JSON.stringify(setting.value.slice(0, 20))})`,
-  );
+  try {
+    return adoptSetting() ?? false;
+  } catch (error) {
+    throw new ResourceError(messageOf(error), { cause: error });
+  }
 }
 
 /** What the service said in an error, for messages that say it in their own words around it. */
@@ -41,25 +39,36 @@ export const said = (error: unknown) =>
 export interface TakeOver {
   /** The records holding the key of these inputs, every page, for adoption or as the state before a create. */
   holdersOfKey(inputs: Props, what: string): Promise<ApiRecord[]>;
-  /** Why adoption by key stops when several records hold it, and how to name the one meant. */
-  severalToAdopt(found: ApiRecord[]): string;
+  /**
+   * Adoption by key of a kind the service takes twice, which looks before it creates: of the
+   * records holding the key, the one no resource of this process holds, taken (claimed); none
+   * when every one is held (a twin's: this resource gets a record of its own). Several free ones
+   * are refused, naming them.
+   */
+  adoptFree(found: ApiRecord[], what: string): Created | undefined;
   /** What to do about ALREADY_EXISTS: adopt when asked to, refuse with a message saying how otherwise. */
   onAlreadyExists(inputs: Props, what: string, error: unknown): Promise<Created>;
   /**
    * The record `adoptUid` names: read by its uid, and refused unless it sits under the declared
-   * parent. A record whose uid does not tell its parent (a role's) is looked for among the
-   * parent's records by its own key.
+   * parent and no other resource of this process holds it; then taken (claimed). A record whose
+   * uid does not tell its parent (a role's) is looked for among the parent's records by its own key.
    */
   namedRecord(inputs: Props, uid: string, what: string): Promise<ApiRecord>;
 }
 
-export function takeOver({ kind, client, requests, records }: KindContext): TakeOver {
+export function takeOver({ kind, client, requests, records, claims }: KindContext): TakeOver {
   const keyNames = () => [kind.parentField, ...kind.keyFields].join(", ");
   const holding = (inputs: Props, parentFrom: Props = inputs) =>
     findByNaturalKey(client(), kind, (record) => records.outputsOf(record, records.parentOf(parentFrom)), inputs);
   const severalToAdopt = (found: ApiRecord[]) =>
-    `adopting it found ${found.length} ${kind.collection} with the same ${keyNames()} ` +
-    `(${found.map((r) => r.uid).join(", ")}); take over the one meant by its uid: set \`adoptUid\` on this resource`;
+    `adopting it found ${found.length} ${kind.collection} with the same ${keyNames()} that no other resource of ` +
+    `this program holds (${found.map((r) => r.uid).join(", ")}); take over the one meant by its uid: set ` +
+    "`adoptUid` on this resource";
+  /** Why a record held by another resource of this process cannot be this one's. */
+  const heldByAnother = (uids: string[]) =>
+    `${uids.length === 1 ? `${kind.noun} ${uids[0]} is` : `${kind.collection} ${uids.join(", ")} are`} already ` +
+    `held by another resource of this program (created or taken over in this run, or in its state): two ` +
+    `resources never hold one record`;
 
   const alreadyExists = (what: string, error: unknown) =>
     new ResourceError(
@@ -68,14 +77,19 @@ export function takeOver({ kind, client, requests, records }: KindContext): Take
       { cause: error },
     );
 
-  /** The one existing record these inputs name, to take over after ALREADY_EXISTS. */
+  /** The one existing record these inputs name, to take over after ALREADY_EXISTS: taken (claimed). */
   async function existingRecord(inputs: Props, what: string, error: unknown): Promise<ApiRecord> {
     const found = await holding(inputs);
-    if (found.length === 1) return found[0];
+    // Taken in the same turn as it is found free: no other create can take it in between.
+    const free = found.filter((record) => !claims.held(record.uid));
+    if (free.length === 1 && claims.take(free[0].uid)) return free[0];
     throw new ResourceError(
       found.length === 0
         ? `creating ${what} failed: it already exists (${said(error)}) but no ${kind.noun} with the same ${keyNames()} could be listed to adopt; check that the caller may list ${kind.collection} there`
-        : `creating ${what} failed: ${severalToAdopt(found)}`,
+        : free.length === 0
+          ? `creating ${what} failed: it already exists (${said(error)}), and ${heldByAnother(found.map((r) => r.uid))}. ` +
+            `Two resources of this program declare the same ${keyNames()}: remove one, or change its ${keyNames()}`
+          : `creating ${what} failed: ${severalToAdopt(free)}`,
       { cause: error },
     );
   }
@@ -93,7 +107,12 @@ export function takeOver({ kind, client, requests, records }: KindContext): Take
       }
     },
 
-    severalToAdopt,
+    adoptFree(found, what) {
+      const free = found.filter((record) => !claims.held(record.uid));
+      if (free.length > 1) throw new ResourceError(`creating ${what} failed: ${severalToAdopt(free)}`);
+      if (free.length === 1 && claims.take(free[0].uid)) return { record: free[0], adopted: true };
+      return undefined;
+    },
 
     async onAlreadyExists(inputs, what, error) {
       if (!adoptionWanted(inputs)) throw alreadyExists(what, error);
@@ -136,6 +155,8 @@ export function takeOver({ kind, client, requests, records }: KindContext): Take
             `declare its own ${kind.parentField}, or check the uid`,
         );
       }
+      // Read and placed, then taken in one turn: a twin naming the same uid meets it held.
+      if (!claims.take(uid)) throw refused(`${heldByAnother([uid])}; check the uid`);
       return record as ApiRecord;
     },
   };

@@ -1,12 +1,12 @@
 /**
- * A replacement never leaves a dependent broken, through the local engine (a real program, the
- * REAL dynamic-provider host): an identity replaced under the same name is deleted first, and
+ * A replacement never leaves a dependent broken, under the REAL Pulumi CLI (its engine, the
+ * dynamic-provider host it launches): an identity replaced under the same name is deleted first, and
  * the service deletes its role bindings with it; an overlay whose config changes is deleted
  * first, and its bindings go with it. Each dependent is replaced with what it depends on, in the
  * same `up`, rather than PATCHed after the service deleted it; the next preview is clean.
  */
 import { BUILTIN_ROLES, RunningEmulator, startEmulator } from "../emulator";
-import { call } from "../tools/engine/orgApi";
+import { call } from "../tools/orgApi";
 import { ProgramProject, programProject } from "../tests/support/programProject";
 
 jest.setTimeout(240_000);
@@ -57,7 +57,7 @@ let emu: RunningEmulator;
 let project: ProgramProject;
 beforeAll(async () => {
   emu = await startEmulator({ quiet: true });
-  project = programProject({ name: "cascades", source: PROGRAM, api: emu });
+  project = programProject({ name: "cascades", program: { source: PROGRAM }, api: emu });
 });
 afterAll(async () => {
   await emu?.close();
@@ -75,7 +75,9 @@ test("an identity replaced under its name and an overlay replaced take their bin
   for (const mode of ["claim", "aws", "keys1", "keys2"]) {
     const up = await project.run("up", config(mode));
     expect({ mode, code: up.code, stderr: up.stderr }).toEqual({ mode, code: 0, stderr: "" });
-    const outputs = up.state!.outputs as Record<string, string>;
+    const outputs = Object.fromEntries(
+      Object.entries(up.outputs).map(([name, output]) => [name, String(output.value)]),
+    );
     if (previous) {
       // Each step replaced the identity and the overlay (new uids), under the same names.
       expect(outputs.identityUid).not.toBe(previous.identityUid);

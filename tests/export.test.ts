@@ -1,8 +1,9 @@
 /**
  * `platform-pulumi export`, round trip, end to end: an emulator organization of 200 groups,
  * 50 identities of mixed claim shapes, 2 custom roles and 102 role bindings is exported as a Pulumi project;
- * the project type-checks against the package's declarations; the local engine (real provider
- * host) runs `up` on it and adopts every record without creating, changing or deleting any;
+ * the project type-checks against the package's declarations; the real Pulumi CLI (its engine, the
+ * dynamic-provider host it launches) runs `up` on it and adopts every record without creating,
+ * changing or deleting any;
  * `preview --refresh --expect-no-changes` passes; a console edit shows as drift; `destroy`
  * leaves the organization exactly as it was. The same for one team's subtree, as JavaScript.
  */
@@ -11,15 +12,15 @@ import * as path from "node:path";
 import { BUILTIN_ROLES } from "../emulator";
 import { startProviderEmulator } from "./support/providerEmulator";
 import type { RunningEmulator } from "../emulator";
-import { call, listAll, OrgSnapshot, snapshot } from "../tools/engine/orgApi";
-import { withoutPlatformEnv } from "../tools/engine/orgProject";
-import { EngineRun, runEngine } from "../tools/engine/run";
+import { call, listAll, OrgSnapshot, snapshot } from "../tools/orgApi";
+import { withoutPlatformEnv } from "../tools/orgProject";
 import { repoRoot } from "../tools/host/stage";
 import { BigOrg, buildOrganization, runExport } from "./support/exportOrganization";
 import { HOSTILE_GROUP_NAMES, HOSTILE_NAMES } from "./support/hostileNames";
+import { ProgramProject, programProject } from "./support/programProject";
 import { typeErrors } from "./support/typeCheck";
 
-jest.setTimeout(600_000);
+jest.setTimeout(900_000);
 
 /** The export's settings, from the environment as the provider reads them: the emulator's URL and token. */
 const exportEnv = (emu: RunningEmulator) => ({
@@ -28,21 +29,24 @@ const exportEnv = (emu: RunningEmulator) => ({
   PLATFORM_TOKEN: emu.token,
 });
 
-/** The local engine on an exported project, configured for the emulator; `config` pairs are secrets. */
-const engineOn =
-  (emu: RunningEmulator) =>
-  (operation: string[], project: string, state: string, config: string[] = []): Promise<EngineRun> =>
-    runEngine(
-      [
-        ...operation,
-        "--config",
-        `platform:apiUrl=${emu.url}`,
-        "--secret-config",
-        `platform:token=${emu.token}`,
-        ...config.flatMap((pair) => ["--secret-config", pair]),
-      ],
-      { cwd: project, state, env: withoutPlatformEnv() },
-    );
+/** The project name an export wrote into Pulumi.yaml. */
+const projectNameOf = (project: string) =>
+  /^name: (.+)$/m.exec(fs.readFileSync(path.join(project, "Pulumi.yaml"), "utf8"))![1];
+
+/**
+ * An exported project as a stack under the real CLI, configured for the emulator; `secretConfig`
+ * holds the secret config keys the export asks for (short keys are the project's own).
+ */
+const stackOf = (
+  emu: RunningEmulator,
+  project: string,
+  secretConfig: Record<string, string> = {},
+  stacks?: ProgramProject[],
+): ProgramProject => {
+  const stack = programProject({ name: projectNameOf(project), program: { dir: project }, api: emu, secretConfig });
+  stacks?.push(stack);
+  return stack;
+};
 
 const newWorkDir = () => {
   const work = path.join(repoRoot, ".work", `export-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
@@ -50,14 +54,13 @@ const newWorkDir = () => {
   return work;
 };
 
-describe("platform-pulumi export: round trip through the local engine", () => {
+describe("platform-pulumi export: round trip under the real Pulumi CLI", () => {
   let emu: RunningEmulator;
   let org: BigOrg;
   let work: string;
+  const stacks: ProgramProject[] = [];
   const api = () => ({ url: emu.url, token: emu.token });
   const env = () => exportEnv(emu);
-  const engine = (operation: string[], project: string, state: string, config: string[] = []) =>
-    engineOn(emu)(operation, project, state, config);
   const writes = () => emu.requests().filter((r) => r.method !== "GET");
 
   beforeAll(async () => {
@@ -67,6 +70,7 @@ describe("platform-pulumi export: round trip through the local engine", () => {
   });
   afterAll(async () => {
     await emu?.close();
+    for (const stack of stacks) stack.remove();
     if (work) fs.rmSync(work, { recursive: true, force: true });
   });
 
@@ -76,7 +80,6 @@ describe("platform-pulumi export: round trip through the local engine", () => {
     expect(before.identities.length).toBeGreaterThanOrEqual(50);
     expect(before.roleBindings.length).toBeGreaterThanOrEqual(100);
     const project = path.join(work, "whole");
-    const state = path.join(work, "whole-state.json");
 
     const exported = await runExport(["--under", emu.rootUid, "--out", project], env());
     expect(exported.stderr).toMatch(/read 200 groups/);
@@ -125,25 +128,25 @@ describe("platform-pulumi export: round trip through the local engine", () => {
     // The seeded identity provider's client secret is never answered: the program reads it from
     // a secret config key its Pulumi.yaml declares, and adoption writes it.
     expect(program).toContain(`clientSecret: config.requireSecret("corpSsoOidcClientSecret"),`);
-    const projectName = /^name: (.+)$/m.exec(fs.readFileSync(project + "/Pulumi.yaml", "utf8"))![1];
+    const projectName = projectNameOf(project);
     expect(fs.readFileSync(project + "/Pulumi.yaml", "utf8")).toContain(`${projectName}:corpSsoOidcClientSecret:`);
-    const secrets = [`${projectName}:corpSsoOidcClientSecret=emulator-secret`];
     expect(typeErrors(project, "export-typecheck")).toEqual([]);
     // The same tree exports to the same text: a stable order and stable names.
     const again = path.join(work, "whole-again");
     expect((await runExport(["--under", emu.rootUid, "--out", again], env())).code).toBe(0);
     expect(fs.readFileSync(again + "/index.ts", "utf8")).toBe(program);
 
+    const stack = stackOf(emu, project, { corpSsoOidcClientSecret: "emulator-secret" }, stacks);
     emu.clearRequests();
-    const up = await engine(["up"], project, state, secrets);
-    expect(up.stdout).not.toContain("error:");
+    const up = await stack.run("up");
+    expect(up.stderr).toBe("");
     expect(up.code).toBe(0);
-    const custom = up.state!.resources.filter((r) => r.custom);
+    const custom = stack.resources();
     expect(custom).toHaveLength(declaredCount);
-    expect(custom.filter((r) => r.outputs.adopted !== true)).toEqual([]);
+    expect(custom.filter((r) => r.outputs!.adopted !== true)).toEqual([]);
     // Nothing was created or deleted: only refused creates (then adoption) reached the service,
     // and the one write adoption cannot avoid: the identity provider's client secret.
-    const sso = custom.find((r) => r.outputs.name === "corp-sso")!;
+    const sso = custom.find((r) => r.outputs!.name === "corp-sso")!;
     expect(writes().filter((r) => r.status < 400)).toEqual([
       expect.objectContaining({
         method: "PATCH",
@@ -153,23 +156,27 @@ describe("platform-pulumi export: round trip through the local engine", () => {
     ]);
     expect(await snapshot(api(), emu.rootUid)).toEqual(before);
 
-    const clean = await engine(["preview", "--refresh", "--expect-no-changes"], project, state, secrets);
-    expect(clean.code).toBe(0);
-
+    // One drift check over everything: the group edited in the console is its one change, so every
+    // other adopted record refreshes clean (a clean check of its own would read all 350 again).
     const edited = before.groups.find((g) => g.name === "web")!;
     await call(api(), "PATCH", `/iam/v2beta1/groups/${edited.uid}?updateMask=description`, {
       name: edited.name,
       description: "by hand",
     });
-    const drift = await engine(["preview", "--refresh", "--expect-no-changes"], project, state, secrets);
-    expect(drift.code).toBe(255);
-    expect(drift.stdout).toContain(`description: (absent) => "by hand"`);
+    const drift = await stack.run("preview --refresh --expect-no-changes --diff");
+    expect(drift.code).toBe(7);
+    expect(drift.stdout).toMatch(
+      new RegExp(
+        `~ pulumi-nodejs:dynamic/iam:Group: \\(update\\)\\s+\\[id=${edited.uid}\\]\\s+\\[urn=[^\\]]+\\]\\s+(?:\\S[^\\n]*\\n\\s*)*?- description\\s*: "by hand"`,
+      ),
+    );
+    expect(drift.stdout).toMatch(new RegExp(`Resources:\\s+~ 1 to update\\s+${declaredCount} unchanged`));
 
     const beforeDestroy = await snapshot(api(), emu.rootUid);
     emu.clearRequests();
-    const destroy = await engine(["destroy"], project, state, secrets);
+    const destroy = await stack.run("destroy");
     expect(destroy.code).toBe(0);
-    expect(destroy.state!.resources).toEqual([]);
+    expect(stack.resources()).toEqual([]);
     expect(writes()).toEqual([]);
     expect(await snapshot(api(), emu.rootUid)).toEqual(beforeDestroy);
   });
@@ -179,7 +186,6 @@ describe("platform-pulumi export: round trip through the local engine", () => {
     const before = await snapshot(api(), emu.rootUid);
     const inTeam = (uid: string) => uid.startsWith(`${team}/`);
     const project = path.join(work, "team");
-    const state = path.join(work, "team-state.json");
 
     const exported = await runExport(["--under", team, "--out", project, "--js"], env());
     expect(exported.code).toBe(0);
@@ -188,10 +194,12 @@ describe("platform-pulumi export: round trip through the local engine", () => {
     expect(program).toContain(`const platform = require("platform-pulumi");`);
     expect(program).toContain(`const underUid = ${JSON.stringify(team)};`);
 
+    const stack = stackOf(emu, project, {}, stacks);
     emu.clearRequests();
-    const up = await engine(["up"], project, state);
+    const up = await stack.run("up");
     expect(up.code).toBe(0);
-    const declared = up.state!.resources.filter((r) => r.custom).map((r) => r.id);
+    expect(path.basename(stack.stack.entry)).toBe("index.js");
+    const declared = stack.resources().map((r) => r.id!);
     const expected = [...before.groups, ...before.identities, ...before.roleBindings].filter((r) => inTeam(r.uid));
     const customRoles = before.roles.filter((r) => inTeam(String(r.definedOn)));
     expect(customRoles.map((r) => r.name)).toEqual(["publisher-3"]);
@@ -199,8 +207,8 @@ describe("platform-pulumi export: round trip through the local engine", () => {
     expect(org.associations[0]).toBe(team);
     expect(declared.sort()).toEqual([...[...expected, ...customRoles].map((r) => r.uid), ...org.associations].sort());
     expect(writes().filter((r) => r.status < 400)).toEqual([]);
-    expect((await engine(["preview", "--refresh", "--expect-no-changes"], project, state)).code).toBe(0);
-    expect((await engine(["destroy"], project, state)).code).toBe(0);
+    expect((await stack.run("preview --refresh --expect-no-changes")).code).toBe(0);
+    expect((await stack.run("destroy")).code).toBe(0);
     expect(await snapshot(api(), emu.rootUid)).toEqual(before);
   });
 
@@ -320,6 +328,7 @@ describe("platform-pulumi export of a hostile organization: whatever the records
   let emu: RunningEmulator;
   let org: HostileOrg;
   let work: string;
+  const stacks: ProgramProject[] = [];
   const api = () => ({ url: emu.url, token: emu.token });
   /** Everything below the hostile group, the collections a snapshot leaves out included, as the service answers it. */
   const everything = async () => ({
@@ -335,6 +344,7 @@ describe("platform-pulumi export of a hostile organization: whatever the records
   });
   afterAll(async () => {
     await emu?.close();
+    for (const stack of stacks) stack.remove();
     if (work) fs.rmSync(work, { recursive: true, force: true });
   });
 
@@ -356,7 +366,6 @@ describe("platform-pulumi export of a hostile organization: whatever the records
   test("--partial: the rest type-checks, up adopts every record with no write, preview is clean; the JavaScript runs too", async () => {
     const before = await everything();
     const project = path.join(work, "hostile");
-    const state = path.join(work, "hostile-state.json");
     const exported = await runExport(["--under", org.hostile, "--out", project, "--partial"], exportEnv(emu));
     expect(exported.code).toBe(0);
     expect(exported.stderr).toContain(`left out ${org.refused.size} record(s)`);
@@ -388,14 +397,14 @@ describe("platform-pulumi export of a hostile organization: whatever the records
     expect(program).toMatch(/name: "empty",\n\s+config: \{\},/);
     expect(typeErrors(project, "export-hostile-typecheck")).toEqual([]);
 
+    const stack = stackOf(emu, project, {}, stacks);
     emu.clearRequests();
-    const engine = engineOn(emu);
-    const up = await engine(["up"], project, state);
-    expect(up.stdout).not.toContain("error:");
+    const up = await stack.run("up");
+    expect(up.stderr).toBe("");
     expect(up.code).toBe(0);
-    const custom = up.state!.resources.filter((r) => r.custom);
+    const custom = stack.resources();
     expect(custom).toHaveLength((program.match(/^const \w+ = new platform/gm) ?? []).length);
-    expect(custom.filter((r) => r.outputs.adopted !== true)).toEqual([]);
+    expect(custom.filter((r) => r.outputs!.adopted !== true)).toEqual([]);
     expect(emu.requests().filter((r) => r.method !== "GET" && r.status < 400)).toEqual([]);
     expect(await everything()).toEqual(before);
     const proto = before.identities.find((i) => i.name === "proto")!;
@@ -403,13 +412,14 @@ describe("platform-pulumi export of a hostile organization: whatever the records
       headers: { authorization: `Bearer ${emu.token}` },
     });
     expect(await answered.text()).toContain(`"claims":{"__proto__":"x","team":"a"}`);
-    expect((await engine(["preview", "--refresh", "--expect-no-changes"], project, state)).code).toBe(0);
+    expect((await stack.run("preview --refresh --expect-no-changes")).code).toBe(0);
 
     // The same records as CommonJS: the program loads and runs (its preview plans one adoption each).
     const js = path.join(work, "hostile-js");
     expect((await runExport(["--under", org.hostile, "--out", js, "--partial", "--js"], exportEnv(emu))).code).toBe(0);
-    const preview = await engine(["preview"], js, path.join(work, "hostile-js-state.json"));
-    expect(preview.stdout).not.toContain("error:");
+    const preview = await stackOf(emu, js, {}, stacks).run("preview");
+    expect(preview.stderr).toBe("");
     expect(preview.code).toBe(0);
+    expect(preview.stdout).toMatch(new RegExp(`Resources:\\s+\\+ ${custom.length + 1} to create`));
   });
 });

@@ -1,11 +1,12 @@
-/** Configure: the stack's settings, read at call time (a provider captures none: it is stored in the state). */
+/**
+ * Configure: the stack's settings, kept for reading at call time (a provider captures none: it is
+ * stored in the state), and refused when one breaks its rule (provider/settings.ts), so that a
+ * malformed setting stops the run at its first provider call, before any request, naming the key.
+ */
 import type { Lifecycle } from "../lifecycle";
-import { configureFromPulumi } from "../settings";
+import { configureFromPulumi, refuseBrokenSettings } from "../settings";
 
 export const configure: Lifecycle["configure"] = async (req) => {
-  try {
-    configureFromPulumi(req.config);
-  } catch {
-    // Configure was never sent: settings come from the environment.
-  }
+  configureFromPulumi(req.config);
+  refuseBrokenSettings();
 };

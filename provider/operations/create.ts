@@ -1,8 +1,8 @@
 /**
  * Create: the record the program declares, made with one POST, or taken over (adoption: the one
  * `adoptUid` names, or the one holding the key) and brought to the declared values with one PATCH
- * of the fields that differ; then its companion documents written and
- * the kind's verbs run.
+ * of the fields that differ; then its companion documents written and the kind's verbs run. The
+ * record is held for this resource from the moment it is made or taken (provider/claims.ts).
  */
 import { changedFields } from "../changes";
 import type { Companions } from "../companions";
@@ -10,13 +10,13 @@ import type { KindContext } from "../kindContext";
 import type { Lifecycle } from "../lifecycle";
 import type { PostRecord } from "../postRecord";
 import { ADOPTED } from "../recordOutputs";
-import { ResourceError } from "../resourceError";
+import { PartlyWrittenError, ResourceError } from "../resourceError";
 import type { Created, TakeOver } from "../takeOver";
-import type { Props } from "../values";
+import { Props, isObject } from "../values";
 import type { RunSteps } from "../verbSteps";
 
 export function create(
-  { kind, requests, records, registerSecrets }: KindContext,
+  { kind, requests, records, registerSecrets, claims }: KindContext,
   takeOver: TakeOver,
   post: PostRecord,
   companions: Companions,
@@ -25,11 +25,25 @@ export function create(
   return async (inputs: Props) => {
     registerSecrets(inputs);
     const what = kind.label(inputs);
-    // Exactly the record the program names, or a POST (and, where asked, the one holding the key).
+    // Exactly the record the program names, or a POST (and, where asked, the one holding the key);
+    // either way taken for this resource (provider/claims.ts).
     const created: Created =
       typeof inputs.adoptUid === "string"
         ? { record: await takeOver.namedRecord(inputs, inputs.adoptUid, what), adopted: true }
         : await post(inputs, what);
+    try {
+      return await settle(inputs, what, created);
+    } catch (error) {
+      // The engine keeps a record written in part (its id and outputs): it stays held. Otherwise
+      // no resource holds it, and another create may take it.
+      const uid = isObject(created.record) ? created.record.uid : undefined;
+      if (!(error instanceof PartlyWrittenError) && typeof uid === "string") claims.release(uid);
+      throw error;
+    }
+  };
+
+  /** The outputs of the record made or taken over, its companions written and the kind's verbs run. */
+  async function settle(inputs: Props, what: string, created: Created) {
     let outs: Props;
     if (!created.adopted) {
       outs = records.keepWriteOnly(records.outputsOf(created.record, inputs), inputs);
@@ -56,5 +70,5 @@ export function create(
     const done = `the ${kind.noun} was ${created.adopted ? "taken over" : "created"}`;
     const call = { operation: "creating", uid: id, what, inputs, state: {}, outputs: written, written: done };
     return { id, outs: (await runSteps(kind.verbs.create, call)) ?? written };
-  };
+  }
 }

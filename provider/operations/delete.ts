@@ -1,4 +1,7 @@
-/** Delete: the kind's verbs, then one DELETE, unless the kind refuses it first; a record already gone is success. */
+/**
+ * Delete: the kind's verbs, then one DELETE, unless the kind refuses it first; a record already
+ * gone is success. The record is then free (provider/claims.ts).
+ */
 import { Code, isApiError, isNotFound } from "../errors";
 import type { KindContext } from "../kindContext";
 import type { Lifecycle } from "../lifecycle";
@@ -7,7 +10,7 @@ import type { Props } from "../values";
 import type { RunSteps } from "../verbSteps";
 
 export function deleteRecord(
-  { kind, requests, records, registerSecrets }: KindContext,
+  { kind, requests, records, registerSecrets, claims }: KindContext,
   runSteps: RunSteps,
 ): Lifecycle["delete"] {
   return async (id, props: Props = {}) => {
@@ -27,12 +30,14 @@ export function deleteRecord(
         outputs: props,
         notFound: "gone" as const,
       };
-      if ((await runSteps(kind.verbs.delete, call)) === undefined) return;
+      if ((await runSteps(kind.verbs.delete, call)) === undefined) return void claims.release(id);
     }
     try {
       await requests.delete(uid);
+      claims.release(id);
     } catch (error) {
-      if (isNotFound(error)) return;
+      // Gone either way: no resource holds it any more.
+      if (isNotFound(error)) return void claims.release(id);
       if (isApiError(error, Code.FAILED_PRECONDITION) && kind.explainDeleteRefusal)
         throw new ResourceError(`deleting ${what} failed: ${kind.explainDeleteRefusal(error)}`, { cause: error });
       throw failed("deleting", what, error);

@@ -1,4 +1,4 @@
-/** Diff: what changed, what replaces the record and in which order; no request. */
+/** Diff: what changed, what replaces the record and in which order; no request. The record is held. */
 import { changedFields, replacedFields } from "../changes";
 import type { Kind } from "../kind";
 import type { KindContext } from "../kindContext";
@@ -11,9 +11,11 @@ const sameNaturalKey = (kind: Kind, olds: Props, news: Props) =>
   sameValue(kind.naturalKey(olds), kind.naturalKey(news)) &&
   kind.keyFields.every((field) => !containsUnknown(news[field]) && sameValue(olds[field], news[field]));
 
-export function diff({ kind, registerSecrets }: KindContext): Lifecycle["diff"] {
+export function diff({ kind, registerSecrets, claims }: KindContext): Lifecycle["diff"] {
   return async (id, olds: Props = {}, news: Props = {}) => {
     registerSecrets(olds, news);
+    // A resource of the state holds its record: no create of this run may take it (provider/claims.ts).
+    if (id) claims.hold(id);
     const wanted = kind.inputDefaults ? { ...kind.inputDefaults, ...news } : news;
     const changed = changedFields(olds, wanted, kind.declared, kind.unordered);
     const replaces = replacedFields(kind, olds, news, changed);

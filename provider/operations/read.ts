@@ -14,7 +14,7 @@ import { failed } from "../resourceError";
 import { Props, pick, stripUndefined } from "../values";
 
 export function read(
-  { kind, client, requests, records, registerSecrets }: KindContext,
+  { kind, client, requests, records, registerSecrets, claims }: KindContext,
   companions: Companions,
 ): Lifecycle["read"] {
   // Every read of the kind in the process meets here: those that overlap are answered together.
@@ -23,13 +23,18 @@ export function read(
   const carriedByRead = [kind.parentField, ...kind.localInputs];
   return async (id, props: Props = {}) => {
     registerSecrets(props);
+    // A refresh of a resource of the state (its outputs hold a uid): it holds its record (provider/claims.ts).
+    if (props.uid !== undefined) claims.hold(id);
     const uid = records.recordUid(id, props);
     let record: unknown;
     try {
       record = await batches.read(uid);
     } catch (error) {
       // Gone: an empty id tells the engine to drop it from the state.
-      if (isNotFound(error)) return { id: "", props: {} };
+      if (isNotFound(error)) {
+        claims.release(id);
+        return { id: "", props: {} };
+      }
       throw failed("reading", kind.label({ ...props, uid: id }), error);
     }
     const outputs = records.keepWriteOnly(records.outputsOf(record, pick(props, carriedByRead)), props);

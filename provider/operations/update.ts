@@ -10,12 +10,13 @@ import { Props, pick, stripUndefined } from "../values";
 import type { RunSteps } from "../verbSteps";
 
 export function update(
-  { kind, requests, records, registerSecrets }: KindContext,
+  { kind, requests, records, registerSecrets, claims }: KindContext,
   companions: Companions,
   runSteps: RunSteps,
 ): Lifecycle["update"] {
   return async (id, olds: Props, news: Props) => {
     registerSecrets(olds, news);
+    claims.hold(id);
     const what = kind.label({ ...news, uid: id });
     const changed = changedFields(olds, news, kind.writable, kind.unordered);
     let outs: Props;

@@ -104,13 +104,15 @@ test("platform:adopt turns adoption on for the whole stack; adopt: false on a re
   }
 });
 
-test("a platform:adopt that is not true or false is an error naming it", async () => {
+test("a platform:adopt that is not true or false is refused at configure, naming it, before any request", async () => {
   await h.api("POST", `/iam/v2beta1/groups/${root}`, { name: "maybe" });
+  h.emu.clearRequests();
   const host = await hostWith({ "platform:adopt": "maybe" });
   try {
     await expect(host.create(h.urn("Group", "maybe"), group({ parentUid: root, name: "maybe" }))).rejects.toThrow(
-      'platform:adopt must be true or false (it is "maybe")',
+      "platform:adopt: must be true or false",
     );
+    expect(h.calls()).toEqual([]);
   } finally {
     await host.close();
   }

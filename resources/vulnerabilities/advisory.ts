@@ -51,26 +51,22 @@ const ADVISORY_FILTERS = {
 };
 
 const getAdvisoriesArgs = lazily((z) => {
-  const names = z.array(z.string().min(1, "must not be empty")).optional();
+  const names = (words: string) => z.array(z.string().min(1, "must not be empty")).describe(words).optional();
+  const text = (words: string) => z.string().min(1, "must not be empty").describe(words).optional();
   return z.strictObject({
     ...listArgs(),
-    advisoryIds: names,
-    /** Advisories migrated from a GitHub advisory repository, by the id they had there. */
-    legacyAdvisoryIds: names,
-    artifactNames: names,
-    artifactTypes: names,
-    artifactArchitectures: names,
-    componentNames: names,
-    componentTypes: names,
-    componentLocations: names,
-    /** Any of these aliases (CVE or GHSA ids). */
-    aliases: names,
-    /** Any event of these types. */
-    eventTypes: names,
-    /** Free text. */
-    query: z.string().min(1, "must not be empty").optional(),
-    /** The most recent event is of this type (e.g. "fixed"). */
-    latestEventType: z.string().min(1, "must not be empty").optional(),
+    advisoryIds: names("Only these advisory ids (CGA-…)."),
+    legacyAdvisoryIds: names("Advisories migrated from a GitHub advisory repository, by the id they had there."),
+    artifactNames: names("Only advisories of artifacts of these exact names."),
+    artifactTypes: names("Only advisories of artifacts of these types."),
+    artifactArchitectures: names("Only advisories of artifacts of these architectures (x86_64, aarch64, …)."),
+    componentNames: names("Only advisories of components of these exact names."),
+    componentTypes: names("Only advisories of components of these types."),
+    componentLocations: names("Only advisories of components found in these locations (./PKGINFO, …)."),
+    aliases: names("Any of these aliases (CVE or GHSA ids)."),
+    eventTypes: names("Any event of these types."),
+    query: text("Free text, matched case-insensitively in artifact names, component names and aliases."),
+    latestEventType: text('The most recent event is of this type (e.g. "fixed").'),
   });
 });
 export type GetAdvisoriesArgs = z.input<ReturnType<typeof getAdvisoriesArgs>>;

@@ -13,8 +13,8 @@
  */
 import { startEmulator } from "../../emulator";
 import type { RunningEmulator } from "../../emulator";
-import { OrgRecord, OrgSnapshot, snapshot } from "../../tools/engine/orgApi";
-import { EXAMPLE_SSO_CLIENT_SECRET, exampleDir } from "../../tools/engine/orgProject";
+import { OrgRecord, OrgSnapshot, snapshot } from "../../tools/orgApi";
+import { EXAMPLE_SSO_CLIENT_SECRET, exampleDir } from "../../tools/orgProject";
 import { HeldWrite, HoldingProxy, holdingProxy, ProxiedWrite } from "../support/holdingProxy";
 import { RealCliProcess, realCliStack, RealCliStack } from "../support/realCli";
 
@@ -123,7 +123,8 @@ describe("pulumi up killed with SIGKILL during a create, under the real Pulumi C
     expect((await exported()).deployment.pending_operations ?? []).toEqual([]);
 
     emu.clearRequests();
-    const up = await stack.run("up", { env: { PLATFORM_ADOPT: "true" } });
+    // --refresh: every resource of the state is read (its record held) before any create looks.
+    const up = await stack.run("up", { refresh: true, env: { PLATFORM_ADOPT: "true" } });
     expect(up.stderr).toBe("");
     expect(up.code).toBe(0);
     expect(up.stdout).not.toContain("pending operations");

@@ -91,8 +91,12 @@ test("the API token, an invite's code, a client secret and a SCIM token appear i
   const again = await run("preview", { refresh: true, expectNoChanges: true, diff: true });
   expect(again.code).toBe(0);
   expect((await run("refresh")).code).toBe(0);
-  expect((await run("up")).code).toBe(0);
+  const rerun = await run("up");
+  expect(rerun.code).toBe(0);
   expect(writes()).toEqual([]);
+  // The refresh kept the invite's code and the SCIM token, which the service never answers again.
+  expect(rerun.outputs.inviteCode).toEqual(inviteCode);
+  expect(rerun.outputs.scimToken).toEqual(scimToken);
 
   // Rotating the client secret: the diff and the update name the secret, never its old or new value.
   const rotation = await run("preview", { diff: true, secretConfig: { [`${PROJECT}:ssoClientSecret`]: ROTATED } });

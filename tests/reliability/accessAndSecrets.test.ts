@@ -1,22 +1,24 @@
 /**
- * Issue 6, points 5 and 7, through the engine, the real provider host and the emulator:
+ * Issue 6, points 5 and 7, under the REAL Pulumi CLI (its engine, file backend and passphrase
+ * secrets, the dynamic-provider host it launches) and the emulator:
  * - a pipeline that assumes an identity bound as viewer on one team cannot change another
  *   team: the run fails with PERMISSION_DENIED naming the resource, and nothing changes;
  * - no static token, OIDC token or exchanged token appears in the serialized provider, the
- *   state file, the outputs, error messages or anything printed.
+ *   state, the stack's config file, the outputs, error messages or anything printed.
  */
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { RunningEmulator } from "../../emulator";
 import { startProviderEmulator } from "../support/providerEmulator";
-import { call, snapshot } from "../../tools/engine/orgApi";
-import { withoutPlatformEnv } from "../../tools/engine/orgProject";
-import { runEngine } from "../../tools/engine/run";
+import { ProgramProject, programProject } from "../support/programProject";
+import { RealCliRun } from "../support/realCli";
+import { call, snapshot } from "../../tools/orgApi";
 import { repoRoot } from "../../tools/host/stage";
 
-jest.setTimeout(120_000);
+jest.setTimeout(420_000);
 
-const program = path.join(repoRoot, "tests", "reliability", "programs", "one-group");
+const program = { dir: path.join(repoRoot, "tests", "reliability", "programs", "one-group") };
 // What the emulator's exchanged tokens look like; none may surface anywhere.
 const EXCHANGED_TOKEN = /emu_[A-Za-z0-9_-]{20,}/;
 
@@ -25,12 +27,11 @@ let dir: string;
 let teamA: string;
 let teamB: string;
 let viewerOnA: { uid: string; tokenFile: string; oidcToken: string };
+const projects: ProgramProject[] = [];
 
 beforeAll(async () => {
   emu = await startProviderEmulator();
-  dir = path.join(repoRoot, ".work", `access-${process.pid}`);
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.mkdirSync(dir, { recursive: true });
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "platform-pulumi-access-"));
   const api = { url: emu.url, token: emu.token };
   teamA = (await call(api, "POST", `/iam/v2beta1/groups/${emu.rootUid}`, { name: "team-a" })).uid;
   teamB = (await call(api, "POST", `/iam/v2beta1/groups/${emu.rootUid}`, { name: "team-b" })).uid;
@@ -47,6 +48,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await emu?.close();
+  for (const project of projects) project.remove();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -54,29 +56,25 @@ function withoutLastSeen(org: Awaited<ReturnType<typeof snapshot>>) {
   return { ...org, identities: org.identities.map(({ lastSeenTime: _seen, ...rest }) => rest) };
 }
 
-function run(operation: string[], label: string, config: string[]) {
-  return runEngine([...operation, "--config", `platform:apiUrl=${emu.url}`, ...config], {
-    cwd: program,
-    state: path.join(dir, `${label}.json`),
-    env: withoutPlatformEnv(),
-  });
+/**
+ * A stack of the one-group program. `token` is the static API token as secret config, or none:
+ * the program then logs in with the identity its config names.
+ */
+function stackOf(token?: string): ProgramProject {
+  const project = programProject({ name: "one-group", program, api: { url: emu.url, token } });
+  projects.push(project);
+  return project;
 }
-const asIdentity = (uid: string, tokenFile: string) => [
-  "--config",
-  `platform:identity=${uid}`,
-  "--config",
-  `platform:identityTokenFile=${tokenFile}`,
-];
+const asIdentity = (uid: string, tokenFile: string) => ({
+  "platform:identity": uid,
+  "platform:identityTokenFile": tokenFile,
+});
 
 test("a viewer on one team cannot change another team: PERMISSION_DENIED naming the resource, nothing changed", async () => {
   const api = { url: emu.url, token: emu.token };
   const before = await snapshot(api, emu.rootUid);
   emu.clearRequests();
-  const up = await run(["up"], "viewer", [
-    ...asIdentity(viewerOnA.uid, viewerOnA.tokenFile),
-    "--config",
-    `parentUid=${teamB}`,
-  ]);
+  const up = await stackOf().run("up", { ...asIdentity(viewerOnA.uid, viewerOnA.tokenFile), parentUid: teamB });
   expect(up.code).not.toBe(0);
   const printed = up.stdout + up.stderr;
   expect(printed).toMatch(/team-group/);
@@ -89,7 +87,7 @@ test("a viewer on one team cannot change another team: PERMISSION_DENIED naming 
   expect(writes).toHaveLength(0);
 });
 
-test("no token of any kind reaches the provider text, state, outputs, messages or logs", async () => {
+test("no token of any kind reaches the provider text, state, config, outputs, messages or logs", async () => {
   // An owner identity, so the run gets as far as creating and updating.
   const api = { url: emu.url, token: emu.token };
   const owner = (await call(api, "GET", "/iam/v2beta1/roles?name=owner")).roles[0];
@@ -105,53 +103,38 @@ test("no token of any kind reaches the provider text, state, outputs, messages o
   const tokenFile = path.join(dir, "deployer-token");
   fs.writeFileSync(tokenFile, oidcToken);
 
-  const runs = [
-    await run(["up"], "secrets-identity", [...asIdentity(identity.uid, tokenFile), "--config", `parentUid=${teamA}`]),
-    await run(["up"], "secrets-identity", [
-      ...asIdentity(identity.uid, tokenFile),
-      "--config",
-      `parentUid=${teamA}`,
-      "--config",
-      "description=changed",
-    ]),
-    await run(["refresh"], "secrets-identity", [
-      ...asIdentity(identity.uid, tokenFile),
-      "--config",
-      `parentUid=${teamA}`,
-    ]),
+  const assumed = stackOf();
+  const loggedIn = { ...asIdentity(identity.uid, tokenFile), parentUid: teamA };
+  const withStaticToken = stackOf(emu.token);
+  const runs: RealCliRun[] = [
+    await assumed.run("up", loggedIn),
+    await assumed.run("up", { ...loggedIn, description: "changed" }),
+    await assumed.run("refresh"),
     // A failure's message must not carry the token either.
-    await run(["up"], "secrets-static", [
-      "--secret-config",
-      `platform:token=${emu.token}`,
-      "--config",
-      "parentUid=no-such-group",
-      "--config",
-      "name=x",
-    ]),
-    await run(["up"], "secrets-static-ok", [
-      "--secret-config",
-      `platform:token=${emu.token}`,
-      "--config",
-      `parentUid=${teamB}`,
-    ]),
+    await withStaticToken.run("up", { parentUid: "no-such-group", name: "x" }),
   ];
-  expect(runs.map((r) => r.code)).toEqual([0, 0, 0, 255, 0]);
+  const afterFailure = fs.readFileSync(withStaticToken.stack.checkpointFile, "utf8");
+  runs.push(await withStaticToken.run("up", { parentUid: teamB, name: "made-by-pipeline" }));
+  expect(runs.map((r) => r.code === 0)).toEqual([true, true, true, false, true]);
   expect(runs[3].stdout + runs[3].stderr).toMatch(
     /creating group "x" under "no-such-group" failed: (NOT_FOUND|PERMISSION_DENIED)/,
   );
 
   const secrets = [emu.token, oidcToken, viewerOnA.oidcToken];
-  const texts = runs.flatMap((r) => [r.stdout, r.stderr, JSON.stringify(r.state ?? {})]);
-  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith(".json")))
-    texts.push(fs.readFileSync(path.join(dir, file), "utf8"));
+  const texts = runs.flatMap((r) => [r.stdout, r.stderr, r.runnerOutput, JSON.stringify(r.outputs)]);
+  texts.push(afterFailure);
+  for (const project of [assumed, withStaticToken]) {
+    texts.push(fs.readFileSync(project.stack.checkpointFile, "utf8"));
+    texts.push(fs.readFileSync(path.join(project.stack.programDir, "Pulumi.dev.yaml"), "utf8"));
+  }
   for (const text of texts) {
     for (const secret of secrets) expect(text.includes(secret)).toBe(false);
     expect(text).not.toMatch(EXCHANGED_TOKEN);
   }
-  const providers = runs
-    .flatMap((r) => (r.state?.resources ?? []).map((res) => String(res.outputs.__provider ?? "")))
-    .filter(Boolean);
-  expect(providers.length).toBeGreaterThan(0);
+  const providers = [assumed, withStaticToken].flatMap((project) =>
+    project.resources().map((r) => r.outputs!.__provider as string),
+  );
+  expect(providers).toHaveLength(2);
   for (const text of providers) {
     expect(text).toMatch(/require\("platform-pulumi\/dist\/resources\/iam\/group\/provider(\.js)?"\)/);
     expect(text).not.toContain(repoRoot);

@@ -1,8 +1,8 @@
 /**
- * CI log-in without token files, through the local engine, the real provider host and the
- * emulator: a GitHub Actions job (a local fake of its OIDC token endpoint issuing tokens the
- * emulator trusts) and a GitLab-style literal token in `platform:identityToken`. Neither token
- * reaches the output or the state.
+ * CI log-in without token files, under the REAL Pulumi CLI (its engine, the dynamic-provider host
+ * it launches) and the emulator: a GitHub Actions job (a local fake of its OIDC token endpoint
+ * issuing tokens the emulator trusts) and a GitLab-style literal token in `platform:identityToken`.
+ * Neither token reaches the output or the state.
  */
 import * as fs from "node:fs";
 import * as http from "node:http";
@@ -10,19 +10,18 @@ import { AddressInfo } from "node:net";
 import * as path from "node:path";
 import { RunningEmulator } from "../../emulator";
 import { startProviderEmulator } from "../support/providerEmulator";
-import { call } from "../../tools/engine/orgApi";
-import { withoutPlatformEnv } from "../../tools/engine/orgProject";
-import { runEngine } from "../../tools/engine/run";
+import { ProgramProject, programProject } from "../support/programProject";
+import { call } from "../../tools/orgApi";
 import { repoRoot } from "../../tools/host/stage";
 
-jest.setTimeout(120_000);
+jest.setTimeout(300_000);
 
-const program = path.join(repoRoot, "tests", "reliability", "programs", "one-group");
+const program = { dir: path.join(repoRoot, "tests", "reliability", "programs", "one-group") };
 const SUBJECT = "repo:acme/infra:ref:refs/heads/main";
-const REQUEST_TOKEN = "actions-request-token-for-engine-test";
+const REQUEST_TOKEN = "actions-request-token-for-ambient-login-test";
 
 let emu: RunningEmulator;
-let dir: string;
+const projects: ProgramProject[] = [];
 let identityUid: string;
 let actions: http.Server;
 let actionsUrl: string;
@@ -30,9 +29,6 @@ const minted: string[] = [];
 
 beforeAll(async () => {
   emu = await startProviderEmulator();
-  dir = path.join(repoRoot, ".work", `ambient-${process.pid}`);
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.mkdirSync(dir, { recursive: true });
   const api = { url: emu.url, token: emu.token };
   identityUid = (
     await call(api, "POST", `/iam/v2beta1/identities/${emu.rootUid}`, {
@@ -59,38 +55,36 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((resolve) => actions?.close(resolve));
   await emu?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  for (const project of projects) project.remove();
 });
 
-function run(operation: string, stack: string, config: string[], env: NodeJS.ProcessEnv = {}) {
-  return runEngine(
-    [
-      operation,
-      "--config",
-      `platform:apiUrl=${emu.url}`,
-      "--config",
-      `platform:identity=${identityUid}`,
-      "--config",
-      `parentUid=${emu.rootUid}`,
-      "--config",
-      `name=${stack}`,
-      ...config,
-    ],
-    { cwd: program, state: path.join(dir, `${stack}.json`), env: { ...withoutPlatformEnv(), ...env } },
-  );
+/** A stack of the one-group program that logs in as the identity, with no static token; its group is named `name`. */
+function stackOf(name: string, secretConfig: Record<string, string> = {}) {
+  const project = programProject({ name: "one-group", program, api: { url: emu.url }, secretConfig });
+  projects.push(project);
+  const config = { "platform:identity": identityUid, parentUid: emu.rootUid, name };
+  return {
+    project,
+    run: (command: string, env: Record<string, string> = {}) => project.run(command, config, { env }),
+  };
 }
+const stateOf = (project: ProgramProject) => fs.readFileSync(project.stack.checkpointFile, "utf8");
 
 test("GitHub Actions: up and destroy log in with the job's own OIDC token, no file, no stored token", async () => {
   const env = { ACTIONS_ID_TOKEN_REQUEST_URL: actionsUrl, ACTIONS_ID_TOKEN_REQUEST_TOKEN: REQUEST_TOKEN };
+  const stack = stackOf("from-github-actions");
   emu.clearRequests();
-  const up = await run("up", "from-github-actions", [], env);
+  const up = await stack.run("up", env);
   expect(up.stdout + up.stderr).not.toMatch(/error/i);
   expect(up.code).toBe(0);
+  expect(stack.project.resources()).toHaveLength(1);
   expect(minted.length).toBeGreaterThan(0);
   expect(emu.requests().some((r) => r.path === "/sts/exchange" && r.status === 200)).toBe(true);
-  const destroy = await run("destroy", "from-github-actions", [], env);
+  const state = stateOf(stack.project);
+  const destroy = await stack.run("destroy", env);
   expect(destroy.code).toBe(0);
-  for (const text of [up.stdout, up.stderr, destroy.stdout, destroy.stderr, JSON.stringify(up.state)]) {
+  expect(stack.project.resources()).toEqual([]);
+  for (const text of [up.stdout, up.stderr, up.runnerOutput, destroy.stdout, destroy.stderr, state]) {
     for (const token of [...minted, REQUEST_TOKEN]) expect(text).not.toContain(token);
     expect(text).not.toMatch(/emu_[A-Za-z0-9_-]{20,}/);
   }
@@ -98,11 +92,15 @@ test("GitHub Actions: up and destroy log in with the job's own OIDC token, no fi
 
 test("a literal token in platform:identityToken (GitLab and others): up and destroy", async () => {
   const token = await emu.mintOidcToken({ subject: SUBJECT, audience: emu.url });
-  const secret = ["--secret-config", `platform:identityToken=${token}`];
-  const up = await run("up", "from-literal-token", secret);
+  const stack = stackOf("from-literal-token", { "platform:identityToken": token });
+  const up = await stack.run("up");
   expect(up.code).toBe(0);
-  const destroy = await run("destroy", "from-literal-token", secret);
+  expect(stack.project.resources()).toHaveLength(1);
+  const state = stateOf(stack.project);
+  const config = fs.readFileSync(path.join(stack.project.stack.programDir, "Pulumi.dev.yaml"), "utf8");
+  const destroy = await stack.run("destroy");
   expect(destroy.code).toBe(0);
-  for (const text of [up.stdout, up.stderr, destroy.stdout, destroy.stderr, JSON.stringify(up.state)])
+  expect(stack.project.resources()).toEqual([]);
+  for (const text of [up.stdout, up.stderr, up.runnerOutput, destroy.stdout, destroy.stderr, state, config])
     expect(text).not.toContain(token);
 });

@@ -1,26 +1,25 @@
 /**
  * Issue 6, point 6: with the emulator failing 20% of all requests (unavailable, rate limited,
- * dropped before and after the write was applied), the engine brings a 200-resource
+ * dropped before and after the write was applied), the real Pulumi CLI brings a 200-resource
  * organization up, changes all of it and destroys it. Afterwards the service holds exactly the
  * declared records — no duplicate from a retried create, nothing orphaned — and nothing after
  * destroy. The same for 100 groups created in parallel under one parent.
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { RunningEmulator, FaultRule } from "../../emulator";
 import { startProviderEmulator } from "../support/providerEmulator";
-import { OrgSnapshot, snapshot } from "../../tools/engine/orgApi";
-import { withoutPlatformEnv } from "../../tools/engine/orgProject";
-import { runEngine } from "../../tools/engine/run";
+import { programProject } from "../support/programProject";
+import { OrgSnapshot, snapshot } from "../../tools/orgApi";
 import { repoRoot } from "../../tools/host/stage";
 
-jest.setTimeout(300_000);
+// Three and two runs of 200 and 100 resources under the real CLI, through faults.
+jest.setTimeout(600_000);
 
 /** One seed per run, printed, so a failure is reproduced with FAULT_SEED=<seed>. */
 const FAULT_SEED = process.env.FAULT_SEED ? Number(process.env.FAULT_SEED) : Math.floor(Math.random() * 2 ** 32);
 console.log(`fault storm seed: ${FAULT_SEED} (reproduce with FAULT_SEED=${FAULT_SEED})`);
 
-const program = path.join(repoRoot, "tests", "reliability", "programs", "storm");
+const program = { dir: path.join(repoRoot, "tests", "reliability", "programs", "storm") };
 const storm: FaultRule[] = [
   {
     path: ".*",
@@ -32,26 +31,17 @@ const storm: FaultRule[] = [
   },
 ];
 
-function stack(emu: RunningEmulator, label: string) {
-  const dir = path.join(repoRoot, ".work", `storm-${label}-${process.pid}`);
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.mkdirSync(dir, { recursive: true });
-  const state = path.join(dir, "state.json");
-  const run = (operation: string[], config: Record<string, string>) =>
-    runEngine(
-      [
-        ...operation,
-        "--config",
-        `platform:apiUrl=${emu.url}`,
-        "--secret-config",
-        `platform:token=${emu.token}`,
-        "--config",
-        `rootUid=${emu.rootUid}`,
-        ...Object.entries(config).flatMap(([key, value]) => ["--config", `${key}=${value}`]),
-      ],
-      { cwd: program, state, env: withoutPlatformEnv() },
-    );
-  return { run, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+/** A stack of the storm program on the emulator; each run passes the program's settings. */
+function stack(emu: RunningEmulator) {
+  const project = programProject({ name: "storm", program, api: emu });
+  const run = (command: string, config: Record<string, string>) =>
+    project.run(command, { rootUid: emu.rootUid, ...config });
+  const stateUids = () =>
+    project
+      .resources()
+      .map((r) => r.id)
+      .sort();
+  return { run, stateUids, remove: () => project.remove() };
 }
 
 const faulted = (emu: RunningEmulator) => emu.requests().filter((r) => r.status >= 429 || r.status === 0).length;
@@ -66,15 +56,15 @@ const storms = (org: OrgSnapshot) => ({
 
 test("a 200-resource organization goes up, changes and is destroyed through 20% faults, leaving exactly what is declared", async () => {
   const emu = await startProviderEmulator({ faultSeed: FAULT_SEED });
-  const { run, remove } = stack(emu, "org");
+  const { run, stateUids, remove } = stack(emu);
   const api = { url: emu.url, token: emu.token };
   const before = await snapshot(api, emu.rootUid);
   try {
     emu.setFaults(storm);
-    const up = await run(["up"], { teams: "50" });
+    const up = await run("up", { teams: "50" });
     expect(up.stderr + up.stdout).not.toMatch(/error/i);
     expect(up.code).toBe(0);
-    expect(up.state?.resources.filter((r) => r.custom)).toHaveLength(200);
+    expect(stateUids()).toHaveLength(200);
     emu.setFaults([]);
     // Creates whose connection died (before or after the write): the adoption path really ran.
     expect(lostPosts(emu)).toBeGreaterThan(0);
@@ -88,7 +78,7 @@ test("a 200-resource organization goes up, changes and is destroyed through 20% 
     const requestsUp = emu.requests().length;
 
     emu.setFaults(storm);
-    const change = await run(["up"], { teams: "50", revision: "2" });
+    const change = await run("up", { teams: "50", revision: "2" });
     expect(change.code).toBe(0);
     emu.setFaults([]);
     const changed = storms(await snapshot(api, emu.rootUid));
@@ -99,11 +89,11 @@ test("a 200-resource organization goes up, changes and is destroyed through 20% 
     expect(emu.requests().length).toBeGreaterThan(requestsUp);
 
     emu.setFaults(storm);
-    const destroy = await run(["destroy"], { teams: "50", revision: "2" });
+    const destroy = await run("destroy", { teams: "50", revision: "2" });
     expect(destroy.code).toBe(0);
     emu.setFaults([]);
     expect(await snapshot(api, emu.rootUid)).toEqual(before);
-    expect(destroy.state?.resources.filter((r) => r.custom) ?? []).toHaveLength(0);
+    expect(stateUids()).toHaveLength(0);
   } finally {
     await emu.close();
     remove();
@@ -112,12 +102,12 @@ test("a 200-resource organization goes up, changes and is destroyed through 20% 
 
 test("100 groups created in parallel under one parent through 20% faults: exactly 100, then none", async () => {
   const emu = await startProviderEmulator({ faultSeed: FAULT_SEED + 1 });
-  const { run, remove } = stack(emu, "flat");
+  const { run, stateUids, remove } = stack(emu);
   const api = { url: emu.url, token: emu.token };
   const before = await snapshot(api, emu.rootUid);
   try {
     emu.setFaults(storm);
-    const up = await run(["up"], { teams: "100", flat: "true" });
+    const up = await run("up", { teams: "100", flat: "true" });
     expect(up.code).toBe(0);
     emu.setFaults([]);
     expect(lostPosts(emu)).toBeGreaterThan(0);
@@ -127,14 +117,10 @@ test("100 groups created in parallel under one parent through 20% faults: exactl
     expect(
       groups.every((g) => g.uid.startsWith(`${emu.rootUid}/`) && !g.uid.slice(emu.rootUid.length + 1).includes("/")),
     ).toBe(true);
-    const stateUids = (up.state?.resources ?? [])
-      .filter((r) => r.custom)
-      .map((r) => r.id)
-      .sort();
-    expect(stateUids).toEqual(groups.map((g) => g.uid).sort());
+    expect(stateUids()).toEqual(groups.map((g) => g.uid).sort());
 
     emu.setFaults(storm);
-    const destroy = await run(["destroy"], { teams: "100", flat: "true" });
+    const destroy = await run("destroy", { teams: "100", flat: "true" });
     expect(destroy.code).toBe(0);
     emu.setFaults([]);
     expect(await snapshot(api, emu.rootUid)).toEqual(before);

@@ -1,68 +1,170 @@
 /**
- * Hostile and misconfigured servers, through the local engine, the real dynamic-provider host
- * and the emulator: each case asserts the message, the requests sent and the state after.
- * Every server here is a tiny node:http server on 127.0.0.1, closed after its test.
+ * Hostile and misconfigured servers, under the REAL Pulumi CLI (its engine, the dynamic-provider
+ * host it launches) and the emulator: each case asserts the message, the requests sent and the
+ * state after.
+ *
+ * The cases share runs, as a stack meets one server: one stack holds a group per case, made
+ * through the emulator; one `refresh` and one `destroy` then go through a loopback server that
+ * answers each group's requests the way its case says (a wrong prefix, a proxy's 404 page, a call
+ * held past its budget, a 100 KB error, the bearer token echoed). Creates meet them the same way:
+ * one `up` of a new stack whose groups' creates fail, and one whose creates are each answered 2xx
+ * without a usable record. Each test runs alone (`-t`): the runs it needs are made on first use.
  */
-import * as fs from "node:fs";
 import * as http from "node:http";
-import * as path from "node:path";
 import { RunningEmulator } from "../../emulator";
 import { startProviderEmulator } from "../support/providerEmulator";
-import { withoutPlatformEnv } from "../../tools/engine/orgProject";
-import { runEngine } from "../../tools/engine/run";
-import { StackState } from "../../tools/engine/state";
-import { repoRoot } from "../../tools/host/stage";
+import { ProgramProject, programProject } from "../support/programProject";
+import { RealCliRun } from "../support/realCli";
 import { recordingServer } from "../support/recordingServer";
 
-jest.setTimeout(120_000);
+jest.setTimeout(420_000);
 
-const program = path.join(repoRoot, "tests", "reliability", "programs", "one-group");
+/** One group per name in config `names` (a JSON list), under `parentUid`. */
+const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
+import * as platform from "platform-pulumi";
+
+const config = new pulumi.Config();
+for (const name of JSON.parse(config.require("names")) as string[])
+  new platform.iam.Group(name, { parentUid: config.require("parentUid"), name });
+`;
+
+/** The path prefix a misconfigured platform:apiUrl adds: the emulator answers its own 404 below it. */
+const WRONG_PREFIX = "/api/v1";
+
+type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
+
+const proxyHtml404: Handler = (_req, res) => {
+  res.writeHead(404, { "content-type": "text/html" });
+  res.end("<html><body><h1>404 Not Found</h1><hr>nginx</body></html>");
+};
+const neverAnswers: Handler = () => undefined;
+const tricklesForever: Handler = (_req, res) => {
+  res.writeHead(200, { "content-type": "application/json" });
+  const timer = setInterval(() => res.write(" "), 50);
+  res.on("close", () => clearInterval(timer));
+};
+const retryAfterAnHour: Handler = (_req, res) => {
+  res.writeHead(503, { "content-type": "application/json", "retry-after": "3600" });
+  res.end(JSON.stringify({ code: 14, message: "come back in an hour" }));
+};
+const hugeError: Handler = (_req, res) => {
+  res.writeHead(400, { "content-type": "application/json" });
+  res.end(JSON.stringify({ code: 3, message: `Invalid argument: ${"z".repeat(100 * 1024)}` }));
+};
+const echoesToken: Handler = (req, res) => {
+  const auth = String(req.headers.authorization ?? "");
+  res.writeHead(403, { "content-type": "application/json" });
+  res.end(JSON.stringify({ code: 7, message: `Permission denied for ${auth} (token ${auth.slice(7)})` }));
+};
+
+/** The cases a group of the shared stack meets on refresh and destroy, by group name. */
+const SHARED: Record<string, Handler | "forward-with-prefix"> = {
+  "wrong-prefix": "forward-with-prefix",
+  "proxy-html-404": proxyHtml404,
+  "never-answers": neverAnswers,
+  "trickles-forever": tricklesForever,
+  "retry-after-an-hour": retryAfterAnHour,
+  "huge-error": hugeError,
+  "echoed-token": echoesToken,
+};
+/** The creates of a new stack that fail, by group name. */
+const FAILING_CREATES: Record<string, Handler> = { "huge-error-new": hugeError, "echoed-token-new": echoesToken };
+
+/** How a create's 2xx answer is spoiled (the create itself happened), by case. */
+const MANGLED: Record<string, (res: http.ServerResponse, body: string) => void> = {
+  "empty-body": (res) => {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end();
+  },
+  "truncated-json": (res, body) => {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(body.slice(0, Math.floor(body.length / 2)));
+  },
+  "html-page": (res) => {
+    res.writeHead(200, { "content-type": "text/html" });
+    res.end("<html><body>Welcome to the portal</body></html>");
+  },
+  "cut-connection": (res, body) => {
+    res.writeHead(200, { "content-type": "application/json", "content-length": String(body.length) });
+    res.write(body.slice(0, 10));
+    res.socket?.destroy();
+  },
+};
 
 let emu: RunningEmulator;
-let dir: string;
-const servers: http.Server[] = [];
+let router: { url: string; server: http.Server };
+/** Every request the router saw, as "METHOD path?query", by the case (group name) it went to. */
+const hits = new Map<string, string[]>();
+/** Group uid → its case, for the shared stack's reads and deletes. */
+const caseOfUid = new Map<string, string>();
+const projects: ProgramProject[] = [];
 
 beforeAll(async () => {
   emu = await startProviderEmulator();
-  dir = path.join(repoRoot, ".work", `hostile-servers-${process.pid}`);
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.mkdirSync(dir, { recursive: true });
+  router = await recordingServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => route(req, res, Buffer.concat(chunks).toString("utf8")));
+  });
 });
 afterAll(async () => {
-  // The shared stack's group goes the normal way, through the real API.
-  if (shared) expect((await engine(["destroy"], (await shared).stack, emu.url)).code).toBe(0);
+  router?.server.closeAllConnections();
+  await new Promise((resolve) => router?.server.close(resolve));
   await emu?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
+  for (const project of projects) project.remove();
 });
 
-/** A server on loopback answering every request with `handler`; every request is logged. */
-async function hostile(handler: http.RequestListener): Promise<{ url: string; hits: string[] }> {
-  const recording = await recordingServer(handler, { withQuery: true });
-  servers.push(recording.server);
-  return recording;
+/** Finds the case a request belongs to (by the group's uid, or a create's name) and answers as it says. */
+function route(req: http.IncomingMessage, res: http.ServerResponse, body: string): void {
+  const url = String(req.url);
+  const unprefixed = url.startsWith(WRONG_PREFIX) ? url.slice(WRONG_PREFIX.length) : url;
+  const uid = /^\/iam\/v2beta1\/groups\/([^?]+)/.exec(unprefixed)?.[1];
+  const created = req.method === "POST" ? nameIn(body) : undefined;
+  const label = created ?? (uid ? caseOfUid.get(uid) : undefined);
+  if (label) hits.set(label, [...(hits.get(label) ?? []), `${req.method} ${unprefixed.split("?")[0]}`]);
+  const handler = label ? (SHARED[label] ?? FAILING_CREATES[label]) : undefined;
+  if (handler === "forward-with-prefix") return void forward(req, url, body, res);
+  if (handler) return handler(req, res, body);
+  const mangle = label ? MANGLED[label.replace(/^uo-/, "")] : undefined;
+  void forward(req, unprefixed, body, res, req.method === "POST" ? mangle : undefined);
 }
 
-function engine(operation: string[], stack: string, apiUrl: string, config: Record<string, string> = {}) {
-  return runEngine(
-    [
-      ...operation,
-      "--config",
-      `platform:apiUrl=${apiUrl}`,
-      "--secret-config",
-      `platform:token=${emu.token}`,
-      "--config",
-      `parentUid=${emu.rootUid}`,
-      ...Object.entries(config).flatMap(([key, value]) => ["--config", `${key}=${value}`]),
-    ],
-    { cwd: program, state: path.join(dir, `${stack}.json`), env: withoutPlatformEnv() },
-  );
+function nameIn(body: string): string | undefined {
+  try {
+    const name = (JSON.parse(body) as { name?: unknown }).name;
+    return typeof name === "string" ? name : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
-const groupsIn = (state: StackState | undefined) =>
-  (state?.resources ?? []).filter((r) => r.type === "pulumi-nodejs:dynamic/iam:Group").map((r) => r.id);
+/** Sends the request on to the emulator; a successful answer goes through `mangle` when given. */
+async function forward(
+  req: http.IncomingMessage,
+  url: string,
+  body: string,
+  res: http.ServerResponse,
+  mangle?: (res: http.ServerResponse, body: string) => void,
+): Promise<void> {
+  const headers = { ...req.headers } as Record<string, string>;
+  delete headers.host;
+  delete headers["content-length"];
+  const answer = await fetch(`${emu.url}${url}`, { method: req.method, headers, body: body || undefined });
+  const text = await answer.text();
+  if (mangle && answer.ok) return mangle(res, text);
+  res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" });
+  res.end(text);
+}
+
+function stackOf(): ProgramProject {
+  const project = programProject({ name: "hostile", program: { source: PROGRAM }, api: emu });
+  projects.push(project);
+  return project;
+}
+const groupsOf = (project: ProgramProject) =>
+  Object.fromEntries(project.resources().map((r) => [r.urn.split("::").pop()!, r.id!]));
+const printed = (run: RealCliRun) => run.stdout + run.stderr + run.runnerOutput;
+const hitsOf = (label: string) => hits.get(label) ?? [];
 
 async function exists(uid: string): Promise<boolean> {
   const answer = await fetch(`${emu.url}/iam/v2beta1/groups/${uid}`, {
@@ -71,216 +173,182 @@ async function exists(uid: string): Promise<boolean> {
   return answer.status === 200;
 }
 
-/**
- * One stack holding one group created through the real emulator, made on first use and shared
- * by the cases below: each points the same stack at a hostile server and checks the state kept.
- */
-const SHARED_NAME = "hostile-shared";
-let shared: Promise<{ stack: string; uid: string }> | undefined;
-function sharedStack(): Promise<{ stack: string; uid: string }> {
-  shared ??= engine(["up"], "shared", emu.url, { name: SHARED_NAME }).then((up) => {
-    expect(up.code).toBe(0);
-    const [uid] = groupsIn(up.state);
-    return { stack: "shared", uid };
-  });
+/** Made once, on first use: one stack holding a group per case, made through the emulator. */
+let shared: Promise<{ project: ProgramProject; uids: Record<string, string> }> | undefined;
+function sharedStack() {
+  shared ??= (async () => {
+    const project = stackOf();
+    const up = await project.run("up", { parentUid: emu.rootUid, names: JSON.stringify(Object.keys(SHARED)) });
+    if (up.code !== 0) throw new Error(`the shared stack's up failed:\n${printed(up)}`);
+    const uids = groupsOf(project);
+    for (const [label, uid] of Object.entries(uids)) caseOfUid.set(uid, label);
+    return { project, uids };
+  })();
   return shared;
 }
 
+/**
+ * The shared stack's refresh, then its destroy, through the router (a budget of 3 s a call, which
+ * the host can meet on a loaded machine: loading the client alone may take a second there). The
+ * groups stay: the emulator ends with the tests.
+ */
+let hostileRuns: Promise<{ refresh: RealCliRun; destroy: RealCliRun; hits: Record<string, string[][]> }> | undefined;
+function hostileRefreshAndDestroy() {
+  hostileRuns ??= (async () => {
+    const { project } = await sharedStack();
+    const settings = { "platform:apiUrl": `${router.url}${WRONG_PREFIX}`, "platform:timeout": "3" };
+    const perRun: Record<string, string[][]> = {};
+    const take = () => {
+      for (const label of Object.keys(SHARED)) (perRun[label] ??= []).push(hits.get(label)?.splice(0) ?? []);
+    };
+    // The engine gives refresh and destroy the provider's settings from the last update: an `up`
+    // of the unchanged program points the stack at the server, and sends it nothing.
+    const pointed = await project.run("up", settings);
+    if (pointed.code !== 0 || hits.size > 0)
+      throw new Error(`pointing the stack at the server failed:\n${printed(pointed)}`);
+    const refresh = await project.run("refresh");
+    take();
+    const destroy = await project.run("destroy");
+    take();
+    return { refresh, destroy, hits: perRun };
+  })();
+  return hostileRuns;
+}
+
 describe("a 404 that does not say the record is gone", () => {
-  test.each([
-    ["wrong-prefix", async () => ({ url: `${emu.url}/api/v1`, hits: undefined })],
-    [
-      "proxy-html-404",
-      () =>
-        hostile((_req, res) => {
-          res.writeHead(404, { "content-type": "text/html" });
-          res.end("<html><body><h1>404 Not Found</h1><hr>nginx</body></html>");
-        }),
-    ],
-  ])("%s: refresh keeps the resources, destroy fails loudly and keeps the state", async (_label, start) => {
-    const { stack, uid } = await sharedStack();
-    expect(await exists(uid)).toBe(true);
-
-    const wrong = await start();
-    for (const operation of [["refresh"], ["destroy"]]) {
-      emu.clearRequests();
-      const run = await engine(operation, stack, wrong.url);
-      const printed = run.stdout + run.stderr;
-      expect(run.code).not.toBe(0);
-      expect(printed).toContain(`the answer does not say that "${uid}" is missing`);
-      expect(printed).toContain("check that platform:apiUrl (PLATFORM_API_URL) is the API's base URL");
-      expect(printed).toContain(`the request went to ${wrong.url}/iam/v2beta1/groups/${uid}`);
-      expect(groupsIn(run.state)).toEqual([uid]);
-      // One request for the one resource: a 404 is never repeated.
-      const method = operation[0] === "refresh" ? "GET" : "DELETE";
-      if (wrong.hits) expect(wrong.hits.splice(0)).toEqual([`${method} /iam/v2beta1/groups/${uid}`]);
-      else
-        expect(emu.requests().map((r) => `${r.method} ${r.path}`)).toEqual([
-          `${method} /api/v1/iam/v2beta1/groups/${uid}`,
+  test.each(["wrong-prefix", "proxy-html-404"])(
+    "%s: refresh keeps the resources, destroy fails loudly and keeps the state",
+    async (label) => {
+      const { project, uids } = await sharedStack();
+      const uid = uids[label];
+      const { refresh, destroy, hits: sent } = await hostileRefreshAndDestroy();
+      for (const [index, run] of [refresh, destroy].entries()) {
+        expect(run.code).not.toBe(0);
+        expect(printed(run)).toContain(`the answer does not say that "${uid}" is missing`);
+        expect(printed(run)).toContain("check that platform:apiUrl (PLATFORM_API_URL) is the API's base URL");
+        expect(printed(run)).toContain(`the request went to ${router.url}${WRONG_PREFIX}/iam/v2beta1/groups/${uid}`);
+        // One request for the one resource: a 404 is never repeated.
+        const method = index === 0 ? "GET" : "DELETE";
+        expect(sent[label][index]).toEqual([`${method} /iam/v2beta1/groups/${uid}`]);
+      }
+      // The emulator answered the wrong prefix itself, with a 404 of its own.
+      if (label === "wrong-prefix")
+        expect(
+          emu
+            .requests()
+            .filter((r) => r.path.startsWith(WRONG_PREFIX))
+            .map((r) => `${r.method} ${r.path} ${r.status}`),
+        ).toEqual([
+          `GET ${WRONG_PREFIX}/iam/v2beta1/groups/${uid} 404`,
+          `DELETE ${WRONG_PREFIX}/iam/v2beta1/groups/${uid} 404`,
         ]);
+      expect(groupsOf(project)[label]).toBe(uid);
       expect(await exists(uid)).toBe(true);
-    }
-  });
+    },
+  );
 });
-
-const neverAnswers: http.RequestListener = () => undefined;
-const tricklesForever: http.RequestListener = (_req, res) => {
-  res.writeHead(200, { "content-type": "application/json" });
-  const timer = setInterval(() => res.write(" "), 50);
-  res.on("close", () => clearInterval(timer));
-};
-const retryAfterAnHour: http.RequestListener = (_req, res) => {
-  res.writeHead(503, { "content-type": "application/json", "retry-after": "3600" });
-  res.end(JSON.stringify({ code: 14, message: "come back in an hour" }));
-};
 
 describe("servers that hold a call: every call ends by platform:timeout", () => {
   test.each([
-    ["never-answers", neverAnswers, /was still waiting for its answer/],
-    ["trickles-forever", tricklesForever, /was still waiting for its answer/],
-    [
-      "retry-after-an-hour",
-      retryAfterAnHour,
-      /the service asked to retry after 3600 s \(Retry-After\), past this call's deadline/,
-    ],
-  ])("%s: refresh and destroy fail within the budget, naming it; the state is kept", async (_label, handler, said) => {
-    const { stack, uid } = await sharedStack();
-    const server = await hostile(handler);
-    for (const operation of ["refresh", "destroy"]) {
-      // A budget the host can meet on a loaded machine: loading the client alone may take a second there.
-      const run = await engine([operation], stack, server.url, { "platform:timeout": "3" });
-      const printed = run.stdout + run.stderr;
+    ["never-answers", /was still waiting for its answer/],
+    ["trickles-forever", /was still waiting for its answer/],
+    ["retry-after-an-hour", /the service asked to retry after 3600 s \(Retry-After\), past this call's deadline/],
+  ])("%s: refresh and destroy fail within the budget, naming it; the state is kept", async (label, said) => {
+    const { project, uids } = await sharedStack();
+    const uid = uids[label];
+    const { refresh, destroy, hits: sent } = await hostileRefreshAndDestroy();
+    for (const [index, run] of [refresh, destroy].entries()) {
       expect(run.code).not.toBe(0);
-      const verb = operation === "refresh" ? "reading" : "deleting";
-      expect(printed).toMatch(
-        new RegExp(`${verb} group "${SHARED_NAME}"[^\\n]* failed: no answer within 3 s \\(platform:timeout\\)`),
+      const verb = index === 0 ? "reading" : "deleting";
+      expect(printed(run)).toMatch(
+        new RegExp(`${verb} group "${label}"[^\\n]* failed: no answer within 3 s \\(platform:timeout\\)`),
       );
-      expect(printed).toMatch(said);
-      expect(groupsIn(run.state)).toEqual([uid]);
-      expect(server.hits.splice(0)).toEqual([
-        `${operation === "refresh" ? "GET" : "DELETE"} /iam/v2beta1/groups/${uid}`,
-      ]);
+      expect(printed(run)).toMatch(said);
       // The call ended by its budget, as the message says, not by the run being stopped: the
       // verdict is what was printed, sent and kept, never how long it took on this machine.
+      expect(sent[label][index]).toEqual([`${index === 0 ? "GET" : "DELETE"} /iam/v2beta1/groups/${uid}`]);
     }
+    expect(groupsOf(project)[label]).toBe(uid);
     expect(await exists(uid)).toBe(true);
   });
 });
 
-describe("huge answers", () => {
-  const hugeError: http.RequestListener = (_req, res) => {
-    res.writeHead(400, { "content-type": "application/json" });
-    res.end(JSON.stringify({ code: 3, message: `Invalid argument: ${"z".repeat(100 * 1024)}` }));
-  };
+/** Made once, on first use: `up` of a new stack whose groups' creates meet FAILING_CREATES. */
+let failingUp: Promise<{ up: RealCliRun; project: ProgramProject }> | undefined;
+function failingCreates() {
+  failingUp ??= (async () => {
+    const project = stackOf();
+    const names = JSON.stringify(Object.keys(FAILING_CREATES));
+    const up = await project.run("up", { "platform:apiUrl": router.url, parentUid: emu.rootUid, names });
+    return { up, project };
+  })();
+  return failingUp;
+}
 
+describe("huge answers", () => {
   test("a 100 KB error message: up and refresh end after one request with a capped message", async () => {
-    const { stack } = await sharedStack();
-    const server = await hostile(hugeError);
-    for (const [operation, target] of [
-      ["refresh", stack],
-      ["up", "huge-error-new"],
-    ]) {
-      const run = await engine([operation], target, server.url, { name: "huge-error" });
-      const printed = run.stdout + run.stderr;
+    const { refresh, hits: sent } = await hostileRefreshAndDestroy();
+    const { up } = await failingCreates();
+    for (const [run, label, requests] of [
+      [refresh, "huge-error", sent["huge-error"][0]],
+      [up, "huge-error-new", hitsOf("huge-error-new")],
+    ] as const) {
       expect(run.code).not.toBe(0);
-      expect(printed).toMatch(/failed: INVALID_ARGUMENT: Invalid argument: z+… \[\d+ more characters cut\]/);
-      expect(printed.length).toBeLessThan(20_000);
-      expect(server.hits.splice(0)).toHaveLength(1);
+      const said = printed(run)
+        .split("\n")
+        .filter((line) => line.includes(`group "${label}"`));
+      expect(said.join("\n")).toMatch(/failed: INVALID_ARGUMENT: Invalid argument: z+… \[\d+ more characters cut\]/);
+      expect(said.join("\n").length).toBeLessThan(20_000);
+      expect(requests).toHaveLength(1);
     }
   });
 });
 
 describe("a server that echoes the bearer token", () => {
-  const echo: http.RequestListener = (req, res) => {
-    const auth = String(req.headers.authorization ?? "");
-    res.writeHead(403, { "content-type": "application/json" });
-    res.end(JSON.stringify({ code: 7, message: `Permission denied for ${auth} (token ${auth.slice(7)})` }));
-  };
-
   test("up and refresh fail without the token in any message, log or state", async () => {
-    const { stack } = await sharedStack();
-    const server = await hostile(echo);
-    const runs = [await engine(["refresh"], stack, server.url), await engine(["up"], "echoed-token-new", server.url)];
-    for (const run of runs) {
-      const printed = run.stdout + run.stderr;
+    const { project } = await sharedStack();
+    const { refresh, hits: sent } = await hostileRefreshAndDestroy();
+    const { up, project: created } = await failingCreates();
+    for (const run of [refresh, up]) {
       expect(run.code).not.toBe(0);
-      expect(printed).toMatch(/PERMISSION_DENIED: Permission denied for Bearer \[redacted\] \(token \[redacted\]\)/);
-      expect(printed).not.toContain(emu.token);
-      expect(JSON.stringify(run.state ?? {})).not.toContain(emu.token);
+      expect(printed(run)).toMatch(
+        /PERMISSION_DENIED: Permission denied for Bearer \[redacted\] \(token \[redacted\]\)/,
+      );
+      expect(printed(run)).not.toContain(emu.token);
     }
-    expect(server.hits).toHaveLength(2);
+    for (const stack of [project, created]) expect(JSON.stringify(stack.stack.checkpoint())).not.toContain(emu.token);
+    expect([...sent["echoed-token"][0], ...hitsOf("echoed-token-new")]).toHaveLength(2);
   });
 });
 
-/**
- * A proxy in front of the emulator: every request is forwarded; the answer to each POST is
- * replaced by `mangle` (the create itself happened), every other answer passes untouched.
- */
-async function manglingProxy(mangle: (res: http.ServerResponse, body: string) => void) {
-  return hostile((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      const headers = { ...req.headers };
-      delete headers.host;
-      void fetch(`${emu.url}${req.url}`, {
-        method: req.method,
-        headers: headers as Record<string, string>,
-        body: chunks.length ? Buffer.concat(chunks) : undefined,
-      }).then(async (answer) => {
-        const body = await answer.text();
-        if (req.method === "POST" && answer.ok) {
-          mangle(res, body);
-          return;
-        }
-        res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" });
-        res.end(body);
-      });
+/** Made once, on first use: `up` of a new stack whose creates are each answered as MANGLED says. */
+let mangledUp: Promise<{ up: RealCliRun; project: ProgramProject }> | undefined;
+function mangledCreates() {
+  mangledUp ??= (async () => {
+    const project = stackOf();
+    const names = Object.keys(MANGLED).map((label) => `uo-${label}`);
+    const up = await project.run("up", {
+      "platform:apiUrl": router.url,
+      parentUid: emu.rootUid,
+      names: JSON.stringify(names),
     });
-  });
+    return { up, project };
+  })();
+  return mangledUp;
 }
 
 describe("a create answered 2xx without a usable record: the record is adopted, not orphaned", () => {
-  test.each([
-    [
-      "empty-body",
-      (res: http.ServerResponse) => {
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end();
-      },
-    ],
-    [
-      "truncated-json",
-      (res: http.ServerResponse, body: string) => {
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(body.slice(0, Math.floor(body.length / 2)));
-      },
-    ],
-    [
-      "html-page",
-      (res: http.ServerResponse) => {
-        res.writeHead(200, { "content-type": "text/html" });
-        res.end("<html><body>Welcome to the portal</body></html>");
-      },
-    ],
-    [
-      "cut-connection",
-      (res: http.ServerResponse, body: string) => {
-        res.writeHead(200, { "content-type": "application/json", "content-length": String(body.length) });
-        res.write(body.slice(0, 10));
-        res.socket?.destroy();
-      },
-    ],
-  ])("%s", async (label, mangle) => {
-    const proxy = await manglingProxy(mangle);
-    const run = await engine(["up"], `unknown-outcome-${label}`, proxy.url, { name: `uo-${label}` });
-    expect(run.stdout + run.stderr).not.toMatch(/error/i);
-    expect(run.code).toBe(0);
-    const [uid] = groupsIn(run.state);
+  test.each(Object.keys(MANGLED))("%s", async (label) => {
+    const { up, project } = await mangledCreates();
+    expect(printed(up)).not.toMatch(/error/i);
+    expect(up.code).toBe(0);
+    const uid = groupsOf(project)[`uo-${label}`];
     const listed = await fetch(`${emu.url}/iam/v2beta1/groups?uidp.children_of=${emu.rootUid}&name=uo-${label}`, {
       headers: { authorization: `Bearer ${emu.token}` },
     }).then((r) => r.json() as Promise<{ groups: { uid: string }[] }>);
     expect(listed.groups.map((g) => g.uid)).toEqual([uid]);
-    expect(proxy.hits.filter((h) => h.startsWith("POST"))).toEqual([`POST /iam/v2beta1/groups/${emu.rootUid}`]);
+    expect(hitsOf(`uo-${label}`).filter((h) => h.startsWith("POST"))).toEqual([
+      `POST /iam/v2beta1/groups/${emu.rootUid}`,
+    ]);
   });
 });

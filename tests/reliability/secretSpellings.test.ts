@@ -1,41 +1,42 @@
 /**
  * A server that echoes an identity provider's client secret back in an error, in every spelling
  * a server may use (JSON-escaped by different writers, URL-encoded, base64, HTTP Basic), through
- * the program, the local engine and the REAL dynamic-provider host: the create, the update that
- * rotates the secret and the refresh fail with the error shown and the secret redacted from it,
- * in no spelling printed. A second test drives the host directly and reads its own log.
+ * the program under the REAL Pulumi CLI and the dynamic-provider host it launches: the create, the
+ * update that rotates the secret and the refresh fail with the error shown and the secret redacted
+ * from it, in no spelling printed. A second test drives the host directly and reads its own log.
  *
  * The secret holds what needs escaping: a quote, a backslash, a tab, a slash, a space, `+`,
  * `%`, `<`, `&`, non-ASCII and an astral character.
  */
 import * as http from "node:http";
-import * as fs from "node:fs";
 import * as path from "node:path";
-import { withoutPlatformEnv } from "../../tools/engine/orgProject";
-import { runEngine } from "../../tools/engine/run";
 import { repoRoot } from "../../tools/host/stage";
+import { ProgramProject, programProject } from "../support/programProject";
 import { Harness, startHarness } from "../support/resourceHarness";
 import { recordingServer } from "../support/recordingServer";
 import { failureOf, registerResource } from "../support/registeredResource";
 import { spellingsOf } from "../support/secretSpellings";
 
-// Five engine runs and a staged host: on a loaded machine each run can take 20 s or more.
-jest.setTimeout(300_000);
+// Five runs under the real CLI and a staged host: on a loaded machine each run can take 30 s or more.
+jest.setTimeout(420_000);
 
 const SECRET = 'sso"cl\\ient\tse/c +%<&é😀';
 const ROTATED = 'rot"ated\\cl\tie/nt +%<&ü🔑';
 const IDPS = "/iam/v2beta1/identityProviders";
 
 let h: Harness;
-let dir: string;
+let project: ProgramProject;
 let proxy: { url: string; server: http.Server };
 /** The secrets the proxy echoes to reads of identity providers too (the refresh case). */
 let echoedOnRead: string[] = [];
 
 beforeAll(async () => {
   h = await startHarness();
-  dir = path.join(repoRoot, ".work", `secret-spellings-${process.pid}`);
-  fs.mkdirSync(dir, { recursive: true });
+  project = programProject({
+    name: "identity-provider",
+    program: { dir: path.join(repoRoot, "tests", "programs", "identity-provider") },
+    api: { url: h.emu.url, token: h.emu.token },
+  });
   proxy = await recordingServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -52,7 +53,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((resolve) => proxy?.server.close(resolve));
   await h?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  project?.remove();
 });
 
 function clientSecretIn(body: string): string | undefined {
@@ -95,24 +96,12 @@ async function forward(req: http.IncomingMessage, body: string, res: http.Server
   res.end(await answer.text());
 }
 
-const engine = (operation: string, apiUrl: string, secret: string) =>
-  runEngine(
-    [
-      operation,
-      "--config",
-      `platform:apiUrl=${apiUrl}`,
-      "--secret-config",
-      `platform:token=${h.emu.token}`,
-      "--config",
-      `rootUid=${h.emu.rootUid}`,
-      "--secret-config",
-      `identity-provider:ssoClientSecret=${secret}`,
-    ],
-    {
-      cwd: path.join(repoRoot, "tests", "programs", "identity-provider"),
-      state: path.join(dir, "state.json"),
-      env: withoutPlatformEnv(),
-    },
+/** One command of the identity-provider program, its API at `apiUrl`, its client secret `secret`. */
+const cli = (command: string, apiUrl: string, secret: string) =>
+  project.run(
+    command,
+    { "platform:apiUrl": apiUrl, rootUid: h.emu.rootUid },
+    { secretConfig: { ssoClientSecret: secret } },
   );
 
 /** No spelling of either secret anywhere in `text`; the error was shown, redacted `times` times at least. */
@@ -125,36 +114,36 @@ function expectRedacted(text: string, times: number): void {
 
 test("create, rotation and refresh against an echoing server: the error is shown, the secret in no spelling", async () => {
   // The create: the POST carries the secret, the server echoes it.
-  const create = await engine("up", proxy.url, SECRET);
+  const create = await cli("up", proxy.url, SECRET);
   expect(create.code).not.toBe(0);
-  const created = create.stdout + create.stderr;
+  const created = create.stdout + create.stderr + create.runnerOutput;
   expect(created).toMatch(
-    /creating identity provider "engine-sso"[^\n]* failed: INVALID_ARGUMENT: oidc\.clientSecret: the issuer refused \[redacted\]/,
+    /creating identity provider "program-sso"[^\n]* failed: INVALID_ARGUMENT: oidc\.clientSecret: the issuer refused \[redacted\]/,
   );
   expectRedacted(created, spellingsOf(SECRET).length);
   expect(h.emu.requests().filter((r) => r.method === "POST" && r.path.startsWith(IDPS))).toEqual([]);
 
   // Made through the API itself, then rotated through the echoing server: the PATCH carries the new secret.
-  const made = await engine("up", h.emu.url, SECRET);
+  const made = await cli("up", h.emu.url, SECRET);
   expect(made.code).toBe(0);
-  const rotate = await engine("up", proxy.url, ROTATED);
+  const rotate = await cli("up", proxy.url, ROTATED);
   expect(rotate.code).not.toBe(0);
-  const rotated = rotate.stdout + rotate.stderr;
-  expect(rotated).toMatch(/updating identity provider "engine-sso"[^\n]* failed: INVALID_ARGUMENT/);
+  const rotated = rotate.stdout + rotate.stderr + rotate.runnerOutput;
+  expect(rotated).toMatch(/updating identity provider "program-sso"[^\n]* failed: INVALID_ARGUMENT/);
   expectRedacted(rotated, spellingsOf(ROTATED).length);
 
   // A read answered with the secret the state holds (the rotation failed), every spelling.
   echoedOnRead = [SECRET];
   try {
-    const refresh = await engine("refresh", proxy.url, ROTATED);
+    const refresh = await cli("refresh", proxy.url, ROTATED);
     expect(refresh.code).not.toBe(0);
-    const refreshed = refresh.stdout + refresh.stderr;
-    expect(refreshed).toMatch(/reading identity provider "engine-sso"[^\n]* failed: INVALID_ARGUMENT/);
+    const refreshed = refresh.stdout + refresh.stderr + refresh.runnerOutput;
+    expect(refreshed).toMatch(/reading identity provider "program-sso"[^\n]* failed: INVALID_ARGUMENT/);
     expectRedacted(refreshed, spellingsOf(SECRET).length);
   } finally {
     echoedOnRead = [];
   }
-  expect((await engine("destroy", h.emu.url, SECRET)).code).toBe(0);
+  expect((await cli("destroy", h.emu.url, SECRET)).code).toBe(0);
 });
 
 test("the host's own log and the messages it returns hold no spelling of the secret", async () => {

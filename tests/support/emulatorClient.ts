@@ -58,3 +58,14 @@ export function detail(
 }
 
 export const G = "/iam/v2beta1/groups";
+
+/** One record made directly (out of band) with a POST, failing on an error answer: the record answered. */
+export async function createdRecord<T = { uid: string }>(
+  emulator: RunningEmulator,
+  path: string,
+  body: unknown,
+): Promise<T & { uid: string }> {
+  const answer = await call<T & { uid: string }>(emulator, "POST", path, { body });
+  if (answer.status !== 200) throw new Error(`POST ${path}: ${answer.status} ${answer.text}`);
+  return answer.body;
+}

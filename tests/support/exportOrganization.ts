@@ -1,10 +1,10 @@
 /**
- * The organization the export round trips run on (tests/export.test.ts on the local engine,
- * tests/realCli/exportRoundTrip.test.ts under the real CLI), built through the API, and
+ * The organization the export round trips run on under the real CLI (tests/export.test.ts,
+ * tests/realCli/exportRoundTrip.test.ts), built through the API, and
  * `platform-pulumi export` run as a user runs it: the built CLI in a process of its own.
  */
 import * as path from "node:path";
-import { call } from "../../tools/engine/orgApi";
+import { call } from "../../tools/orgApi";
 import { repoRoot } from "../../tools/host/stage";
 import { ProcessResult, runProcess } from "../../tools/runProcess";
 

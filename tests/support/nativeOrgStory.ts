@@ -13,11 +13,13 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator } from "../../emulator";
 import type { RunningEmulator } from "../../emulator";
-import { call, OrgRecord, OrgSnapshot, snapshot } from "../../tools/engine/orgApi";
-import { EXAMPLE_SSO_CLIENT_SECRET } from "../../tools/engine/orgProject";
+import { call, OrgRecord, OrgSnapshot, snapshot } from "../../tools/orgApi";
+import { EXAMPLE_SSO_CLIENT_SECRET } from "../../tools/orgProject";
 import { repoRoot } from "../../tools/host/stage";
 import { SECRET_SIGNATURE } from "../../tools/pulumi-cli/stack";
 import { pulumiCliDir } from "../../tools/pulumi-cli/find";
+import * as YAML from "yaml";
+import { cliOnlyPath, InstalledPlugin, installPluginArchive } from "./pluginArchive";
 
 export { EXAMPLE_SSO_CLIENT_SECRET };
 
@@ -41,6 +43,8 @@ export interface NativeProgram {
 
 export interface NativeStoryContext {
   emu: RunningEmulator;
+  /** The plugin installed from its archive, when the story runs on it (`plugin: "archive"`). */
+  plugin?: InstalledPlugin;
   /** The staged copy of the example (the plugin's path made absolute): the CLI's work dir. */
   programDir: string;
   scratch: string;
@@ -51,16 +55,26 @@ export interface NativeStoryContext {
 
 const PLUGIN_PATH = "path: ../../native";
 
-/** Copies the example's files (not folders) into `<scratch>/program`, pointing plugins.providers at native/. */
-export function stageExample(exampleDir: string, scratch: string): string {
+/**
+ * Copies the example's files (not folders) into `<scratch>/program`, pointing plugins.providers at
+ * native/, or, for a story on the installed plugin, with no plugins entry at all: the engine then
+ * finds the plugin in the plugin cache as it finds any installed provider.
+ */
+export function stageExample(exampleDir: string, scratch: string, plugin: "folder" | "archive" = "folder"): string {
   const programDir = path.join(scratch, "program");
   fs.mkdirSync(programDir);
   for (const entry of fs.readdirSync(exampleDir, { withFileTypes: true }))
     if (entry.isFile()) fs.copyFileSync(path.join(exampleDir, entry.name), path.join(programDir, entry.name));
   const project = path.join(programDir, "Pulumi.yaml");
   const text = fs.readFileSync(project, "utf8");
-  if (!text.includes(PLUGIN_PATH)) throw new Error(`${exampleDir}/Pulumi.yaml has no "${PLUGIN_PATH}"`);
-  fs.writeFileSync(project, text.replace(PLUGIN_PATH, `path: ${path.join(repoRoot, "native")}`));
+  if (plugin === "folder") {
+    if (!text.includes(PLUGIN_PATH)) throw new Error(`${exampleDir}/Pulumi.yaml has no "${PLUGIN_PATH}"`);
+    fs.writeFileSync(project, text.replace(PLUGIN_PATH, `path: ${path.join(repoRoot, "native")}`));
+  } else {
+    const document = YAML.parseDocument(text);
+    document.delete("plugins");
+    fs.writeFileSync(project, document.toString());
+  }
   return programDir;
 }
 
@@ -76,6 +90,12 @@ export function describeNativeOrgStory(
   options: {
     exampleDir: string;
     project: string;
+    /**
+     * Where the CLI finds the plugin: the package's native/ folder (Pulumi.yaml plugins.providers,
+     * the default), or its archive installed by `pulumi plugin install --file`, with a PATH holding
+     * only the CLI and pulumi-yaml's language host.
+     */
+    plugin?: "folder" | "archive";
     /** Sets the stack up (config: rootUid, the role, the secret, platform:apiUrl/token) and returns its runner. */
     prepare(context: NativeStoryContext): Promise<NativeProgram>;
   },
@@ -92,21 +112,27 @@ export function describeNativeOrgStory(
       const emu = await startEmulator({ quiet: true });
       const scratch = fs.mkdtempSync(path.join(os.tmpdir(), `platform-pulumi-${options.project}-`));
       const cliDir = pulumiCliDir();
+      const plugin = options.plugin ?? "folder";
       fs.mkdirSync(path.join(scratch, "backend"));
+      const env = {
+        PULUMI_HOME: path.join(scratch, "pulumi-home"),
+        PULUMI_BACKEND_URL: `file://${path.join(scratch, "backend")}`,
+        PULUMI_CONFIG_PASSPHRASE: "native-org-story",
+        PULUMI_SKIP_UPDATE_CHECK: "true",
+        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+        PATH:
+          plugin === "archive"
+            ? cliOnlyPath(cliDir, scratch)
+            : // The plugin's launcher runs on node.
+              [cliDir, path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
+      };
       context = {
         emu,
         scratch,
         cliDir,
-        programDir: stageExample(options.exampleDir, scratch),
-        env: {
-          PULUMI_HOME: path.join(scratch, "pulumi-home"),
-          PULUMI_BACKEND_URL: `file://${path.join(scratch, "backend")}`,
-          PULUMI_CONFIG_PASSPHRASE: "native-org-story",
-          PULUMI_SKIP_UPDATE_CHECK: "true",
-          PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-          // The plugin's launcher runs on node.
-          PATH: [cliDir, path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
-        },
+        programDir: stageExample(options.exampleDir, scratch, plugin),
+        env,
+        ...(plugin === "archive" ? { plugin: await installPluginArchive(cliDir, scratch, env) } : {}),
       };
       program = await options.prepare(context);
       before = await snapshot(api(), emu.rootUid);

@@ -8,6 +8,7 @@ import * as path from "node:path";
 import type * as Grpc from "@grpc/grpc-js";
 import * as providerGrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { repoRoot } from "../../tools/host/stage";
+import { withoutPlatformEnv } from "../../tools/orgProject";
 
 export const LAUNCHER = path.join(repoRoot, "native", "pulumi-resource-platform");
 
@@ -24,9 +25,8 @@ export interface Plugin {
 
 /** Starts a plugin process, reads the port it prints, and connects to it. */
 export function startPlugin(command: string = LAUNCHER, args: string[] = []): Promise<Plugin> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("PLATFORM_")));
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: repoRoot, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, { cwd: repoRoot, env: withoutPlatformEnv(), stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stderr.on("data", (chunk) => (stderr += chunk));

@@ -1,50 +1,91 @@
 /**
- * A throwaway Pulumi program (TypeScript source written to a folder under .work) that the local
- * engine runs against an emulator with the API's settings as config, the token as secret
- * config, as `pulumi config set [--secret]` would store them.
+ * A small Pulumi program (TypeScript source written to a scratch folder, or a folder of its own)
+ * run by the real Pulumi CLI against an API: a stack of tools/pulumi-cli/stack.ts with the API's
+ * URL as config and its token as secret config, as `pulumi config set [--secret]` would store them.
  */
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
-import { withoutPlatformEnv } from "../../tools/engine/orgProject";
-import { EngineRun, runEngine } from "../../tools/engine/run";
-import { repoRoot } from "../../tools/host/stage";
+import { programCommand } from "../../tools/pulumi-cli/command";
+import { CheckpointResource, RealCliRun, RealCliRunOptions, realCliStack, RealCliStack } from "./realCli";
 
 export interface ProgramProject {
-  stateFile: string;
+  /** The stack under the real CLI: its checkpoint, `cli` for commands that run no program. */
+  stack: RealCliStack;
   /**
-   * One engine operation (`up`, `refresh`, or one with flags: `["preview", "--refresh"]` or
-   * `"preview --refresh"`) with the API settings plus the program's `config`.
+   * One command as a user types it after `pulumi` (`"up"`, `"preview --refresh --expect-no-changes"`),
+   * with this run's config on top of what earlier runs set: keys without a namespace are the
+   * program's own (`rootUid` is `<project>:rootUid`).
    */
-  run(operation: string | string[], config?: Record<string, string>): Promise<EngineRun>;
+  run(command: string, config?: Record<string, string>, options?: RealCliRunOptions): Promise<RealCliRun>;
+  /** The program's custom resources in the stack's state (not the stack, not the default provider). */
+  resources(): CheckpointResource[];
+  /** The resource of that name in the state, if it is there. */
+  resource(name: string): CheckpointResource | undefined;
   remove(): void;
 }
 
 export function programProject(options: {
-  /** The Pulumi project name; it also names the scratch folder. */
+  /** The Pulumi project name; it also names the scratch folders. */
   name: string;
-  source: string;
-  api: { url: string; token: string };
+  /** The program: its TypeScript source, or a folder holding Pulumi.yaml and index.ts (or index.js). */
+  program: { source: string } | { dir: string };
+  /** The API; without a token the program logs in some other way its config or environment says. */
+  api: { url: string; token?: string };
+  /** Secret config set with the stack (short keys are the program's own). */
+  secretConfig?: Record<string, string>;
+  /** Compile index.ts to an ES module (loaded with import()) instead of CommonJS. */
+  esm?: boolean;
 }): ProgramProject {
-  const dir = path.join(repoRoot, ".work", `${options.name}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
-  const program = path.join(dir, "program");
-  fs.mkdirSync(program, { recursive: true });
-  fs.writeFileSync(path.join(program, "Pulumi.yaml"), `name: ${options.name}\nruntime: nodejs\n`);
-  fs.writeFileSync(path.join(program, "index.ts"), options.source);
-  const stateFile = path.join(dir, "state.json");
+  let scratch: string | undefined;
+  let programDir: string;
+  if ("dir" in options.program) programDir = options.program.dir;
+  else {
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), `platform-pulumi-program-${options.name}-`));
+    programDir = scratch;
+    fs.writeFileSync(path.join(programDir, "Pulumi.yaml"), `name: ${options.name}\nruntime: nodejs\n`);
+    fs.writeFileSync(path.join(programDir, "index.ts"), options.program.source);
+  }
+  const key = (name: string) => (name.includes(":") ? name : `${options.name}:${name}`);
+  const qualified = (config: Record<string, string>) =>
+    Object.fromEntries(Object.entries(config).map(([name, value]) => [key(name), value]));
+  const stack = realCliStack({
+    programDir,
+    project: options.name,
+    label: options.name,
+    esm: options.esm,
+    config: { "platform:apiUrl": options.api.url },
+    secretConfig: {
+      ...(options.api.token === undefined ? {} : { "platform:token": options.api.token }),
+      ...qualified(options.secretConfig ?? {}),
+    },
+  });
+  // What the stack's config holds: a run sets only what it changes (each set is one more CLI call).
+  const set = new Map<string, string>();
+  const resources = () =>
+    (stack.checkpoint()?.checkpoint.latest?.resources ?? []).filter(
+      (r) => r.custom && !r.type.startsWith("pulumi:providers:"),
+    );
   return {
-    stateFile,
-    run: (operation, config = {}) =>
-      runEngine(
-        [
-          ...(Array.isArray(operation) ? operation : operation.split(" ")),
-          "--config",
-          `platform:apiUrl=${options.api.url}`,
-          "--secret-config",
-          `platform:token=${options.api.token}`,
-          ...Object.entries(config).flatMap(([key, value]) => ["--config", `${key}=${value}`]),
-        ],
-        { cwd: program, state: stateFile, env: withoutPlatformEnv() },
-      ),
-    remove: () => fs.rmSync(dir, { recursive: true, force: true }),
+    stack,
+    run: (command, config = {}, runOptions = {}) => {
+      const { operation, refresh, expectNoChanges, diff } = programCommand(command.split(" "));
+      const changed = Object.fromEntries(Object.entries(qualified(config)).filter(([name, v]) => set.get(name) !== v));
+      for (const [name, value] of Object.entries(changed)) set.set(name, value);
+      return stack.run(operation, {
+        refresh,
+        expectNoChanges,
+        diff,
+        ...runOptions,
+        config: { ...changed, ...runOptions.config },
+        secretConfig: runOptions.secretConfig && qualified(runOptions.secretConfig),
+      });
+    },
+    resources,
+    resource: (name) => resources().find((r) => r.urn.endsWith(`::${name}`)),
+    remove: () => {
+      stack.remove();
+      if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+    },
   };
 }

@@ -5,16 +5,17 @@
  * compiled to an ES module). The program runs as an Automation API inline program
  * (tools/pulumi-cli/automation.ts): preview and up create the organization; console edits fail
  * `preview --refresh --expect-no-changes`, named in the engine's own diff; `up --refresh` repairs
- * them; a rename previews as one update; an upgrade of the package changes nothing; destroy
- * leaves the organization as it was. Each test runs alone (`-t`): one that needs the organization
+ * them; a rename previews as one update; a move to another parent is a replacement, the new group
+ * created before the old one is deleted; an upgrade of the package changes nothing; destroy leaves
+ * the organization as it was. Each test runs alone (`-t`): one that needs the organization
  * deployed deploys it first.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { startEmulator } from "../../emulator";
 import type { RunningEmulator } from "../../emulator";
-import { call, OrgRecord, OrgSnapshot, snapshot } from "../../tools/engine/orgApi";
-import { EXAMPLE_SSO_CLIENT_SECRET, exampleDir } from "../../tools/engine/orgProject";
+import { call, listAll, OrgRecord, OrgSnapshot, snapshot } from "../../tools/orgApi";
+import { EXAMPLE_SSO_CLIENT_SECRET, exampleDir } from "../../tools/orgProject";
 import { realCliStack, RealCliStack, SECRET_SIGNATURE } from "./realCli";
 
 const PROJECT = "org-hierarchy";
@@ -22,6 +23,7 @@ const DYNAMIC = "pulumi-nodejs:dynamic/";
 
 const writes = (emu: RunningEmulator) => emu.requests().filter((r) => r.method !== "GET");
 const named = (records: OrgRecord[], name: string) => records.filter((r) => r.name === name);
+const parentOf = (uid: string) => uid.slice(0, uid.lastIndexOf("/"));
 /** `method path?updateMask=…` of each write, in order. */
 const described = (emu: RunningEmulator) =>
   writes(emu).map(
@@ -97,7 +99,68 @@ export function describeRealCliOrgStories(variant: RealCliStoryVariant): void {
       expect(fs.existsSync(path.join(stack.programDir, variant.esm ? "index.js" : "index.mjs"))).toBe(false);
       const org = await snapshot(api(), emu.rootUid);
       expect(inState("engineering").id).toBe(named(org.groups, "engineering")[0].uid);
-      expect(up.outputs.tree.value).toMatchObject({ teams: { payments: named(org.groups, "payments")[0].uid } });
+      // The hierarchy as the program declares it.
+      const [engineering] = named(org.groups, "engineering");
+      const [platform] = named(org.groups, "platform");
+      expect(parentOf(engineering.uid)).toBe(emu.rootUid);
+      for (const team of ["platform", "payments", "data"])
+        expect(parentOf(named(org.groups, team)[0].uid)).toBe(engineering.uid);
+      expect(parentOf(named(org.groups, "oncall")[0].uid)).toBe(platform.uid);
+      expect(parentOf(named(org.groups, "ledger")[0].uid)).toBe(named(org.groups, "payments")[0].uid);
+      const [github] = named(org.identities, "github-deploy");
+      expect(github.claimMatch).toMatchObject({
+        issuer: "https://token.actions.githubusercontent.com",
+        subject: "repo:acme/app:ref:refs/heads/main",
+      });
+      expect(named(org.identities, "gitlab-ci")[0].claimMatch).toMatchObject({ issuer: "https://gitlab.com" });
+      const created = org.roleBindings.filter((b) => !before.roleBindings.some((o) => o.uid === b.uid));
+      expect(created.map((b) => (b.role as OrgRecord).name).sort()).toEqual([
+        "image-publisher",
+        "viewer",
+        "viewer",
+        "viewer",
+      ]);
+      const [publisher] = named(org.roles, "image-publisher");
+      expect(publisher.definedOn).toBe(engineering.uid);
+      expect(created.find((b) => b.roleUid === publisher.uid)).toMatchObject({
+        identityUid: github.uid,
+        uid: expect.stringMatching(new RegExp(`^${platform.uid}/`)),
+      });
+      const [platformBase] = named(org.repos, "platform-base");
+      expect(parentOf(platformBase.uid)).toBe(platform.uid);
+      expect(platformBase).toMatchObject({ catalogTier: "CATALOG_TIER_BASE" });
+      const subscriptions = org.subscriptions.filter((s) => parentOf(s.uid) === engineering.uid);
+      expect(subscriptions.map((s) => s.sink)).toEqual(["https://hooks.example.com/engineering-events"]);
+      const [ssoRecord] = named(org.identityProviders, "corporate-sso");
+      expect(parentOf(ssoRecord.uid)).toBe(engineering.uid);
+      // The service holds the client secret but never answers it.
+      expect(ssoRecord.oidc).toEqual({
+        issuer: "https://login.example.com",
+        clientId: "platform-engineering",
+        groupsClaim: "groups",
+      });
+
+      // The stack outputs: the tree of uids, the bindings, and the look-ups' results against the
+      // same records read directly from the service.
+      const outputs = Object.fromEntries(
+        Object.entries(up.outputs).map(([name, output]) => [name, output.value]),
+      ) as any;
+      expect(outputs.tree).toMatchObject({
+        teams: { payments: named(org.groups, "payments")[0].uid },
+        identities: { "gitlab-ci": named(org.identities, "gitlab-ci")[0].uid },
+        roles: { "image-publisher": publisher.uid },
+        repos: { "platform-base": platformBase.uid },
+        subscriptions: { "engineering-events": subscriptions[0].uid },
+        identityProviders: { "corporate-sso": ssoRecord.uid },
+      });
+      expect(outputs.roleBindings.map((b: { uid: string }) => b.uid).sort()).toEqual(created.map((b) => b.uid).sort());
+      const catalog = await registryCatalog();
+      const platformImages = outputs.images.platform as { repo: string; uid: string; tags: string[] }[];
+      expect(platformImages.map((i) => i.repo).sort()).toEqual(["nginx", "node"]);
+      for (const image of platformImages) expect(image.tags).toEqual(catalog.tagsOf(image.uid));
+      expect(outputs.images.data.map((i: { repo: string }) => i.repo)).toEqual(["python"]);
+      expect(outputs.advisoriesPerRepo).toEqual(catalog.advisoriesPerRepo(["nginx", "node", "python"]));
+      expect(Object.values(outputs.advisoriesPerRepo).every((n) => Number(n) > 0)).toBe(true);
       // Each provider is stored as a bare require of the package installed under node_modules.
       for (const resource of managed()) {
         expect(resource.outputs!.__provider).toMatch(/const provider = require\("platform-pulumi\/dist\/resources\//);
@@ -135,7 +198,7 @@ export function describeRealCliOrgStories(variant: RealCliStoryVariant): void {
       const stateBefore = fs.readFileSync(stack.checkpointFile, "utf8");
       emu.clearRequests();
       const check = await stack.run("preview", { refresh: true, expectNoChanges: true, diff: true });
-      // The CLI's exit code for "changes were proposed" (the local engine's is 255).
+      // The CLI's exit code for "changes were proposed".
       expect(check.code).toBe(7);
       expect(check.stderr).toContain("error: no changes were expected for preview but changes were proposed");
       // The refresh names what the console changed, the update what the program puts back.
@@ -217,6 +280,32 @@ export function describeRealCliOrgStories(variant: RealCliStoryVariant): void {
       expect(up.outputs.tree.value).toMatchObject({ teams: { payments } });
     });
 
+    test("moving a group to another parent replaces it: the new one is created, then the old one deleted", async () => {
+      await deployed();
+      const oldLedger = inState("ledger").id!;
+      const data = inState("data").id!;
+      emu.clearRequests();
+      const preview = await stack.run("preview", { diff: true, config: { [`${PROJECT}:ledgerParent`]: "data" } });
+      expect(preview.code).toBe(0);
+      expect(preview.stdout).toMatch(
+        new RegExp(`\\+-${DYNAMIC}iam:Group: \\(replace\\)\\s+\\[id=${oldLedger}\\]\\s+\\[urn=[^\\]]+::ledger\\]`),
+      );
+      expect(preview.stdout).toMatch(/~ parentUid\s*: "[^"]+" => "[^"]+"/);
+      // Nothing takes the ledger's uid: it is the one replacement.
+      expect(preview.stdout).toMatch(/Resources:\s+\+-1 to replace\s+17 unchanged/);
+      expect(writes(emu)).toEqual([]);
+
+      const up = await stack.run("up");
+      expect(up.code).toBe(0);
+      expect(up.stdout).toMatch(/Resources:\s+\+-1 replaced\s+17 unchanged/);
+      expect(described(emu)).toEqual([`POST /iam/v2beta1/groups/${data}`, `DELETE /iam/v2beta1/groups/${oldLedger}`]);
+      const org = await snapshot(api(), emu.rootUid);
+      const ledgers = named(org.groups, "ledger");
+      expect(ledgers).toHaveLength(1);
+      expect(parentOf(ledgers[0].uid)).toBe(data);
+      expect(inState("ledger").id).toBe(ledgers[0].uid);
+    });
+
     test("an upgrade of the package (every module rebuilt, a new version) previews no change and up writes nothing", async () => {
       await deployed();
       const providers = () => Object.fromEntries(managed().map((r) => [r.urn, r.outputs!.__provider]));
@@ -264,5 +353,22 @@ export function describeRealCliOrgStories(variant: RealCliStoryVariant): void {
       expect(managed()).toEqual([]);
       expect(await snapshot(api(), emu.rootUid)).toEqual(before);
     });
+
+    /** Repos, their tags and advisories as the service lists them, for comparing with the program's look-ups. */
+    async function registryCatalog() {
+      const [tags, advisories] = await Promise.all([
+        listAll(api(), "registry", "tags", emu.rootUid),
+        listAll(api(), "vulnerabilities", "advisories", emu.rootUid),
+      ]);
+      return {
+        tagsOf: (repoUid: string) =>
+          tags
+            .filter((t) => parentOf(t.uid) === repoUid)
+            .map((t) => String(t.name))
+            .sort(),
+        advisoriesPerRepo: (repos: string[]) =>
+          Object.fromEntries(repos.map((repo) => [repo, advisories.filter((a) => a.artifactName === repo).length])),
+      };
+    }
   });
 }

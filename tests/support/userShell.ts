@@ -9,7 +9,7 @@
  *   from its Go modules has no Node.js language host to run the program itself;
  * - `export NAME=…`: evaluated by bash, and the variables it sets are kept for the lines after it;
  * - `npm install`, `npm ci`, `npm run build` and `cd` into the program: what staging the program
- *   already did (tools/engine/stage.ts: its files, the built package installed as a copy).
+ *   already did (tools/pulumi-cli/stageProgram.ts: its files, the built package installed as a copy).
  *
  * Any other line is an error naming it, so a README line can never go unexercised unnoticed.
  */

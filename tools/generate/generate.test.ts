@@ -10,6 +10,7 @@ import * as vm from "node:vm";
 import ts from "typescript";
 import type { ResourceKind } from "../../provider/kind";
 import { documentedSchemas, generateKind, repoRoot, staleFiles } from "./main";
+import { typeErrors } from "./typeCheck";
 import { aliasNames } from "./typeText";
 
 test("every generated file is current (else run `npm run generate`)", async () => {
@@ -28,7 +29,7 @@ const widget: ResourceKind = {
   message: "libraries.Artifact",
   docs: {
     summary: "A throwaway kind: it exists only in this test.",
-    example: 'new Widget("w", { parentUid: "root", name: "w" });',
+    example: { name: "w", inputs: { parentUid: "root", name: "w", labels: { team: "a" } } },
     fields: { name: "The widget's name.", "labels": "Free-form labels." },
   },
   inputs: (f) =>
@@ -98,22 +99,10 @@ test("a throwaway kind's description, generated in an empty folder, gives a clas
     const generated = await generateKind(kind, folder, documentedSchemas(), core);
     fs.writeFileSync(generated.file, generated.text);
 
-    const program = ts.createProgram([path.join(folder, "program.ts"), path.join(folder, "provider.ts")], {
-      strict: true,
-      noEmit: true,
-      module: ts.ModuleKind.CommonJS,
-      moduleResolution: ts.ModuleResolutionKind.Node10,
-      target: ts.ScriptTarget.ES2022,
-      esModuleInterop: true,
-      skipLibCheck: true,
-      types: ["node"],
-      typeRoots: [path.join(repoRoot, "node_modules", "@types")],
+    const errors = typeErrors([path.join(folder, "program.ts"), path.join(folder, "provider.ts")], {
+      root: repoRoot,
       baseUrl: folder,
-      paths: { "*": [path.join(repoRoot, "node_modules", "*")] },
     });
-    const errors = ts
-      .getPreEmitDiagnostics(program)
-      .map((d) => `${d.file?.fileName ?? ""}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
     expect(errors).toEqual([]);
     expect(generated.text).toContain("export class Widget extends KindResource");
     expect(generated.text).toContain("labels?: pulumi.Input<Record<string, pulumi.Input<string>>>;");

@@ -2,6 +2,7 @@
  * The README's table of resources (between its two markers), one row per kind of the registry,
  * written from the same model as the classes.
  */
+import type { ResourceKind } from "../../provider/kind";
 import type { KindModel, ModelField } from "../../provider/kindModel";
 import type { JsonSchema } from "./typeText";
 
@@ -21,15 +22,21 @@ function inputCell(field: ModelField): string {
   return named;
 }
 
+/** When a kind's record is replaced rather than updated: its description's words, else its replacing inputs. */
+export function replacedWhen(kind: ResourceKind): string {
+  return (
+    kind.docs?.replacedWhen ??
+    (kind.replaceOn.length > 0 ? `${kind.replaceOn.map(code).join(" or ")} changes` : "never (updated in place)")
+  );
+}
+
 export function tableRow(model: KindModel): string {
   const { kind } = model;
   const generic = new Set(["adopt", "adoptUid"]);
   const inputs = model.inputs.filter((input) => !generic.has(input.name));
   const inputNames = new Set(inputs.map((input) => input.name));
   const outputs = model.outputs.filter((output) => !inputNames.has(output.name) && output.name !== "adopted");
-  const replaced =
-    kind.docs?.replacedWhen ??
-    (kind.replaceOn.length > 0 ? `${kind.replaceOn.map(code).join(" or ")} changes` : "never (updated in place)");
+  const replaced = replacedWhen(kind);
   return `| ${code(`${kind.domain}.${kind.typeName}`)} | ${inputs.map(inputCell).join(", ")} | ${outputs
     .map((output) => code(output.name))
     .join(", ")} | ${replaced} |`;

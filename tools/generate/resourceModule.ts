@@ -31,6 +31,8 @@ export function resourceModule(
   model: KindModel,
   schemas: Readonly<Record<string, FieldShape>>,
   imports: ModuleImports,
+  /** The kind's example resource declared in TypeScript, for the class's doc comment. */
+  example: string,
 ): string {
   const { kind } = model;
   const name = kind.typeName;
@@ -84,7 +86,7 @@ export function resourceModule(
     secrets: model.secrets,
     maps: [...new Set([...model.inputs, ...model.outputs].filter((f) => f.holdsMap).map((f) => f.name))],
   };
-  const summary = `${docs.summary}\n\n    ${docs.example.split("\n").join("\n    ")}`;
+  const summary = `${docs.summary}\n\n    ${example.split("\n").join("\n    ")}`;
   // A part of another kind's record (`partOf`) is never read alone: no State, Record or get.
   const readable = model.record !== undefined;
   const readableTypes = readable

@@ -15,7 +15,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import type * as Automation from "@pulumi/pulumi/automation";
-import { loadProgram } from "../engine/programModule";
+import { loadProgram } from "./programModule";
 
 /** `export` is `pulumi stack export`: the deployment as the backend holds it, secrets encrypted. */
 export type RealCliOperation = "preview" | "up" | "refresh" | "destroy" | "export";

@@ -7,7 +7,9 @@
  * generators (`pulumi package gen-sdk` reaches them only through language hosts the module proxy
  * does not serve).
  *
- * `npm run sdks` writes them to sdk/<language>, beside schema.json.
+ * `npm run sdks` writes them to sdk/<language>, beside schema.json, and packs them into sdk/dist as
+ * they are published (packSdks): the Node.js one compiled and packed by npm, the Python one a wheel;
+ * sdk/go is a Go module as it is.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -15,6 +17,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { repoRoot } from "../host/stage";
 import { pulumiCliDir } from "./find";
+import { pythonWithPulumiSdk } from "./pythonSdk";
 
 export const SDK_LANGUAGES = ["nodejs", "python", "go"] as const;
 export type SdkLanguage = (typeof SDK_LANGUAGES)[number];
@@ -59,6 +62,11 @@ export function generateSdks(
     const folder = path.join(outDir, language);
     fs.rmSync(folder, { recursive: true, force: true });
     run(generator, [schemaFile, language, folder]);
+    // pyproject.toml names README.md beside it; the generator writes the package's readme inside the package.
+    if (language === "python")
+      for (const entry of fs.readdirSync(folder, { withFileTypes: true }))
+        if (entry.isDirectory() && fs.existsSync(path.join(folder, entry.name, "README.md")))
+          fs.copyFileSync(path.join(folder, entry.name, "README.md"), path.join(folder, "README.md"));
     folders[language] = folder;
   }
   return folders;
@@ -75,6 +83,57 @@ export function installPythonSdk(python: string, sdkDir: string, target: string)
   run(python, ["-m", "pip", "install", ...flags, "--target", target, sdkDir]);
 }
 
+export interface SdkPackages {
+  /** The Node.js SDK compiled and packed by `npm pack`: `<outDir>/platform-pulumi-platform-<version>.tgz`. */
+  nodejs: string;
+  /** The Python SDK's wheel: `<outDir>/pulumi_platform-<version>-py3-none-any.whl`. */
+  python: string;
+}
+
+/**
+ * Packs generated SDKs as they are published, into `outDir`: the Node.js SDK compiled with the
+ * repository's TypeScript against its @pulumi/pulumi into bin/ (with its package.json, README and
+ * LICENSE), then `npm pack`ed; the Python SDK built into a wheel by pip (`python`: one with
+ * setuptools, the cached venv's; no index is asked).
+ */
+export function packSdks(
+  folders: Pick<Record<SdkLanguage, string>, "nodejs" | "python">,
+  outDir: string,
+  python: string,
+): SdkPackages {
+  return { nodejs: packNodejsSdk(folders.nodejs, outDir), python: pythonWheel(python, folders.python, outDir) };
+}
+
+/** The Node.js SDK compiled into its bin/ with package.json, README and LICENSE, then `npm pack`ed into `outDir`. */
+export function packNodejsSdk(nodejs: string, outDir: string): string {
+  fs.mkdirSync(outDir, { recursive: true });
+  const modules = path.join(nodejs, "node_modules");
+  fs.symlinkSync(path.join(repoRoot, "node_modules"), modules);
+  try {
+    run(process.execPath, [path.join(repoRoot, "node_modules", "typescript", "bin", "tsc"), "-p", nodejs]);
+  } finally {
+    fs.rmSync(modules, { force: true });
+  }
+  const bin = path.join(nodejs, "bin");
+  for (const file of ["package.json", "README.md"]) fs.copyFileSync(path.join(nodejs, file), path.join(bin, file));
+  fs.copyFileSync(path.join(repoRoot, "LICENSE"), path.join(bin, "LICENSE"));
+  const packed = JSON.parse(
+    run("npm", ["pack", "--json", "--pack-destination", outDir, bin], { npm_config_loglevel: "error" }),
+  ) as Array<{ filename: string }>;
+  return path.join(outDir, packed[0].filename);
+}
+
+/** The Python SDK built into a wheel in `outDir` by pip, with no index asked. */
+export function pythonWheel(python: string, folder: string, outDir: string): string {
+  fs.mkdirSync(outDir, { recursive: true });
+  const before = new Set(fs.readdirSync(outDir));
+  const flags = ["--quiet", "--disable-pip-version-check", "--no-deps", "--no-build-isolation", "--no-index"];
+  run(python, ["-m", "pip", "wheel", ...flags, "-w", outDir, folder]);
+  const wheel = fs.readdirSync(outDir).find((file) => file.endsWith(".whl") && !before.has(file));
+  if (!wheel) throw new Error(`pip wheel wrote no wheel into ${outDir}`);
+  return path.join(outDir, wheel);
+}
+
 function run(file: string, args: string[], env: Record<string, string> = {}): string {
   const answer = spawnSync(file, args, { encoding: "utf8", env: { ...process.env, ...env }, timeout: 300_000 });
   if (answer.error || answer.status !== 0)
@@ -87,7 +146,13 @@ function run(file: string, args: string[], env: Record<string, string> = {}): st
 if (require.main === module) {
   try {
     const outDir = path.resolve(process.argv[2] ?? path.join(repoRoot, "sdk"));
-    for (const [language, folder] of Object.entries(generateSdks(outDir))) console.log(`${language}: ${folder}`);
+    const folders = generateSdks(outDir);
+    for (const [language, folder] of Object.entries(folders)) console.log(`${language}: ${folder}`);
+    const dist = path.join(outDir, "dist");
+    fs.rmSync(dist, { recursive: true, force: true });
+    const packages = packSdks(folders, dist, pythonWithPulumiSdk());
+    console.log(`nodejs package: ${packages.nodejs}`);
+    console.log(`python wheel: ${packages.python}`);
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));
     process.exit(1);

@@ -9,8 +9,8 @@ import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { stageProgram } from "../engine/stage";
-import { withoutPlatformEnv } from "../engine/orgProject";
+import { stageProgram } from "./stageProgram";
+import { withoutPlatformEnv } from "../orgProject";
 import type { RealCliOperation, RealCliRequest, RealCliResult } from "./automation";
 import { pulumiCliDir } from "./find";
 import { runProcess } from "../runProcess";
@@ -133,6 +133,8 @@ export interface CheckpointResource {
   type: string;
   id?: string;
   custom?: boolean;
+  /** A resource the program read (`Kind.get`) rather than manages. */
+  external?: boolean;
   inputs?: Record<string, unknown>;
   outputs?: Record<string, unknown>;
   additionalSecretOutputs?: string[];
@@ -286,7 +288,7 @@ function startRunner(
 }
 
 /** The process groups led by a process or one of its descendants, the process's own first. */
-function processGroupsBelow(root: number): number[] {
+export function processGroupsBelow(root: number): number[] {
   const table = spawnSync("ps", ["-A", "-o", "pid=,ppid=,pgid="], { encoding: "utf8" });
   if (table.status !== 0) throw new Error(`ps failed: ${table.stderr}`);
   const rows = table.stdout

@@ -17,8 +17,10 @@ const subscription: ResourceKind = {
       "sink). Managed by Pulumi; its id is the subscription's uid. The API cannot change a\n" +
       "subscription in place: any change replaces it.\n\n" +
       "Look-ups: `getSubscription({ uid })`, `getSubscriptions({ childrenOf })`.",
-    example:
-      'new platform.events.Subscription("alerts", { parentUid: team.uid, sink: "https://hooks.example.com/platform" });',
+    example: {
+      name: "alerts",
+      inputs: { parentUid: { $uidOf: "Group" }, sink: "https://hooks.example.com/platform" },
+    },
     fields: {
       uid: "The subscription's uid. Same as `id`.",
       parentUid: "The group whose events are sent.",

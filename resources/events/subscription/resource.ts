@@ -57,7 +57,9 @@ const SHAPE: ResourceShape = {
  *
  * Look-ups: `getSubscription({ uid })`, `getSubscriptions({ childrenOf })`.
  *
- *     new platform.events.Subscription("alerts", { parentUid: team.uid, sink: "https://hooks.example.com/platform"
+ *     const alerts = new platform.events.Subscription("alerts", {
+ *       parentUid: team.uid,
+ *       sink: "https://hooks.example.com/platform",
  *     });
  */
 export class Subscription extends KindResource {

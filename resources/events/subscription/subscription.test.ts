@@ -126,10 +126,21 @@ test("adoption looks before it creates (the service takes duplicates): one exist
   const second = await h.host.create(urn, props(declared));
   expect(second.id).not.toBe(existing.uid);
   expect(h.calls()).toEqual([`GET ${SUBSCRIPTIONS}`, `POST ${SUBSCRIPTIONS}/${root}`]);
-  // Two of them now: adoption refuses to guess which one.
-  await expect(h.host.create(urn, props({ ...declared, adopt: true }))).rejects.toThrow(
-    /adopting it found 2 subscriptions/,
+  // Both held by resources of this program (provider/claims.ts): adoption makes a record of its own.
+  h.emu.clearRequests();
+  const third = await h.host.create(urn, props({ ...declared, adopt: true }));
+  expect([existing.uid, second.id]).not.toContain(third.id);
+  expect(third.props.adopted).toBeUndefined();
+  expect(h.calls()).toEqual([`GET ${SUBSCRIPTIONS}`, `POST ${SUBSCRIPTIONS}/${root}`]);
+  // Two equal ones no resource holds: adoption refuses to guess which one.
+  const theirs: Array<{ uid: string }> = [];
+  for (const _ of [1, 2]) theirs.push((await h.api("POST", `${SUBSCRIPTIONS}/${root}`, { sink: declared.sink })).body);
+  const refused = await h.host.create(urn, props({ ...declared, adopt: true })).catch((error: Error) => error);
+  expect((refused as Error).message).toContain(
+    "adopting it found 2 subscriptions with the same parentUid, sink that no other resource of this program holds",
   );
-  await h.host.delete(second.id, urn, second.props);
+  for (const record of theirs) expect((refused as Error).message).toContain(record.uid);
+  for (const made of [second, third]) await h.host.delete(made.id, urn, made.props);
   await h.host.delete(existing.uid, urn, adopted.props);
+  for (const record of theirs) await h.api("DELETE", `${SUBSCRIPTIONS}/${record.uid}`);
 });

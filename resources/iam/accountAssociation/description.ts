@@ -28,9 +28,10 @@ const accountAssociation: ResourceKind = {
       "\n" +
       "Every field updates in place with one PATCH; a block's update masks only its changed members\n" +
       "(`amazon.account`, `azure.clientIds`). Moving it to another group replaces it.",
-    example:
-      'new platform.iam.AccountAssociation("aws", {\n' +
-      '  groupUid: team.uid, name: "aws-production", amazon: { account: "123456789012" } });',
+    example: {
+      name: "aws",
+      inputs: { groupUid: { $uidOf: "Group" }, name: "aws-production", amazon: { account: "123456789012" } },
+    },
     fields: {
       uid: "The association's uid: its group's uid. Same as `id`.",
       adopted: "true when the record existed and was taken over (`adopt`) rather than created.",
@@ -49,7 +50,7 @@ const accountAssociation: ResourceKind = {
       "google.projectNumber": "Digits, as a string.",
       adopt:
         "Take over the group's existing association instead of failing (then\n" +
-        "one PATCH brings it to the declared values; see README, adoption). Never sent to the API.\n" +
+        "one PATCH brings it to the declared values; see the adoption guide, docs/guides/existing-organization.md). Never sent to the API.\n" +
         "Defaults to the stack-wide `platform:adopt`.",
     },
     replacedWhen:

@@ -52,7 +52,8 @@ export interface AccountAssociationArgs {
   }>;
   /**
    * Take over the group's existing association instead of failing (then
-   * one PATCH brings it to the declared values; see README, adoption). Never sent to the API.
+   * one PATCH brings it to the declared values; see the adoption guide, docs/guides/existing-organization.md).
+   * Never sent to the API.
    * Defaults to the stack-wide `platform:adopt`.
    */
   adopt?: pulumi.Input<boolean>;
@@ -183,8 +184,11 @@ const SHAPE: ResourceShape = {
  * Every field updates in place with one PATCH; a block's update masks only its changed members
  * (`amazon.account`, `azure.clientIds`). Moving it to another group replaces it.
  *
- *     new platform.iam.AccountAssociation("aws", {
- *       groupUid: team.uid, name: "aws-production", amazon: { account: "123456789012" } });
+ *     const aws = new platform.iam.AccountAssociation("aws", {
+ *       groupUid: team.uid,
+ *       name: "aws-production",
+ *       amazon: { account: "123456789012" },
+ *     });
  */
 export class AccountAssociation extends KindResource {
   /** @internal */

@@ -18,9 +18,14 @@ const externalGroupRoleMapping: ResourceKind = {
       "group\", as the provider's directory names it), managed by Pulumi. Its id is the mapping's uid\n" +
       '(the identity provider\'s uid, "/", one more segment). The API cannot change a mapping in\n' +
       "place: any change replaces it (the new one is created before the old one is deleted).",
-    example:
-      'new platform.iam.ExternalGroupRoleMapping("admins", {\n' +
-      '  identityProviderUid: sso.uid, externalGroupId: "platform-admins", roleUid: owner.uid });',
+    example: {
+      name: "admins",
+      inputs: {
+        identityProviderUid: { $uidOf: "IdentityProvider" },
+        externalGroupId: "platform-admins",
+        roleUid: { $lookup: "iam.getRole", args: { name: "owner" }, field: "uid" },
+      },
+    },
     fields: {
       uid: "The mapping's uid: the identity provider's uid, \"/\", one more segment. Same as `id`.",
       adopted: "true when the record existed and was taken over (`adopt`) rather than created.",
@@ -30,7 +35,7 @@ const externalGroupRoleMapping: ResourceKind = {
       scope: 'Where the role applies, as the API takes it; "" (the default) when not set.',
       adopt:
         "Take over an existing mapping of the same external group, role and scope on the identity\n" +
-        "provider instead of creating one (see README, adoption). Never sent to the API. Defaults\n" +
+        "provider instead of creating one (see the adoption guide, docs/guides/existing-organization.md). Never sent to the API. Defaults\n" +
         "to the stack-wide `platform:adopt`.",
     },
     replacedWhen:

@@ -16,7 +16,8 @@ export interface ExternalGroupRoleMappingArgs {
   scope?: pulumi.Input<string>;
   /**
    * Take over an existing mapping of the same external group, role and scope on the identity
-   * provider instead of creating one (see README, adoption). Never sent to the API. Defaults
+   * provider instead of creating one (see the adoption guide, docs/guides/existing-organization.md). Never sent to
+   * the API. Defaults
    * to the stack-wide `platform:adopt`.
    */
   adopt?: pulumi.Input<boolean>;
@@ -69,8 +70,11 @@ const SHAPE: ResourceShape = {
  * (the identity provider's uid, "/", one more segment). The API cannot change a mapping in
  * place: any change replaces it (the new one is created before the old one is deleted).
  *
- *     new platform.iam.ExternalGroupRoleMapping("admins", {
- *       identityProviderUid: sso.uid, externalGroupId: "platform-admins", roleUid: owner.uid });
+ *     const admins = new platform.iam.ExternalGroupRoleMapping("admins", {
+ *       identityProviderUid: sso.uid,
+ *       externalGroupId: "platform-admins",
+ *       roleUid: owner.uid,
+ *     });
  */
 export class ExternalGroupRoleMapping extends KindResource {
   /** @internal */

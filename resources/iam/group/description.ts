@@ -17,7 +17,10 @@ const group: ResourceKind = {
     summary:
       "A group of the organization hierarchy, managed by Pulumi: it lives under a parent group (the root\n" +
       "organization for a top-level group) and holds identities, roles, repos and child groups. Its id is its uid.",
-    example: 'const team = new platform.iam.Group("team", { parentUid: org.uid, name: "team" });',
+    example: {
+      name: "team",
+      inputs: { parentUid: { $config: "rootUid" }, name: "team", description: "The team" },
+    },
     fields: {
       parentUid:
         "The group this one lives under (the root organization's uid for a top-level group). Changing it replaces the group.",

@@ -104,7 +104,7 @@ const SHAPE: ResourceShape = {
  * A group of the organization hierarchy, managed by Pulumi: it lives under a parent group (the root
  * organization for a top-level group) and holds identities, roles, repos and child groups. Its id is its uid.
  *
- *     const team = new platform.iam.Group("team", { parentUid: org.uid, name: "team" });
+ *     const team = new platform.iam.Group("team", { parentUid: rootUid, name: "team", description: "The team" });
  */
 export class Group extends KindResource {
   /** @internal */

@@ -25,10 +25,17 @@ const groupInvite: ResourceKind = {
       "An invite to a group with a role, managed by Pulumi; its id is the invite's uid. Whoever\n" +
       "redeems its `code` before it expires (`ttl` after its creation) joins the group with the role.\n" +
       "The API cannot change an invite in place: any change replaces it, with a new code.",
-    example:
-      'const invite = new platform.iam.GroupInvite("alice", {\n' +
-      '  groupUid: team.uid, roleUid: viewer.uid, ttl: "86400s", email: "alice@example.com", singleUse: true });\n' +
-      "export const code = invite.code; // a Pulumi secret",
+    example: {
+      name: "alice",
+      inputs: {
+        groupUid: { $uidOf: "Group" },
+        roleUid: { $lookup: "iam.getRole", args: { name: "viewer" }, field: "uid" },
+        ttl: "86400s",
+        email: "alice@example.com",
+        singleUse: true,
+      },
+      exports: ["uid", "code"],
+    },
     fields: {
       uid: "The invite's uid: the group's uid, \"/\", one more segment. Same as `id`.",
       adopted: "true when the record existed and was taken over (`adopt`) rather than created.",
@@ -39,7 +46,7 @@ const groupInvite: ResourceKind = {
       singleUse: "The invite can be redeemed once.",
       adopt:
         "Take over an existing invite with the same group, role, ttl, email and single-use flag\n" +
-        "instead of creating one (see README, adoption); it has no `code`. Never sent to the API.\n" +
+        "instead of creating one (see the adoption guide, docs/guides/existing-organization.md); it has no `code`. Never sent to the API.\n" +
         "Defaults to the stack-wide `platform:adopt`.",
       code:
         "What redeems the invite: a Pulumi secret, answered only to the create, in the state and the outputs; no\n" +

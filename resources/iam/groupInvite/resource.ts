@@ -235,7 +235,8 @@ export interface GroupInviteArgs {
   singleUse?: pulumi.Input<boolean>;
   /**
    * Take over an existing invite with the same group, role, ttl, email and single-use flag
-   * instead of creating one (see README, adoption); it has no `code`. Never sent to the API.
+   * instead of creating one (see the adoption guide, docs/guides/existing-organization.md); it has no `code`.
+   * Never sent to the API.
    * Defaults to the stack-wide `platform:adopt`.
    */
   adopt?: pulumi.Input<boolean>;
@@ -328,9 +329,13 @@ const SHAPE: ResourceShape = {
  * redeems its `code` before it expires (`ttl` after its creation) joins the group with the role.
  * The API cannot change an invite in place: any change replaces it, with a new code.
  *
- *     const invite = new platform.iam.GroupInvite("alice", {
- *       groupUid: team.uid, roleUid: viewer.uid, ttl: "86400s", email: "alice@example.com", singleUse: true });
- *     export const code = invite.code; // a Pulumi secret
+ *     const alice = new platform.iam.GroupInvite("alice", {
+ *       groupUid: team.uid,
+ *       roleUid: viewer.uid,
+ *       ttl: "86400s",
+ *       email: "alice@example.com",
+ *       singleUse: true,
+ *     });
  */
 export class GroupInvite extends KindResource {
   /** @internal */

@@ -35,10 +35,17 @@ const identity: ResourceKind = {
     summary:
       "An identity matched to external OIDC tokens by their claims, managed by Pulumi. Its id is\n" +
       "the identity's uid.",
-    example:
-      'const ci = new platform.iam.Identity("ci", { parentUid: org.uid, name: "ci", claimMatch: {\n' +
-      '    issuer: "https://token.actions.githubusercontent.com",\n' +
-      '    subject: "repo:acme/app:ref:refs/heads/main" } });',
+    example: {
+      name: "ci",
+      inputs: {
+        parentUid: { $uidOf: "Group" },
+        name: "ci",
+        claimMatch: {
+          issuer: "https://token.actions.githubusercontent.com",
+          subject: "repo:acme/app:ref:refs/heads/main",
+        },
+      },
+    },
     fields: {
       uid: "The identity's uid: its group's uid, \"/\", one more segment. Same as `id`.",
       parentUid: "The group the identity lives in. Changing it replaces the identity.",

@@ -219,9 +219,12 @@ const SHAPE: ResourceShape = {
  * An identity matched to external OIDC tokens by their claims, managed by Pulumi. Its id is
  * the identity's uid.
  *
- *     const ci = new platform.iam.Identity("ci", { parentUid: org.uid, name: "ci", claimMatch: {
- *         issuer: "https://token.actions.githubusercontent.com",
- *         subject: "repo:acme/app:ref:refs/heads/main" } });
+ *     const ci = new platform.iam.Identity("ci", {
+ *       parentUid: team.uid,
+ *       name: "ci",
+ *       claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject:
+ *       "repo:acme/app:ref:refs/heads/main" },
+ *     });
  */
 export class Identity extends KindResource {
   /** @internal */

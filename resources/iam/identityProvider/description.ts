@@ -20,10 +20,19 @@ const identityProvider: ResourceKind = {
     summary:
       "An identity provider of a group (how its people sign in, over OIDC), managed by Pulumi. Its\n" +
       "id is the identity provider's uid.",
-    example:
-      'new platform.iam.IdentityProvider("sso", { parentUid: org.uid, name: "sso", defaultRole: viewer.uid,\n' +
-      '    oidc: { issuer: "https://login.example.com", clientId: "platform",\n' +
-      '        clientSecret: config.requireSecret("ssoClientSecret") } });',
+    example: {
+      name: "sso",
+      inputs: {
+        parentUid: { $uidOf: "Group" },
+        name: "sso",
+        defaultRole: { $lookup: "iam.getRole", args: { name: "viewer" }, field: "uid" },
+        oidc: {
+          issuer: "https://login.example.com",
+          clientId: "platform",
+          clientSecret: { $config: "ssoClientSecret", secret: true },
+        },
+      },
+    },
     fields: {
       uid: "The identity provider's uid: the group's uid, \"/\", one more segment. Same as `id`.",
       parentUid: "The group whose people sign in through it. Changing it replaces the identity provider.",

@@ -164,9 +164,12 @@ const SHAPE: ResourceShape = {
  * An identity provider of a group (how its people sign in, over OIDC), managed by Pulumi. Its
  * id is the identity provider's uid.
  *
- *     new platform.iam.IdentityProvider("sso", { parentUid: org.uid, name: "sso", defaultRole: viewer.uid,
- *         oidc: { issuer: "https://login.example.com", clientId: "platform",
- *             clientSecret: config.requireSecret("ssoClientSecret") } });
+ *     const sso = new platform.iam.IdentityProvider("sso", {
+ *       parentUid: team.uid,
+ *       name: "sso",
+ *       defaultRole: viewer.uid,
+ *       oidc: { issuer: "https://login.example.com", clientId: "platform", clientSecret: ssoClientSecret },
+ *     });
  */
 export class IdentityProvider extends KindResource {
   /** @internal */

@@ -15,9 +15,14 @@ const role: ResourceKind = {
     summary:
       "A custom role defined on a group (usable on that group's subtree), managed by Pulumi. Its id\n" +
       "is the role's uid. Built-in roles (viewer, editor, owner) are looked up with `getRole`.",
-    example:
-      'const auditor = new platform.iam.Role("auditor", { parentUid: org.uid, name: "auditor",\n' +
-      '    capabilities: ["CAP_IAM_GROUPS_LIST", "CAP_REPO_LIST"] });',
+    example: {
+      name: "auditor",
+      inputs: {
+        parentUid: { $uidOf: "Group" },
+        name: "auditor",
+        capabilities: ["CAP_IAM_GROUPS_LIST", "CAP_REPO_LIST"],
+      },
+    },
     fields: {
       uid: "The role's uid (one segment). Same as `id`.",
       parentUid: "The group the role is defined on. Changing it replaces the role.",

@@ -40,10 +40,8 @@ export function getRolesOutput(
 
 const getRoleArgs = lazily((z) =>
   z.strictObject({
-    name: listArgs().name.unwrap(),
-    /** Only roles anywhere below this group. */
+    name: listArgs().name.unwrap().describe("The role's exact name (viewer, editor, owner or a custom role's)."),
     descendantsOf: listArgs().descendantsOf,
-    /** Only roles defined directly in this group. */
     childrenOf: listArgs().childrenOf,
   }),
 );

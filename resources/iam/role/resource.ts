@@ -285,8 +285,11 @@ const SHAPE: ResourceShape = {
  * A custom role defined on a group (usable on that group's subtree), managed by Pulumi. Its id
  * is the role's uid. Built-in roles (viewer, editor, owner) are looked up with `getRole`.
  *
- *     const auditor = new platform.iam.Role("auditor", { parentUid: org.uid, name: "auditor",
- *         capabilities: ["CAP_IAM_GROUPS_LIST", "CAP_REPO_LIST"] });
+ *     const auditor = new platform.iam.Role("auditor", {
+ *       parentUid: team.uid,
+ *       name: "auditor",
+ *       capabilities: ["CAP_IAM_GROUPS_LIST", "CAP_REPO_LIST"],
+ *     });
  */
 export class Role extends KindResource {
   /** @internal */

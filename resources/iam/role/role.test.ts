@@ -106,31 +106,38 @@ test("lifecycle: one request per create/read/update/delete, none for check and d
   expect(h.calls()).toEqual([`GET /iam/v2beta1/roles/${created.id}`, `DELETE /iam/v2beta1/roles/${created.id}`]);
 });
 
-test("renaming is one PATCH of the name; a role of the same name is adopted only when asked", async () => {
+test("renaming is one PATCH of the name; a role of the same name is adopted only when asked, and only if no resource holds it", async () => {
   const created = await h.host.create(urn, props({ parentUid: root, name: "deployer", capabilities: [] }));
   h.emu.clearRequests();
   const renamed = await h.host.update(created.id, urn, created.props, props({ parentUid: root, name: "deployer2" }));
   expect(h.emu.requests().map((r) => r.query)).toEqual([{ updateMask: "name" }]);
   expect(renamed).toMatchObject({ name: "deployer2", parentUid: root });
 
-  await expect(h.host.create(urn, props({ parentUid: root, name: "deployer2" }))).rejects.toThrow(
+  // Someone else's role of a name: refused, and taken over only when asked.
+  const theirs = (await h.api("POST", `/iam/v2beta1/roles/${root}`, { name: "deployer3", capabilities: [] })).body;
+  await expect(h.host.create(urn, props({ parentUid: root, name: "deployer3" }))).rejects.toThrow(
     /already exists.*adopt/,
   );
   h.emu.clearRequests();
   const adopted = await h.host.create(
     urn,
-    props({ parentUid: root, name: "deployer2", capabilities: ["CAP_REPO_LIST"], adopt: true }),
+    props({ parentUid: root, name: "deployer3", capabilities: ["CAP_REPO_LIST"], adopt: true }),
   );
   expect(h.calls()).toEqual([
     `POST /iam/v2beta1/roles/${root}`,
     "GET /iam/v2beta1/roles",
-    `PATCH /iam/v2beta1/roles/${created.id}`,
+    `PATCH /iam/v2beta1/roles/${theirs.uid}`,
   ]);
   expect(adopted).toMatchObject({
-    id: created.id,
+    id: theirs.uid,
     props: { parentUid: root, capabilities: ["CAP_REPO_LIST"], adopted: true },
   });
-  await h.host.delete(created.id, urn, adopted.props);
+  // The record a resource of this program holds is never another's, adoption or not (provider/claims.ts).
+  await expect(h.host.create(urn, props({ parentUid: root, name: "deployer2", adopt: true }))).rejects.toThrow(
+    `role ${created.id} is already held by another resource of this program`,
+  );
+  await h.host.delete(created.id, urn, renamed);
+  await h.host.delete(theirs.uid, urn, adopted.props);
 });
 
 test("check names the failing property and sends nothing", async () => {

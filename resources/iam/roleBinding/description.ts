@@ -16,8 +16,14 @@ const roleBinding: ResourceKind = {
   message: "iam.RoleBinding",
   docs: {
     summary: "A role granted to an identity within a group, managed by Pulumi. Its id is the binding's uid.",
-    example:
-      'new platform.iam.RoleBinding("ci-viewer", { groupUid: team.uid, identityUid: ci.uid, roleUid: viewer.uid });',
+    example: {
+      name: "ci-viewer",
+      inputs: {
+        groupUid: { $uidOf: "Group" },
+        identityUid: { $uidOf: "Identity" },
+        roleUid: { $lookup: "iam.getRole", args: { name: "viewer" }, field: "uid" },
+      },
+    },
     fields: {
       uid: "The binding's uid. Same as `id`.",
       groupUid: "The group the role applies to. Changing it replaces the binding.",

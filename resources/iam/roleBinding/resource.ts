@@ -97,7 +97,11 @@ const SHAPE: ResourceShape = {
 /**
  * A role granted to an identity within a group, managed by Pulumi. Its id is the binding's uid.
  *
- *     new platform.iam.RoleBinding("ci-viewer", { groupUid: team.uid, identityUid: ci.uid, roleUid: viewer.uid });
+ *     const ciViewer = new platform.iam.RoleBinding("ci-viewer", {
+ *       groupUid: team.uid,
+ *       identityUid: ci.uid,
+ *       roleUid: viewer.uid,
+ *     });
  */
 export class RoleBinding extends KindResource {
   /** @internal */

@@ -145,11 +145,11 @@ const scimToken: ResourceKind = {
       "shows as drift at the next refresh (`tokenSuperseded`), and `pulumi up` regenerates it. A\n" +
       "token the identity provider already has cannot be read back, so it cannot be taken over:\n" +
       "revoke it first. It takes no `adopt` and has no `get`.",
-    example:
-      'const scim = new platform.iam.ScimToken("okta-scim", {\n' +
-      '  identityProviderUid: sso.uid, expireTime: "2027-01-01T00:00:00Z" });\n' +
-      "export const scimToken = scim.token; // a Pulumi secret\n" +
-      "export const scimEndpoint = scim.endpointUrl;",
+    example: {
+      name: "okta-scim",
+      inputs: { identityProviderUid: { $uidOf: "IdentityProvider" }, expireTime: "2027-01-01T00:00:00Z" },
+      exports: ["endpointUrl", "token"],
+    },
     fields: {
       identityProviderUid:
         "The identity provider whose directory provisions through SCIM. Changing it replaces the token (the old\n" +

@@ -66,10 +66,10 @@ const SHAPE: ResourceShape = {
  * token the identity provider already has cannot be read back, so it cannot be taken over:
  * revoke it first. It takes no `adopt` and has no `get`.
  *
- *     const scim = new platform.iam.ScimToken("okta-scim", {
- *       identityProviderUid: sso.uid, expireTime: "2027-01-01T00:00:00Z" });
- *     export const scimToken = scim.token; // a Pulumi secret
- *     export const scimEndpoint = scim.endpointUrl;
+ *     const oktaScim = new platform.iam.ScimToken("okta-scim", {
+ *       identityProviderUid: sso.uid,
+ *       expireTime: "2027-01-01T00:00:00Z",
+ *     });
  */
 export class ScimToken extends KindResource {
   /** @internal */

@@ -17,9 +17,10 @@ const overlay: ResourceKind = {
       "repo's tags by an OverlayBinding. Managed by Pulumi; its id is the overlay's uid. The API\n" +
       "cannot change an overlay in place: any change replaces it.\n\n" +
       "Look-ups: `getOverlay({ uid })` or by name, `getOverlays({ childrenOf })`.",
-    example:
-      'const tz = new platform.registry.Overlay("tz", {\n' +
-      '  parentUid: team.uid, name: "tz", config: { environment: { TZ: "UTC" } } });',
+    example: {
+      name: "tz",
+      inputs: { parentUid: { $uidOf: "Group" }, name: "tz", config: { environment: { TZ: "UTC" } } },
+    },
     fields: {
       uid: "The overlay's uid. Same as `id`.",
       parentUid: "The group the overlay lives in.",

@@ -171,7 +171,10 @@ const SHAPE: ResourceShape = {
  * Look-ups: `getOverlay({ uid })` or by name, `getOverlays({ childrenOf })`.
  *
  *     const tz = new platform.registry.Overlay("tz", {
- *       parentUid: team.uid, name: "tz", config: { environment: { TZ: "UTC" } } });
+ *       parentUid: team.uid,
+ *       name: "tz",
+ *       config: { environment: { TZ: "UTC" } },
+ *     });
  */
 export class Overlay extends KindResource {
   /** @internal */

@@ -16,8 +16,10 @@ const overlayBinding: ResourceKind = {
       "An overlay applied to tags of a repo (v2beta1 only), managed by Pulumi; its id is the\n" +
       "binding's uid. The API cannot change a binding in place: any change replaces it.\n\n" +
       "Look-ups: `getOverlayBinding({ uid })`, `getOverlayBindings({ repoUid, overlayUid })`.",
-    example:
-      'new platform.registry.OverlayBinding("app-tz", { repoUid: app.uid, overlayUid: tz.uid, tags: ["latest"] });',
+    example: {
+      name: "app-tz",
+      inputs: { repoUid: { $uidOf: "Repo" }, overlayUid: { $uidOf: "Overlay" }, tags: ["latest"] },
+    },
     fields: {
       uid: "The binding's uid. Same as `id`.",
       repoUid: "The repo whose tags get the overlay.",

@@ -142,7 +142,11 @@ const SHAPE: ResourceShape = {
  *
  * Look-ups: `getOverlayBinding({ uid })`, `getOverlayBindings({ repoUid, overlayUid })`.
  *
- *     new platform.registry.OverlayBinding("app-tz", { repoUid: app.uid, overlayUid: tz.uid, tags: ["latest"] });
+ *     const appTz = new platform.registry.OverlayBinding("app-tz", {
+ *       repoUid: app.uid,
+ *       overlayUid: tz.uid,
+ *       tags: ["latest"],
+ *     });
  */
 export class OverlayBinding extends KindResource {
   /** @internal */

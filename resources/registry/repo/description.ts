@@ -38,8 +38,10 @@ const repo: ResourceKind = {
       "An image repo of the registry, managed by Pulumi. Its id is the repo's uid.\n\n" +
       "Deleting a repo deletes its tags and images, so it is refused unless the program allows it:\n" +
       "set `allowDelete: true`, run `pulumi up`, then remove the repo or destroy the stack.",
-    example:
-      'new platform.registry.Repo("app", { parentUid: team.uid, name: "app", catalogTier: "CATALOG_TIER_APPLICATION" });',
+    example: {
+      name: "app",
+      inputs: { parentUid: { $uidOf: "Group" }, name: "app", catalogTier: "CATALOG_TIER_APPLICATION" },
+    },
     fields: {
       uid: "The repo's uid: the group's uid, \"/\", one more segment. Same as `id`.",
       parentUid: "The group the repo lives in. Changing it replaces the repo (which needs `allowDelete`).",

@@ -282,8 +282,11 @@ const SHAPE: ResourceShape = {
  * Deleting a repo deletes its tags and images, so it is refused unless the program allows it:
  * set `allowDelete: true`, run `pulumi up`, then remove the repo or destroy the stack.
  *
- *     new platform.registry.Repo("app", { parentUid: team.uid, name: "app", catalogTier:
- *     "CATALOG_TIER_APPLICATION" });
+ *     const app = new platform.registry.Repo("app", {
+ *       parentUid: team.uid,
+ *       name: "app",
+ *       catalogTier: "CATALOG_TIER_APPLICATION",
+ *     });
  */
 export class Repo extends KindResource {
   /** @internal */

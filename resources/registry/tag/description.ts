@@ -17,7 +17,14 @@ const tag: ResourceKind = {
       "A tag of a repo (a name pointing at an image digest), managed by Pulumi. Its id is the tag's uid.\n\n" +
       "The API cannot change a tag in place: any change replaces it (a new digest under the same\n" +
       "name deletes the old tag first).",
-    example: 'new platform.registry.Tag("latest", { repoUid: app.uid, name: "latest", digest: "sha256:…" });',
+    example: {
+      name: "latest",
+      inputs: {
+        repoUid: { $uidOf: "Repo" },
+        name: "latest",
+        digest: "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+      },
+    },
     fields: {
       uid: "The tag's uid: the repo's uid, \"/\", one more segment. Same as `id`.",
       repoUid: "The repo the tag belongs to.",

@@ -18,13 +18,16 @@ const getTagsArgs = lazily((z) => {
   const { childrenOf: _tagsUseRepoUid, ...sharedArgs } = listArgs();
   return z.strictObject({
     ...sharedArgs,
-    /** The repo whose tags to list (its direct children). */
-    repoUid: z.string().min(1, "must not be empty").optional(),
+    repoUid: z
+      .string()
+      .min(1, "must not be empty")
+      .describe("The repo whose tags to list (its direct children).")
+      .optional(),
     digest: z
       .string()
       .regex(/^sha256:[0-9a-f]{64}$/, "must be sha256: followed by 64 lowercase hex characters")
+      .describe("Only tags of this digest (sha256: and 64 lowercase hex characters).")
       .optional(),
-    /** Only tags updated at or after this time (RFC 3339, or a Date). */
     updatedSince: z
       .preprocess(
         (v) => (v instanceof Date ? v.toISOString() : v),
@@ -33,10 +36,11 @@ const getTagsArgs = lazily((z) => {
           message: "must be an RFC 3339 timestamp such as 2024-05-01T00:00:00Z, or a Date",
         }),
       )
+      .describe("Only tags updated at or after this time (RFC 3339, or a Date).")
       .optional(),
-    includeReferrers: z.boolean().optional(),
-    includeDates: z.boolean().optional(),
-    includeEpochs: z.boolean().optional(),
+    includeReferrers: z.boolean().describe('Include tags of the form "sha256-*".').optional(),
+    includeDates: z.boolean().describe('Include tags of the form "*-20yymmdd".').optional(),
+    includeEpochs: z.boolean().describe('Include tags of the form "*-r[0-9]+".').optional(),
   });
 });
 /** updatedSince is an RFC 3339 string or a Date. */

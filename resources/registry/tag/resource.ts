@@ -67,7 +67,11 @@ const SHAPE: ResourceShape = {
  * The API cannot change a tag in place: any change replaces it (a new digest under the same
  * name deletes the old tag first).
  *
- *     new platform.registry.Tag("latest", { repoUid: app.uid, name: "latest", digest: "sha256:…" });
+ *     const latest = new platform.registry.Tag("latest", {
+ *       repoUid: app.uid,
+ *       name: "latest",
+ *       digest: "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+ *     });
  */
 export class Tag extends KindResource {
   /** @internal */

@@ -5,7 +5,7 @@ const config = new pulumi.Config();
 const viewer = platform.iam.getRoleOutput({ name: "viewer" });
 const sso = new platform.iam.IdentityProvider("sso", {
   parentUid: config.require("rootUid"),
-  name: "engine-sso",
+  name: "program-sso",
   defaultRole: viewer.uid,
   oidc: {
     issuer: "https://login.example.com",
@@ -17,6 +17,6 @@ export const ssoUid = sso.uid;
 export const ssoOidc = sso.oidc;
 // Found by name, so nothing in its arguments waits for the create: dependsOn holds the look-up until then.
 export const ssoFoundUid = platform.iam.getIdentityProviderOutput(
-  { name: "engine-sso", childrenOf: config.require("rootUid") },
+  { name: "program-sso", childrenOf: config.require("rootUid") },
   { dependsOn: [sso] },
 ).uid;

@@ -1,0 +1,170 @@
+/**
+ * Figure 13: the plugin's single executable (`npm run plugin`, tools/plugin) against the launcher
+ * the npm package ships (native/pulumi-resource-platform on `node`, requiring dist/native): what a
+ * user downloads and keeps on disk, and how long the engine waits for each to start. Each sample is
+ * a fresh process started as the engine starts a plugin (its address as the argument): the time
+ * until it prints its port (the handshake), then until it answers GetSchema over gRPC (what
+ * `pulumi package get-schema` and SDK generation wait for), and its resident memory then. The two
+ * alternate, and ratios are taken sample by sample.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { performance } from "node:perf_hooks";
+import * as grpc from "@grpc/grpc-js";
+import * as providerGrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as providerProto from "@pulumi/pulumi/proto/provider_pb";
+import { EXECUTABLE, pluginArchive } from "../tools/plugin/build";
+import { fmt, ratios, Spread, spread } from "./stats";
+
+const repoRoot = path.resolve(__dirname, "..", "..");
+
+export interface PluginStartSample {
+  handshakeMs: number;
+  schemaMs: number;
+  rssMb: number;
+}
+
+export interface PluginStartResult {
+  node: string;
+  size: {
+    /** The archive `pulumi plugin install --file` takes, and the executable it unpacks. */
+    archiveBytes: number;
+    executableBytes: number;
+    /** `npm pack` of the package (the launcher and dist/), and what an install adds to node_modules
+     * for it (the package unpacked and its production dependencies); Node.js itself comes on top. */
+    npmPackedBytes: number;
+    npmInstalledBytes: number;
+    nodeBinaryBytes: number;
+  };
+  executable: { handshakeMs: Spread; schemaMs: Spread; rssMb: Spread };
+  launcher: { handshakeMs: Spread; schemaMs: Spread; rssMb: Spread };
+  /** Executable / launcher, sample by sample. */
+  ratio: { handshake: Spread; schema: Spread; rss: Spread };
+}
+
+/** Starts `command`, waits for its port, asks GetSchema, kills it. */
+async function sample(command: string, args: string[]): Promise<PluginStartSample> {
+  const started = performance.now();
+  const child = spawn(command, [...args, "127.0.0.1:1"], { stdio: ["ignore", "pipe", "pipe"] });
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      let out = "";
+      let err = "";
+      child.stdout.on("data", (chunk: Buffer) => {
+        out += chunk.toString();
+        const match = /^(\d+)\s*$/m.exec(out);
+        if (match) resolve(Number(match[1]));
+      });
+      child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+      child.once("exit", (code) => reject(new Error(`${command} exited (${code}) before its port: ${out}${err}`)));
+    });
+    const handshakeMs = performance.now() - started;
+    const client = new providerGrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+    try {
+      const schema = await new Promise<string>((resolve, reject) =>
+        client.getSchema(new providerProto.GetSchemaRequest(), (error, response) =>
+          error ? reject(error) : resolve(response.getSchema()),
+        ),
+      );
+      const schemaMs = performance.now() - started;
+      if (!schema.startsWith('{"name":"platform"')) throw new Error(`${command} answered no schema`);
+      const status = fs.readFileSync(`/proc/${child.pid}/status`, "utf8");
+      const rssMb = Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
+      return { handshakeMs, schemaMs, rssMb };
+    } finally {
+      client.close();
+    }
+  } finally {
+    child.kill("SIGKILL");
+  }
+}
+
+/** Bytes of every file under `dir`, links not followed. */
+function bytesUnder(dir: string): number {
+  let total = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) total += bytesUnder(file);
+    else if (entry.isFile()) total += fs.statSync(file).size;
+  }
+  return total;
+}
+
+function npmSizes(): { packed: number; installed: number } {
+  const [pack] = JSON.parse(
+    execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: repoRoot, encoding: "utf8" }),
+  ) as Array<{ size: number; unpackedSize: number }>;
+  const dependencies = execFileSync("npm", ["ls", "--omit=dev", "--all", "--parseable"], {
+    cwd: repoRoot,
+    encoding: "utf8",
+  })
+    .trim()
+    .split("\n")
+    .filter((dir) => dir !== repoRoot);
+  return {
+    packed: pack.size,
+    installed: pack.unpackedSize + dependencies.reduce((sum, dir) => sum + bytesUnder(dir), 0),
+  };
+}
+
+export async function benchPluginStart(options: { runs: number }): Promise<PluginStartResult> {
+  const archive = await pluginArchive();
+  const unpacked = fs.mkdtempSync(path.join(os.tmpdir(), "platform-pulumi-plugin-bench-"));
+  try {
+    execFileSync("tar", ["-xzf", archive.file, "-C", unpacked]);
+    const executable = path.join(unpacked, EXECUTABLE);
+    const launcher = path.join(repoRoot, "native", EXECUTABLE);
+    const samples = { executable: [] as PluginStartSample[], launcher: [] as PluginStartSample[] };
+    // One of each first, not counted: the files into the page cache.
+    await sample(executable, []);
+    await sample(process.execPath, [launcher]);
+    for (let run = 0; run < options.runs; run++) {
+      samples.executable.push(await sample(executable, []));
+      samples.launcher.push(await sample(process.execPath, [launcher]));
+    }
+    const of = (list: PluginStartSample[], key: keyof PluginStartSample) => list.map((s) => s[key]);
+    const figures = (list: PluginStartSample[]) => ({
+      handshakeMs: spread(of(list, "handshakeMs")),
+      schemaMs: spread(of(list, "schemaMs")),
+      rssMb: spread(of(list, "rssMb")),
+    });
+    const npm = npmSizes();
+    return {
+      node: process.version,
+      size: {
+        archiveBytes: fs.statSync(archive.file).size,
+        executableBytes: fs.statSync(executable).size,
+        npmPackedBytes: npm.packed,
+        npmInstalledBytes: npm.installed,
+        nodeBinaryBytes: fs.statSync(process.execPath).size,
+      },
+      executable: figures(samples.executable),
+      launcher: figures(samples.launcher),
+      ratio: {
+        handshake: spread(ratios(of(samples.executable, "handshakeMs"), of(samples.launcher, "handshakeMs"))),
+        schema: spread(ratios(of(samples.executable, "schemaMs"), of(samples.launcher, "schemaMs"))),
+        rss: spread(ratios(of(samples.executable, "rssMb"), of(samples.launcher, "rssMb"))),
+      },
+    };
+  } finally {
+    fs.rmSync(unpacked, { recursive: true, force: true });
+  }
+}
+
+/** The figure's lines, as `npm run bench` prints them. */
+export function pluginStartLines(r: PluginStartResult): string[] {
+  const mb = (bytes: number) => `${fmt(bytes / 1e6, 1)} MB`;
+  const row = (name: string, f: PluginStartResult["executable"]) =>
+    `${name} handshake ${fmt(f.handshakeMs.median, 0)} ms (${fmt(f.handshakeMs.p25, 0)}–${fmt(f.handshakeMs.p75, 0)}), ` +
+    `GetSchema answered ${fmt(f.schemaMs.median, 0)} ms (${fmt(f.schemaMs.p25, 0)}–${fmt(f.schemaMs.p75, 0)}), RSS ${fmt(f.rssMb.median, 0)} MB`;
+  return [
+    `archive ${mb(r.size.archiveBytes)}, its executable ${mb(r.size.executableBytes)} (Node.js ${r.node} inside); ` +
+      `npm: packed ${mb(r.size.npmPackedBytes)}, installed with its production dependencies ${mb(r.size.npmInstalledBytes)}, plus a node of ${mb(r.size.nodeBinaryBytes)}`,
+    row("executable:", r.executable),
+    row("launcher:  ", r.launcher),
+    `executable / launcher: handshake ${fmt(r.ratio.handshake.median)} (${fmt(r.ratio.handshake.p25)}–${fmt(r.ratio.handshake.p75)}), ` +
+      `GetSchema ${fmt(r.ratio.schema.median)} (${fmt(r.ratio.schema.p25)}–${fmt(r.ratio.schema.p75)}), RSS ${fmt(r.ratio.rss.median)}`,
+  ];
+}
