@@ -28,7 +28,7 @@ const EXAMPLES: Record<SettingKey, [string, string | undefined]> = {
   identityTokenFile: ["/run/token", undefined],
   timeout: ["0.5", "abc"],
   adopt: ["TRUE", "maybe"],
-  maxConcurrency: ["64", "0"],
+  maxConcurrency: ["64", "sixteen"],
   batchReads: ["false", "no"],
 };
 
@@ -60,6 +60,12 @@ describe("the settings table", () => {
       }
     },
   );
+
+  test("maxConcurrency takes whole numbers from 1 to 1024 only", () => {
+    for (const good of ["1", "16", " 1024 "]) expect(SETTINGS.maxConcurrency.check(good)).toBeUndefined();
+    for (const bad of ["0", "1025", "2.5", "-4", ""])
+      expect(SETTINGS.maxConcurrency.check(bad)).toMatch(/from 1 to 1024/);
+  });
 
   test("configured values win over the environment, key by key; each broken one is named where it came from", () => {
     onlyEnv({ PLATFORM_TIMEOUT: "abc", PLATFORM_API_VERSION: "v2" });
