@@ -241,17 +241,30 @@ describe("a drift check under the real Pulumi CLI", () => {
     const seen = proxy.seen.map(said);
     const getsOf = (kind: string) => seen.filter((s) => s.startsWith(`GET ${kind}/`));
     const listsOf = (kind: string) => proxy.seen.filter((r) => said(r).startsWith(`LIST ${kind} `));
-    // Groups: the first GET, Lists of all the others (under the root and four departments), and a
-    // GET of each archive the List left out: the deleted one's says it is gone.
+    // Groups: the first GET, Lists of the others (under the root and four departments), and a GET
+    // of each archive the List left out: the deleted one's says it is gone. A read the engine
+    // announced but delivered after the Lists had gone is read alone, one GET (the engine's event
+    // comes before its call reaches the provider); no record a List answered is read again.
     expect(leftOut).not.toBe("");
-    expect(getsOf("groups").slice(1).sort()).toEqual(
-      [`GET groups/${uids.get(deleted)}`, `GET groups/${uids.get(leftOut)}`].sort(),
-    );
     const listedGroups = listsOf("groups").flatMap((r) => r.query.getAll("uidp.ids"));
+    const leftOutOfLists = new Set([uids.get(deleted), uids.get(leftOut)]);
+    const groupGets = getsOf("groups").slice(1);
+    expect(groupGets).toEqual(
+      expect.arrayContaining([`GET groups/${uids.get(deleted)}`, `GET groups/${uids.get(leftOut)}`]),
+    );
+    for (const get of groupGets) {
+      const uid = get.slice("GET groups/".length);
+      if (!leftOutOfLists.has(uid)) expect(listedGroups).not.toContain(uid);
+    }
+    expect(groupGets.length).toBeLessThan(listedGroups.length / 4);
     expect(new Set(listedGroups.map((uid) => uid.split("/").slice(0, -1).join("/"))).size).toBe(1 + DEPARTMENTS);
-    // Identities: pages of two, each next page asked with the same uids and its token; no GET but the first.
-    expect(getsOf("identities")).toHaveLength(1);
+    // Identities: pages of two, each next page asked with the same uids and its token; no GET but
+    // the first and reads delivered late, none of a record a List asked for.
     const identityLists = listsOf("identities");
+    const listedIdentities = identityLists.flatMap((r) => r.query.getAll("uidp.ids"));
+    for (const get of getsOf("identities").slice(1))
+      expect(listedIdentities).not.toContain(get.slice("GET identities/".length));
+    expect(getsOf("identities").length).toBeLessThan(listedIdentities.length / 4);
     expect(identityLists.filter((r) => r.query.has("page_token")).length).toBeGreaterThan(10);
     for (const list of identityLists.filter((r) => r.query.has("page_token")))
       expect(
