@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * `platform-pulumi emulator --port N [--state FILE] [--no-seed] [--require-patch-fields]`: runs the local Platform
+ * `platform-pulumi emulator --port N [--state FILE] [--no-seed] [--require-patch-fields] [--latency-ms N]
+ * [--rate-limit N]`: runs the local Platform
  * API v2 emulator until interrupted, printing the base URL and the dev owner token.
  * `platform-pulumi export --under <group uid> [--out DIR] [--import-file FILE] [--language LANGUAGE] [--js]
  * [--manage-deletes] [--partial]`: writes a Pulumi project declaring everything below that group, in
@@ -11,7 +12,8 @@
 import { parseArgs } from "node:util";
 import { startEmulator } from "./emulator";
 
-const USAGE = `Usage: platform-pulumi emulator [--port N] [--state FILE] [--no-seed] [--token-ttl SECONDS] [--require-patch-fields] [--quiet]
+const USAGE = `Usage: platform-pulumi emulator [--port N] [--state FILE] [--no-seed] [--token-ttl SECONDS] [--require-patch-fields]
+                                 [--latency-ms N] [--rate-limit N] [--quiet]
        platform-pulumi export --under GROUP_UID [--out DIR] [--import-file FILE] [--language typescript|javascript|yaml|python]
                               [--js] [--manage-deletes] [--name PROJECT] [--partial]
        platform-pulumi export --from-terraform FILE [FILE...] [the same options but --under]
@@ -25,6 +27,9 @@ emulator:
                        the vendor documents' stricter reading of updates: every field they mark
                        required in every PATCH body (default: the spec's rules, a PATCH carries
                        only what it changes)
+  --latency-ms N       answer every request N milliseconds late, as a service far away does
+  --rate-limit N       let each token send N requests a second (a burst of N), then answer 429
+                       RESOURCE_EXHAUSTED with Retry-After, as a rate-limited service does
   --quiet              do not log internal errors
 
 export (settings from the environment: PLATFORM_API_URL, and PLATFORM_TOKEN or PLATFORM_IDENTITY
@@ -79,6 +84,8 @@ async function runEmulator(args: string[]): Promise<void> {
         "no-seed": { type: "boolean" },
         "token-ttl": { type: "string" },
         "require-patch-fields": { type: "boolean" },
+        "latency-ms": { type: "string" },
+        "rate-limit": { type: "string" },
         quiet: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -93,6 +100,8 @@ async function runEmulator(args: string[]): Promise<void> {
   }
   const port = integerFlag("port", values.port, 8080);
   if (port > 65535) fail(`--port must be at most 65535, got ${port}`);
+  const rateLimit = values["rate-limit"] === undefined ? undefined : integerFlag("rate-limit", values["rate-limit"], 0);
+  if (rateLimit === 0) fail("--rate-limit must be at least 1 request a second");
   let emulator;
   try {
     emulator = await startEmulator({
@@ -101,6 +110,8 @@ async function runEmulator(args: string[]): Promise<void> {
       seed: !values["no-seed"],
       tokenTtlSeconds: integerFlag("token-ttl", values["token-ttl"], 3600),
       requirePatchFields: values["require-patch-fields"],
+      latencyMs: integerFlag("latency-ms", values["latency-ms"], 0),
+      rateLimit,
       quiet: values.quiet,
     });
   } catch (error) {

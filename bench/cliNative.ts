@@ -105,7 +105,7 @@ export interface NativeStepFigure {
   perResourceCpuMs: number;
   perResourceRunnerCpuMs: number;
   perResourceCliCpuMs: number;
-  /** Requests per resource the emulator logged in a run (0 for preview, 1 for preview --refresh). */
+  /** Requests per resource the emulator logged in a run (0 for preview, at most 1 for preview --refresh). */
   requestsPerResource: number;
 }
 

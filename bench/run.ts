@@ -6,10 +6,10 @@
  *
  *   node dist/bench/run.js [--quick]
  *                          [--only requests,size,refresh,read,preview,emulator,require,scale,lookup,cli,
- *                                  native,plugin]
+ *                                  native,plugin,batch]
  *                          [--runs N] [--resources N] [--concurrency N] [--scale-sizes N,M]
  *                          [--cli-sizes N,M] [--cli-checkpoint-sizes N,M]
- *                          [--native-resources N] [--native-runs N] [--cpu-prof]
+ *                          [--native-resources N] [--native-runs N] [--batch-records N] [--batch-runs N] [--cpu-prof]
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -31,6 +31,7 @@ import { benchRequireTime } from "./requireTime";
 import { benchEmulatorKinds } from "./emulatorKinds";
 import { benchCliScale } from "./cliScale";
 import { benchNativeVsDynamic, NATIVE_STEPS } from "./cliNative";
+import { BATCH_SETUP, BATCH_TARGETS, benchCliBatch, reportCliBatch } from "./cliBatch";
 import { locatePulumiCli } from "../tools/pulumi-cli/find";
 import { benchLookupMemory } from "./lookupMemory";
 import { benchReadInProcess } from "./readInProcess";
@@ -51,6 +52,7 @@ const FIGURES = [
   "lookup",
   "cli",
   "native",
+  "batch",
   "plugin",
 ] as const;
 type Figure = (typeof FIGURES)[number];
@@ -81,6 +83,8 @@ function options() {
       "cli-checkpoint-sizes": { type: "string" },
       "native-resources": { type: "string" },
       "native-runs": { type: "string" },
+      "batch-records": { type: "string" },
+      "batch-runs": { type: "string" },
       "cpu-prof": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -88,7 +92,7 @@ function options() {
   });
   if (values.help) {
     console.log(
-      `usage: node dist/bench/run.js [--quick] [--only ${FIGURES.join(",")}] [--runs N] [--resources N] [--concurrency N] [--scale-sizes N,M] [--cli-sizes N,M] [--cli-checkpoint-sizes N,M] [--native-resources N] [--native-runs N] [--cpu-prof]`,
+      `usage: node dist/bench/run.js [--quick] [--only ${FIGURES.join(",")}] [--runs N] [--resources N] [--concurrency N] [--scale-sizes N,M] [--cli-sizes N,M] [--cli-checkpoint-sizes N,M] [--native-resources N] [--native-runs N] [--batch-records N] [--batch-runs N] [--cpu-prof]`,
     );
     process.exit(0);
   }
@@ -122,6 +126,8 @@ function options() {
     scaleSizes: sizes("scale-sizes", values["scale-sizes"] ?? (quick ? "200,2000" : "1000,10000")),
     nativeResources: count("native-resources", values["native-resources"], quick ? 200 : 1000, 11),
     nativeRuns: count("native-runs", values["native-runs"], quick ? 1 : 3, 1),
+    batchRecords: count("batch-records", values["batch-records"], quick ? 200 : 1000, 5),
+    batchRuns: count("batch-runs", values["batch-runs"], quick ? 1 : 3, 1),
     cliSizes: sizes("cli-sizes", values["cli-sizes"] ?? (quick ? "100,1000" : "1000,10000")),
     cliCheckpointSizes: sizes(
       "cli-checkpoint-sizes",
@@ -152,6 +158,7 @@ function command(o: Options, figure: Figure): string {
     flags.push(`--cli-sizes ${o.cliSizes.join(",")}`, `--cli-checkpoint-sizes ${o.cliCheckpointSizes.join(",")}`);
   if (figure === "plugin") flags.push(`--runs ${o.runs}`);
   if (figure === "native") flags.push(`--native-resources ${o.nativeResources}`, `--native-runs ${o.nativeRuns}`);
+  if (figure === "batch") flags.push(`--batch-records ${o.batchRecords}`, `--batch-runs ${o.batchRuns}`);
   if (figure === "read") flags.push(`--runs ${o.runs}`, `--resources ${o.resources}`, `--concurrency ${o.concurrency}`);
   if (figure === "requests") flags.push(`--resources ${o.resources}`, `--concurrency ${o.concurrency}`);
   return `npm run build && node dist/bench/run.js ${flags.join(" ")}`;
@@ -516,11 +523,12 @@ async function figureNative(o: Options): Promise<void> {
     ];
     for (const [name, value] of figures)
       if (value > target) misses.push(`[11] native ${names[step]} ${name}: native / dynamic ${fmt(value)} > ${target}`);
-    const expected = step === "preview" ? 0 : 1;
+    // A refresh reads each record at most once: reads that overlap are answered by one List.
+    const floor = step === "preview" ? 0 : 1;
     for (const variant of ["dynamic", "native"] as const)
-      if (r.variants[variant].steps[step].requestsPerResource !== expected)
+      if (r.variants[variant].steps[step].requestsPerResource > floor)
         misses.push(
-          `[11] native ${names[step]} (${variant}): ${r.variants[variant].steps[step].requestsPerResource} requests per resource, floor ${expected}`,
+          `[11] native ${names[step]} (${variant}): ${r.variants[variant].steps[step].requestsPerResource} requests per resource, at most ${floor}`,
         );
   }
   for (const variant of ["dynamic", "native"] as const) {
@@ -537,6 +545,26 @@ async function figureNative(o: Options): Promise<void> {
   if (state.stateBytesPerResource > target)
     misses.push(`[11] native state bytes per group: native / dynamic ${fmt(state.stateBytesPerResource)} > ${target}`);
   record(o, "native", { ...r, target: { nativeOverDynamic: target } });
+}
+
+async function figureBatch(o: Options): Promise<void> {
+  heading(
+    o,
+    "batch",
+    `[12] A drift check against a far-away, rate-limited service under the real Pulumi CLI: preview --refresh of ${o.batchRecords} records, ours beside one GET per record`,
+  );
+  const cli = await locatePulumiCli({ progress: process.stderr });
+  const r = await benchCliBatch({
+    ...BATCH_SETUP,
+    records: o.batchRecords,
+    runs: o.batchRuns,
+    cliDir: cli.dir,
+    cliVersion: cli.version,
+  });
+  const report = reportCliBatch(r);
+  for (const line of report.lines) console.log(line);
+  misses.push(...report.misses);
+  record(o, "batch", { ...r, target: BATCH_TARGETS });
 }
 
 async function figurePlugin(o: Options): Promise<void> {
@@ -586,6 +614,7 @@ async function main(): Promise<void> {
   if (o.figures.has("lookup")) await figureLookup(o);
   if (o.figures.has("cli")) await figureCli(o);
   if (o.figures.has("native")) await figureNative(o);
+  if (o.figures.has("batch")) await figureBatch(o);
   if (o.figures.has("plugin")) await figurePlugin(o);
   writeResults();
   console.log(`\nWritten: ${path.relative(process.cwd(), resultsPath) || resultsPath}`);

@@ -80,6 +80,45 @@ describe("platform-pulumi emulator", () => {
     expect(await patchDescription(["--require-patch-fields"])).toEqual([400, undefined]);
   });
 
+  test("--rate-limit N answers 429 with Retry-After past N requests a second; --latency-ms and --rate-limit refuse what is not a count", async () => {
+    const { child, lines } = await startCli([
+      "emulator",
+      "--port",
+      "0",
+      "--no-seed",
+      "--rate-limit",
+      "1",
+      "--latency-ms",
+      "1",
+    ]);
+    try {
+      const printed = (key: string) => lines.find((l) => l.startsWith(`${key}=`))?.split("=")[1];
+      const headers = { authorization: `Bearer ${printed("PLATFORM_TOKEN")}` };
+      // Three at once against a bucket of one: at least two are refused.
+      const replies = await Promise.all(
+        [1, 2, 3].map(() => fetch(`${printed("PLATFORM_API_URL")}/iam/v2beta1/groups`, { headers })),
+      );
+      const refused = replies.filter((r) => r.status === 429);
+      expect(refused.length).toBeGreaterThanOrEqual(2);
+      expect(refused[0].headers.get("retry-after")).toBe("1");
+    } finally {
+      await stop(child);
+    }
+    for (const args of [
+      ["--rate-limit", "0"],
+      ["--rate-limit", "fast"],
+      ["--latency-ms", "1.5"],
+    ]) {
+      const bad = spawn(process.execPath, [cli, "emulator", "--port", "0", ...args], {
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stderr = "";
+      bad.stderr?.on("data", (c) => (stderr += c));
+      expect(await new Promise<number | null>((resolve) => bad.on("exit", resolve))).toBe(2);
+      expect(stderr).toMatch(new RegExp(`${args[0]} must be`));
+    }
+  });
+
   test("a bad flag exits 2 with the usage", async () => {
     const child = spawn(process.execPath, [cli, "emulator", "--port", "abc"], { stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";

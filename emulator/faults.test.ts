@@ -1,6 +1,7 @@
 import { startEmulator, RunningEmulator } from "./index";
 import { call, detail, G } from "../tests/support/emulatorClient";
 import { Faults, seededRandom } from "./faults";
+import { rateLimit } from "./rateLimit";
 
 let emu: RunningEmulator;
 beforeEach(async () => {
@@ -160,5 +161,57 @@ describe("seeded faults", () => {
     const first = await statuses(7);
     expect(first).toEqual(await statuses(7));
     expect(new Set(first)).toEqual(new Set([200, 503]));
+  });
+});
+
+describe("a far-away, rate-limited service", () => {
+  test("rateLimit: each token sends that many a second (a burst of one second's worth, refilled continuously), then waits the whole seconds Retry-After says", () => {
+    const limit = rateLimit(5);
+    const at = (ms: number, key = "a") => limit.refuse(key, 1_000_000 + ms);
+    expect([0, 1, 2, 3, 4, 5].map((ms) => at(ms))).toEqual([undefined, undefined, undefined, undefined, undefined, 1]);
+    // Another token has a bucket of its own.
+    expect(at(5, "b")).toBeUndefined();
+    // A fifth of a second earns one request back; a second, the whole burst and no more.
+    expect([at(205), at(206)]).toEqual([undefined, 1]);
+    expect([0, 1, 2, 3, 4, 5].map((ms) => at(5000 + ms))).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      1,
+    ]);
+    // At one a second or slower the wait is longer than a second when the bucket is short of more than one.
+    const slow = rateLimit(0.5);
+    expect([slow.refuse("a", 0), slow.refuse("a", 0)]).toEqual([undefined, 2]);
+    expect(() => rateLimit(0)).toThrow(/positive/);
+  });
+
+  test("rateLimit through HTTP: 429 RESOURCE_EXHAUSTED with Retry-After, until the emulator's clock refills the bucket", async () => {
+    const limited = await startEmulator({ quiet: true, seed: false, rateLimit: 1 });
+    try {
+      // Three at once against a bucket of one: at least two are refused whatever the machine's load.
+      const replies = await Promise.all([1, 2, 3].map(() => call(limited, "GET", G)));
+      const refused = replies.filter((r) => r.status === 429);
+      expect(refused.length).toBeGreaterThanOrEqual(2);
+      expect([refused[0].body.code, refused[0].headers.get("retry-after")]).toEqual([8, "1"]);
+      expect(detail(refused[0].body, "ErrorInfo")?.reason).toBe("RATE_LIMITED");
+      limited.advanceClock(1000);
+      expect((await call(limited, "GET", G)).status).toBe(200);
+      expect(limited.requests().filter((r) => r.status === 429).length).toBe(refused.length);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  test("latencyMs: every answer comes that much later", async () => {
+    const far = await startEmulator({ quiet: true, seed: false, latencyMs: 60 });
+    try {
+      const started = process.hrtime.bigint();
+      expect((await call(far, "GET", G)).status).toBe(200);
+      expect(Number(process.hrtime.bigint() - started) / 1e6).toBeGreaterThanOrEqual(59);
+    } finally {
+      await far.close();
+    }
   });
 });

@@ -16,6 +16,7 @@ import { routerOf } from "./routes";
 import { rekeyByParent } from "./kinds/registry";
 import { EmulatorState, Journal, readState, stateFileError } from "./persistence";
 import { bootstrap, seedBulk, seedSamples } from "./seed";
+import { rateLimit } from "./rateLimit";
 import { createHandler } from "./server";
 import { Store } from "./store";
 import { EmulatorOptions, RunningEmulator } from "./types";
@@ -53,6 +54,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     faults,
     log,
     propagationDelayMs: options.propagationDelayMs ?? 0,
+    latencyMs: options.latencyMs ?? 0,
+    rateLimit: options.rateLimit === undefined ? undefined : rateLimit(options.rateLimit),
     quiet: options.quiet ?? false,
     issuer: () => issuer,
     exchange: () => ({

@@ -157,6 +157,69 @@ test("advisory events filter by documented values and by their short names", asy
   expect(docs.documents[0].advisories.length).toBe(2);
 });
 
+test("advisories: origin names a package and its subpackages (artifactNames then ignored); events filter by review state, author and reviewer; latestEventType is the latest approved event", async () => {
+  const all = (await ok("GET", "/vulnerabilities/v2/advisories", undefined, { pageSize: "200" })).advisories as any[];
+  const uids = (body: any) => body.advisories.map((a: any) => a.uid).sort();
+  const where = (keep: (a: any) => boolean) =>
+    all
+      .filter(keep)
+      .map((a) => a.uid)
+      .sort();
+  const python = await ok("GET", "/vulnerabilities/v2/advisories", undefined, { origin: "python" });
+  expect(uids(python)).toEqual(where((a) => a.artifactName === "python"));
+  expect(uids(python).length).toBeGreaterThan(0);
+  // "pyth" is no package of the seed: a prefix is not an origin.
+  expect(uids(await ok("GET", "/vulnerabilities/v2/advisories", undefined, { origin: "pyth" }))).toEqual([]);
+  expect(
+    uids(await ok("GET", "/vulnerabilities/v2/advisories", undefined, { origin: "python", artifactNames: "nginx" })),
+  ).toEqual(uids(python));
+
+  const pending = await ok("GET", "/vulnerabilities/v2/advisories", undefined, {
+    eventReviewStates: "REVIEW_STATE_PENDING",
+  });
+  expect(uids(pending)).toEqual(where((a) => a.events.some((e: any) => e.reviewState === "REVIEW_STATE_PENDING")));
+  expect(uids(pending).length).toBeGreaterThan(0);
+  expect(uids(pending).length).toBeLessThan(all.length);
+  const byEmulator = await ok("GET", "/vulnerabilities/v2/advisories", undefined, { eventAuthors: "emulator" });
+  expect(uids(byEmulator)).toEqual(where(() => true));
+  expect(uids(await ok("GET", "/vulnerabilities/v2/advisories", undefined, { eventAuthors: "someone" }))).toEqual([]);
+  expect(
+    uids(
+      await ok("GET", "/vulnerabilities/v2/advisories", undefined, { excludeEventAuthors: ["someone", "emulator"] }),
+    ),
+  ).toEqual([]);
+  expect(
+    uids(await ok("GET", "/vulnerabilities/v2/advisories", undefined, { excludeEventAuthors: "someone" })),
+  ).toEqual(where(() => true));
+  expect(uids(await ok("GET", "/vulnerabilities/v2/advisories", undefined, { eventReviewers: "someone" }))).toEqual([]);
+
+  // An advisory whose last event still awaits review is known by the event approved before it.
+  const latest = async (type: string) =>
+    uids(await ok("GET", "/vulnerabilities/v2/advisories", undefined, { latestEventType: type }));
+  expect(await latest("EVENT_TYPE_FILTER_PENDING_UPSTREAM_FIX")).toEqual([]);
+  expect(await latest("EVENT_TYPE_FILTER_DETECTION")).toEqual(uids(pending));
+});
+
+test("artifact versions are ordered by any field of the documented ArtifactVersion", async () => {
+  const artifact = { uid: "py-numpy" };
+  const versions = (orderBy?: string) =>
+    ok("GET", `/libraries/v2/artifacts/${artifact.uid}/versions`, undefined, orderBy ? { orderBy } : {}).then(
+      (body) => body.artifactVersions as any[],
+    );
+  const newestFirst = await versions();
+  expect(newestFirst.map((v) => v.version)).toEqual(["2.1.3", "1.26.4"]);
+  expect((await versions("version asc")).map((v) => v.version)).toEqual(newestFirst.map((v) => v.version).reverse());
+  const bySize = (await versions("size_bytes desc")).map((v) => Number(v.sizeBytes));
+  expect(bySize).toEqual([...bySize].sort((a, b) => b - a));
+  expect((await versions("uid")).map((v) => v.uid)).toEqual(newestFirst.map((v) => v.uid).sort());
+  for (const field of ["createTime", "update_time desc", "name"])
+    expect(await versions(field)).toHaveLength(newestFirst.length);
+  const wrong = await call(emu, "GET", `/libraries/v2/artifacts/${artifact.uid}/versions`, {
+    query: { orderBy: "description" },
+  });
+  expect([wrong.status, wrong.text]).toEqual([400, expect.stringContaining("order_by")]);
+});
+
 test("library request groups: items follow the catalog; remove, restore, submit once", async () => {
   const rg = await ok("POST", `/libraries/v2beta1/requestGroups/${team.uid}`, {
     name: "deps",
@@ -264,7 +327,7 @@ describe("list parameters the documents give, each honoured", () => {
     expect(await libraries({ orderBy: "name" })).toEqual(["numpy", "requests", "urllib3"]);
   });
 
-  test("tags: tags of a build date (*-20yymmdd) are listed only with includeDates=true (either spelling)", async () => {
+  test("tags: tags of a build date (*-20yymmdd) and of an epoch (*-r<n>) are listed only with includeDates=true and includeEpochs=true (either spelling)", async () => {
     const repo = await ok("POST", `/registry/v2/repos/${team.uid}`, { name: "dated" });
     const digest = `sha256:${"d".repeat(64)}`;
     for (const name of ["latest", "1.2", "1.2-20240115", "1.2-r1", "2024"])
@@ -274,14 +337,17 @@ describe("list parameters the documents give, each honoured", () => {
         names: names(body, "tags").sort(),
         total: body.totalCount,
       }));
-    const withoutDates = { names: ["1.2", "1.2-r1", "2024", "latest"], total: "4" };
-    expect(await tags()).toEqual(withoutDates);
-    expect(await tags({ includeDates: "false" })).toEqual(withoutDates);
+    const plain = { names: ["1.2", "2024", "latest"], total: "3" };
+    expect(await tags()).toEqual(plain);
+    expect(await tags({ includeDates: "false", includeEpochs: "false" })).toEqual(plain);
     for (const key of ["includeDates", "include_dates"])
-      expect(await tags({ [key]: "true" })).toEqual({
-        names: ["1.2", "1.2-20240115", "1.2-r1", "2024", "latest"],
-        total: "5",
-      });
+      expect(await tags({ [key]: "true" })).toEqual({ names: ["1.2", "1.2-20240115", "2024", "latest"], total: "4" });
+    for (const key of ["includeEpochs", "include_epochs"])
+      expect(await tags({ [key]: "true" })).toEqual({ names: ["1.2", "1.2-r1", "2024", "latest"], total: "4" });
+    expect(await tags({ includeDates: "true", includeEpochs: "true" })).toEqual({
+      names: ["1.2", "1.2-20240115", "1.2-r1", "2024", "latest"],
+      total: "5",
+    });
     // A dated tag is still read by its uid.
     const dated = (
       await ok("GET", "/registry/v2/tags", undefined, {

@@ -17,6 +17,7 @@ import {
   unimplemented,
 } from "./errors";
 import { Faults, RequestLog } from "./faults";
+import type { RateLimit } from "./rateLimit";
 import { Context } from "./context";
 import { Answer, dispatch } from "./dispatch";
 import { ListEngine } from "./listEngine";
@@ -39,6 +40,10 @@ export interface ServerDeps {
   faults: Faults;
   log: RequestLog;
   propagationDelayMs: number;
+  /** Every answer comes this much later: a service far away. */
+  latencyMs: number;
+  /** Requests per second per bearer token, then 429 with Retry-After. */
+  rateLimit?: RateLimit;
   requirePatchFields: boolean;
   messages: Messages;
   router: Router;
@@ -188,6 +193,9 @@ async function handle(deps: ServerDeps, req: http.IncomingMessage, res: http.Ser
   };
 
   try {
+    if (deps.latencyMs > 0) await sleep(deps.latencyMs);
+    const wait = deps.rateLimit?.refuse(req.headers.authorization ?? "", deps.clock.now());
+    if (wait !== undefined) return send(errorAnswer(resourceExhausted(wait)));
     const fault = deps.faults.decide(method, path);
     if (fault.latencyMs > 0) await sleep(fault.latencyMs);
     if (fault.action === "drop") return drop();

@@ -38,6 +38,17 @@ export interface EmulatorOptions {
   /** Creating under a group younger than this answers PERMISSION_DENIED (access propagation). */
   propagationDelayMs?: number;
   faults?: FaultRule[];
+  /**
+   * Every answer comes this many milliseconds late, as from a service far away (default 0).
+   * Real time: for benchmarks and trials, not for tests that must not wait on the wall clock.
+   */
+  latencyMs?: number;
+  /**
+   * Requests a second each bearer token may send (a bucket of one second's worth, refilled
+   * continuously); past it, RESOURCE_EXHAUSTED (429) with the whole seconds to wait in
+   * Retry-After. Measured on the emulator's clock (advanceClock moves it). Default: no limit.
+   */
+  rateLimit?: number;
   /** Seed of the fault rolls: the same seed and requests give the same faults (default: random). */
   faultSeed?: number;
   quiet?: boolean;

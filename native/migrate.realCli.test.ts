@@ -10,7 +10,7 @@
  * it, which the engine takes as "no replace" (pkg/resource/deploy step_generator.go,
  * providerChanged). Then platform's Diff, the same lifecycle's diff, sees nothing changed
  * (`__provider` ignored): `up` is all "unchanged" and sends no request. The outputs keep the old
- * `__provider` until the next read: `refresh` drops it (one GET per record).
+ * `__provider` until the next read: `refresh` drops it (reading each record).
  *
  * The control: the same program without the aliases previews as creates and deletes.
  */

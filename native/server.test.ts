@@ -17,9 +17,8 @@ import * as StructProto from "google-protobuf/google/protobuf/struct_pb";
 import { startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
 import { repoRoot } from "../tools/host/stage";
-import { Plugin, startPlugin, unary } from "../tests/support/pluginClient";
+import { LAUNCHER, Plugin, startPlugin, unary } from "../tests/support/pluginClient";
 
-const LAUNCHER = path.join(repoRoot, "native", "pulumi-resource-platform");
 const UNGUARDED = `require("@pulumi/pulumi/provider").main(require(${JSON.stringify(
   path.join(repoRoot, "dist", "native", "provider.js"),
 )}).nativeProvider("0.0.0"), [])`;
@@ -47,7 +46,7 @@ describe("native/server.ts: configure and an import's Read on the SDK's gRPC ser
     await emu?.close();
   });
 
-  const configure = (client: providerGrpc.ResourceProviderClient) => {
+  const configure = (client: Plugin["client"]) => {
     const request = new providerProto.ConfigureRequest();
     request.getVariablesMap().set("platform:config:apiUrl", emu.url).set("platform:config:token", emu.token);
     request.setAcceptsecrets(true);

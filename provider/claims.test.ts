@@ -214,6 +214,32 @@ test("the records of resources in the state are held: diffed, updated or refresh
   expect(own.props.adopted).toBeUndefined();
 });
 
+test("records refreshed together (reads that overlap, answered by one List of their uids) are each held", async () => {
+  const group = await freshGroup(h, "batched");
+  const names = ["batched-0", "batched-1", "batched-2", "batched-3"];
+  const records = await Promise.all(names.map((name) => made(h, `${collection("Group")}/${group}`, { name })));
+  const before = h.emu.requests().length;
+  const reads = await Promise.all(
+    records.map((record, i) =>
+      host.read(
+        record.uid,
+        kinds.Group.urn(names[i]),
+        props("Group", { parentUid: group, name: names[i], uid: record.uid, description: "" }),
+      ),
+    ),
+  );
+  expect(reads.map((r) => r.id)).toEqual(records.map((r) => r.uid));
+  const lists = h.emu
+    .requests()
+    .slice(before)
+    .filter((r) => r.query["uidp.ids"] !== undefined);
+  expect(lists.length).toBeGreaterThan(0);
+  for (const [i, record] of records.entries()) {
+    const taken = await settled(create("Group", { parentUid: group, name: names[i], adopt: true }));
+    expect(taken.error?.message).toContain(`group ${record.uid} is already held by another resource of this program`);
+  }
+});
+
 test("a delete frees its record: an account association (its uid is its group's) deleted and made again", async () => {
   const group = await freshGroup(h, "reused-uid");
   const inputs = { groupUid: group, name: "accounts", amazon: { account: "123456789012" } };

@@ -51,6 +51,23 @@ describe("settings", () => {
     });
   });
 
+  test("platform:maxConcurrency and platform:batchReads: absent unless set, from configure or the environment", () => {
+    env({ PLATFORM_API_URL: "https://env.example.com", PLATFORM_TOKEN: "t" });
+    expect(resolveSettings()).not.toHaveProperty("maxConcurrency");
+    expect(resolveSettings()).not.toHaveProperty("batchReads");
+    env({
+      PLATFORM_API_URL: "https://env.example.com",
+      PLATFORM_TOKEN: "t",
+      PLATFORM_MAX_CONCURRENCY: " 4 ",
+      PLATFORM_BATCH_READS: "FALSE",
+    });
+    expect(resolveSettings()).toMatchObject({ maxConcurrency: 4, batchReads: false });
+    configureFromPulumi({
+      get: (key) => ({ "platform:maxConcurrency": "64", "platform:batchReads": "true" })[key],
+    });
+    expect(resolveSettings()).toMatchObject({ maxConcurrency: 64, batchReads: true });
+  });
+
   test("a config object that throws (never configured) falls back to the environment", () => {
     env({ PLATFORM_API_URL: "https://env.example.com", PLATFORM_TOKEN: "t" });
     configureFromPulumi({
@@ -96,6 +113,14 @@ describe("settings", () => {
     [
       { PLATFORM_API_URL: "https://a.example.com", PLATFORM_TOKEN: "two words" },
       /PLATFORM_TOKEN: the token contains whitespace/,
+    ],
+    ...["0", "-1", "2.5", "lots", "1025"].map((value): [Record<string, string>, RegExp] => [
+      { PLATFORM_API_URL: "https://a.example.com", PLATFORM_TOKEN: "t", PLATFORM_MAX_CONCURRENCY: value },
+      /^PLATFORM_MAX_CONCURRENCY: must be a whole number of requests from 1 to 1024 \(how many this process sends at once at most; default 16\)$/,
+    ]),
+    [
+      { PLATFORM_API_URL: "https://a.example.com", PLATFORM_TOKEN: "t", PLATFORM_BATCH_READS: "no" },
+      /^PLATFORM_BATCH_READS: must be true \(the default: reads of one kind that overlap are answered together by one List\) or false/,
     ],
   ])("bad settings %j fail naming the setting", (vars, message) => {
     env(vars);

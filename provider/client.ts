@@ -13,7 +13,8 @@ import { callBudgetMs, currentCall, withCallDeadline } from "./deadline";
 import { ApiError, Code, UnknownOutcomeError, decodeErrorAnswer } from "./errors";
 import { PROPAGATION_WINDOW_MS } from "./retryPolicy";
 import { LoopRequest, SendLoopOptions, sendWithPolicy } from "./sendLoop";
-import { Settings, resolveSettings } from "./settings";
+import { DEFAULT_MAX_CONCURRENCY, Settings, resolveSettings } from "./settings";
+import { requestSlots } from "./requestSlots";
 import { HttpAnswer, Transport, createTransport } from "./transport";
 import { InvalidUidError, uidIssue } from "./uid";
 
@@ -44,6 +45,11 @@ export interface ApiRequest {
 
 export interface ApiClient {
   request<T = unknown>(req: ApiRequest): Promise<T>;
+  /**
+   * Whether reads of one kind that overlap may be answered together by one List
+   * (platform:batchReads, provider/readBatches.ts); a client without it says yes.
+   */
+  batchReads?(): boolean;
 }
 
 export interface ClientOptions {
@@ -149,13 +155,16 @@ export function createClient(
   options: ClientOptions = {},
 ): ApiClient & { tokens: TokenSource; close(): Promise<void> } {
   const clock = options.clock ?? systemClock;
+  const maxConcurrency = settings.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
   const loop: SendLoopOptions = {
-    transport: options.transport ?? createTransport({ clock }),
+    // No more connections than requests in flight.
+    transport: options.transport ?? createTransport({ clock, connections: maxConcurrency }),
     clock,
     random: options.random ?? Math.random,
     headersTimeoutMs: options.headersTimeoutMs,
     bodyIdleTimeoutMs: options.bodyIdleTimeoutMs,
     maxAnswerBytes: options.maxAnswerBytes,
+    slots: requestSlots(maxConcurrency, clock),
   };
   const send = (req: LoopRequest) => sendWithPolicy(loop, req);
   const tokens = settings.identity
@@ -245,7 +254,12 @@ export function createClient(
     );
   }
 
-  return { request, tokens, close: () => loop.transport.close() };
+  return {
+    request,
+    batchReads: () => settings.batchReads !== false,
+    tokens,
+    close: () => loop.transport.close(),
+  };
 }
 
 // One client per distinct settings, for the whole process: the provider host serves every
@@ -277,6 +291,14 @@ export function sharedClient(): ApiClient {
       } catch (error) {
         // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on as thrown
         return Promise.reject(error);
+      }
+    },
+    batchReads() {
+      try {
+        return resolveSettings().batchReads !== false;
+      } catch {
+        // Settings that cannot be resolved fail the read's own GET, which says why.
+        return false;
       }
     },
   };

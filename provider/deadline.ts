@@ -37,6 +37,21 @@ export function withCallDeadline<T>(
   return scopes.run({ what, deadline: now() + budgetMs, budgetMs, now }, fn);
 }
 
+/**
+ * Runs `fn` as a call of its own that ends at `deadline` (on `now`'s clock), whatever scope the
+ * caller is in: a request made for several calls at once (one List answering several reads)
+ * ends when the first of theirs does.
+ */
+export function withCallDeadlineAt<T>(
+  what: string,
+  deadline: number,
+  budgetMs: number,
+  fn: () => Promise<T>,
+  now: () => number = Date.now,
+): Promise<T> {
+  return scopes.run({ what, deadline, budgetMs, now }, fn);
+}
+
 /** The default overall budget of one provider call or look-up. */
 export const DEFAULT_CALL_BUDGET_MS = 2 * 60 * 1000;
 

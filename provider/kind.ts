@@ -302,6 +302,12 @@ export interface ResourceKind {
    */
   wireNames?: Readonly<Record<string, string>>;
   /**
+   * List parameters without which the kind's List leaves some records out (tags of a build date,
+   * an epoch or a referrer are listed only when asked for): sent with the List that answers reads
+   * of several records by their uids (provider/readBatches.ts), so that each can be in it.
+   */
+  listEveryRecord?: Query;
+  /**
    * Inputs that stay in the program and its state and never reach the API (a guard such as a
    * repo's `allowDelete`): compared by diff, carried through read, never in a body or a mask.
    */

@@ -9,7 +9,8 @@
 import type { Clock, Random } from "./clock";
 import { CallScope, DeadlineExceededError, currentCall } from "./deadline";
 import { ApiError, ConnectionLostError, UnknownOutcomeError, UnreachableError } from "./errors";
-import { Outcome, Situation, decide, retryAfterMs } from "./retryPolicy";
+import { MAX_RETRY_AFTER_MS, Outcome, Situation, decide, retryAfterMs } from "./retryPolicy";
+import type { RequestSlots } from "./requestSlots";
 import { HttpAnswer, HttpRequest, SendFailure, Transport } from "./transport";
 
 /** How long one send may wait for the answer's headers. */
@@ -26,6 +27,8 @@ export interface SendLoopOptions {
   headersTimeoutMs?: number;
   bodyIdleTimeoutMs?: number;
   maxAnswerBytes?: number;
+  /** The bound on sends in flight and the pause a Retry-After asks for (provider/requestSlots.ts). */
+  slots?: RequestSlots;
 }
 
 export interface LoopRequest {
@@ -60,28 +63,32 @@ export async function sendWithPolicy(options: SendLoopOptions, req: LoopRequest)
     const left = scope.deadline - scope.now();
     if (left <= 0) throw expired(scope, lastFailure ? `last: ${lastFailure}` : `before ${where} was sent`);
     const headers = await req.headers();
+    // The time left is taken when the send starts: it may have waited for a slot.
+    const sendOnce = () => {
+      const remaining = scope.deadline - scope.now();
+      return options.transport.send(
+        { method: req.method, url: req.url, headers, body: req.body },
+        {
+          headersTimeoutMs: Math.max(1, Math.min(options.headersTimeoutMs ?? ATTEMPT_HEADERS_TIMEOUT_MS, remaining)),
+          bodyIdleTimeoutMs: Math.max(1, Math.min(options.bodyIdleTimeoutMs ?? BODY_IDLE_TIMEOUT_MS, remaining)),
+          maxBodyBytes: options.maxAnswerBytes ?? MAX_ANSWER_BYTES,
+          // The transport's one timer ends the send at the deadline: no AbortController per send.
+          deadlineMs: Math.max(1, remaining),
+        },
+      );
+    };
     let outcome: Outcome;
     let failure: Error;
     try {
-      const answer = await options.transport.send(
-        { method: req.method, url: req.url, headers, body: req.body },
-        {
-          headersTimeoutMs: Math.max(1, Math.min(options.headersTimeoutMs ?? ATTEMPT_HEADERS_TIMEOUT_MS, left)),
-          bodyIdleTimeoutMs: Math.max(1, Math.min(options.bodyIdleTimeoutMs ?? BODY_IDLE_TIMEOUT_MS, left)),
-          maxBodyBytes: options.maxAnswerBytes ?? MAX_ANSWER_BYTES,
-          // The transport's one timer ends the send at the deadline: no AbortController per send.
-          deadlineMs: Math.max(1, scope.deadline - scope.now()),
-        },
-      );
+      const answer = await (options.slots ? options.slots.run(scope, where, sendOnce) : sendOnce());
       if (answer.status < 300) return answer;
       const error = req.errorOf(answer);
       failure = error;
-      outcome = {
-        kind: "answered",
-        httpStatus: answer.status,
-        code: error.code,
-        retryAfterMs: retryAfterMs(answer.retryAfter, scope.now()),
-      };
+      const retryAfter = retryAfterMs(answer.retryAfter, scope.now());
+      outcome = { kind: "answered", httpStatus: answer.status, code: error.code, retryAfterMs: retryAfter };
+      // The service limits the caller, not this request: every send of the client waits as long.
+      if (retryAfter !== undefined && (answer.status === 429 || answer.status === 503))
+        options.slots?.pauseUntil(options.clock.now() + Math.min(retryAfter, MAX_RETRY_AFTER_MS));
     } catch (error) {
       if (!(error instanceof SendFailure)) throw error;
       if (error.code === "ABORTED") {

@@ -28,6 +28,8 @@ const EXAMPLES: Record<SettingKey, [string, string | undefined]> = {
   identityTokenFile: ["/run/token", undefined],
   timeout: ["0.5", "abc"],
   adopt: ["TRUE", "maybe"],
+  maxConcurrency: ["64", "sixteen"],
+  batchReads: ["false", "no"],
 };
 
 describe("the settings table", () => {
@@ -58,6 +60,17 @@ describe("the settings table", () => {
       }
     },
   );
+
+  test("maxConcurrency takes whole numbers from 1 to 1024 only; both new rows are checked with the others", () => {
+    for (const good of ["1", "16", " 1024 "]) expect(SETTINGS.maxConcurrency.check(good)).toBeUndefined();
+    for (const bad of ["0", "1025", "2.5", "-4", ""])
+      expect(SETTINGS.maxConcurrency.check(bad)).toMatch(/from 1 to 1024/);
+    onlyEnv({ PLATFORM_MAX_CONCURRENCY: "0", PLATFORM_BATCH_READS: "yes" });
+    expect(settingsIssues()).toEqual([
+      "PLATFORM_MAX_CONCURRENCY: must be a whole number of requests from 1 to 1024 (how many this process sends at once at most; default 16)",
+      "PLATFORM_BATCH_READS: must be true (the default: reads of one kind that overlap are answered together by one List) or false (one GET per read)",
+    ]);
+  });
 
   test("configured values win over the environment, key by key; each broken one is named where it came from", () => {
     onlyEnv({ PLATFORM_TIMEOUT: "abc", PLATFORM_API_VERSION: "v2" });

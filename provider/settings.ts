@@ -29,6 +29,10 @@ export interface Settings {
   identityToken?: string;
   /** GitHub Actions' OIDC token endpoint, from the job's environment (`id-token: write`). */
   githubActions?: { requestUrl: string; requestToken: string };
+  /** Requests in flight from this process at most (provider/requestSlots.ts); its default when unset. */
+  maxConcurrency?: number;
+  /** false: every read is its own GET, never answered with others of its kind by one List (provider/readBatches.ts). */
+  batchReads?: boolean;
 }
 
 /** The environment GitHub Actions gives a job with `permissions: id-token: write`. */
@@ -40,6 +44,16 @@ export const GITHUB_ACTIONS_ENV = {
 /** The longest overall budget a call may be given: an hour; the shortest, a tenth of a second. */
 export const MAX_TIMEOUT_SECONDS = 3600;
 export const MIN_TIMEOUT_SECONDS = 0.1;
+
+/**
+ * Requests one process sends at once when platform:maxConcurrency is not set. The engine's
+ * parallelism is four per CPU (64 on a 16-core runner); 16 requests in flight are 320 a second at
+ * 50 ms each, more than a service that limits its callers grants, while a drift check loses
+ * nothing to the bound: reads that wait for it are answered together (provider/readBatches.ts).
+ * Each process also opens no more than 16 connections to the API.
+ */
+export const DEFAULT_MAX_CONCURRENCY = 16;
+export const MAX_MAX_CONCURRENCY = 1024;
 
 /** The value the engine sends for an input not yet known (a preview): nothing to check yet. */
 const UNKNOWN_INPUT: string = pulumi.runtime.unknownValue;
@@ -179,6 +193,28 @@ export const SETTINGS = {
     rule: "true or false",
     check: (value) => (/^(true|false)$/i.test(value.trim()) ? undefined : "must be true or false"),
     doc: "Take over existing records at create for the whole stack (a resource's `adopt` wins).",
+  },
+  maxConcurrency: {
+    config: "platform:maxConcurrency",
+    env: "PLATFORM_MAX_CONCURRENCY",
+    defaultValue: String(DEFAULT_MAX_CONCURRENCY),
+    rule: `a whole number of requests from 1 to ${MAX_MAX_CONCURRENCY}`,
+    check: (value) =>
+      /^\d+$/.test(value.trim()) && Number(value.trim()) >= 1 && Number(value.trim()) <= MAX_MAX_CONCURRENCY
+        ? undefined
+        : `must be a whole number of requests from 1 to ${MAX_MAX_CONCURRENCY} (how many this process sends at once at most; default ${DEFAULT_MAX_CONCURRENCY})`,
+    doc: "Requests one provider process sends at once at most, shared by every operation, look-up and token exchange; a 429's Retry-After pauses them all.",
+  },
+  batchReads: {
+    config: "platform:batchReads",
+    env: "PLATFORM_BATCH_READS",
+    defaultValue: "true",
+    rule: "true or false",
+    check: (value) =>
+      /^(true|false)$/i.test(value.trim())
+        ? undefined
+        : "must be true (the default: reads of one kind that overlap are answered together by one List) or false (one GET per read)",
+    doc: "Reads of one kind that overlap (a refresh) are answered together by one List of their uids; false: one GET per read.",
   },
 } as const satisfies Record<string, SettingSpec>;
 
@@ -340,6 +376,8 @@ export function resolveSettings(): Settings {
 
 function resolveFresh(): Settings {
   timeoutSetting();
+  const maxConcurrency = raw("maxConcurrency");
+  const batchReads = raw("batchReads");
   const api = raw("apiUrl");
   if (!api) {
     const { config, env } = SETTING_SOURCES.apiUrl;
@@ -355,6 +393,8 @@ function resolveFresh(): Settings {
     authUrl,
     apiVersion: ((version && checked("apiVersion", version)) as ApiVersion | undefined) ?? "v2beta1",
   };
+  if (maxConcurrency) settings.maxConcurrency = Number(checked("maxConcurrency", maxConcurrency).trim());
+  if (batchReads) settings.batchReads = checked("batchReads", batchReads).trim().toLowerCase() === "true";
 
   const identity = raw("identity");
   const tokenFile = raw("identityTokenFile");

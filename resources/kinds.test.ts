@@ -56,6 +56,17 @@ describe.each([...KINDS.keys()])("%s", (module) => {
     expect(kind.writable).not.toContain(kind.parentField);
   });
 
+  test("its List takes uidp.ids and answers, under the collection's name, the message its Get answers (reads that overlap are answered by one List: provider/readBatches.ts)", () => {
+    const at = `/${kind.domain}/v2/${kind.collection}`;
+    const list = operations.find((o) => o.method === "GET" && o.path === at);
+    const get = operations.find((o) => o.method === "GET" && o.path === `${at}/{uid}`);
+    expect(list?.parameters?.find((p) => p.name === "uidp.ids")).toMatchObject({ in: "query", type: "array" });
+    const listed = documents.schemas[list!.answer.ref!].properties?.[kind.collection];
+    expect(listed).toMatchObject({ type: "array", items: { ref: get!.answer.ref } });
+    // A part of another kind's record (a SCIM token) reads that record: its Get answers the other message.
+    if (!kind.partOf) expect(get!.answer.ref).toBe(kind.message);
+  });
+
   test("nested, replace-on, exclusive, secret fields name its own inputs or outputs", () => {
     for (const field of [...(kind.nested ?? []), ...(kind.exclusive ?? []), ...(kind.unordered ?? [])])
       expect(kind.writable).toContain(field);

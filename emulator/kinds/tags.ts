@@ -1,7 +1,8 @@
 /**
  * Tags of a repo. Referrer tags (`sha256-<hex>.sig`, `.att`, `.sbom`: signatures and
- * attestations attached to a digest) are listed only with includeReferrers=true, and tags of a
- * build date (`<anything>-20yymmdd`) only with includeDates=true.
+ * attestations attached to a digest) are listed only with includeReferrers=true, tags of a
+ * build date (`<anything>-20yymmdd`) only with includeDates=true, and tags of an epoch
+ * (`<anything>-r<n>`) only with includeEpochs=true.
  */
 import tagDescription from "../../resources/registry/tag/description";
 import { getBool, getString, getTime, Params } from "../params";
@@ -13,6 +14,8 @@ export const REFERRER_TAG = /^sha256-[0-9a-f]{64}\.[a-z]+$/;
 const REFERRER_PREFIX = "sha256-";
 /** A tag naming a build's date, as the documents give the form: `*-20yymmdd`. */
 export const DATE_TAG = /-20\d{6}$/;
+/** A tag naming a package's epoch (its rebuild number), as the documents give the form: `*-r[0-9]+`. */
+export const EPOCH_TAG = /-r\d+$/;
 
 /** Whether any tag name is a referrer's, found in the name index without a scan. */
 function hasReferrers(tags: Collection): boolean {
@@ -27,14 +30,15 @@ function tagFilters(params: Params, tags: Collection): ListFilters {
     const since = getTime(params, "updated_since");
     const referrers = getBool(params, "include_referrers") === true;
     const hideDates = getBool(params, "include_dates") !== true;
-    getBool(params, "include_epochs");
+    const hideEpochs = getBool(params, "include_epochs") !== true;
     const predicates: Array<(rec: Rec) => boolean> = [];
     if (digest) predicates.push((r) => r.data.digest === digest);
     if (since !== undefined) predicates.push((r) => r.updateTime >= since);
     const hideReferrers = !referrers && hasReferrers(tags);
     if (hideReferrers) predicates.push((r) => !REFERRER_TAG.test(r.name));
     if (hideDates) predicates.push((r) => !DATE_TAG.test(r.name));
-    return { predicates, signature: [digest, since, hideReferrers, hideDates] };
+    if (hideEpochs) predicates.push((r) => !EPOCH_TAG.test(r.name));
+    return { predicates, signature: [digest, since, hideReferrers, hideDates, hideEpochs] };
   }
 }
 

@@ -64,11 +64,23 @@ const listArtifacts: OperationHandler = (ctx, { params }) => {
   return pageOf(ordered(found, params, ARTIFACT_ORDER, "name asc").map(renderArtifact), params, "artifacts");
 };
 
+type ArtifactVersion = Record<"uid" | "name" | "version" | "sizeBytes" | "createTime" | "updateTime", string>;
+
+/** What versions are ordered by: the fields of the documented ArtifactVersion (default: version, newest first). */
+const VERSION_ORDER: OrderFields<ArtifactVersion> = {
+  version: (v) => versionKey(v.version),
+  uid: (v) => v.uid,
+  name: (v) => v.name,
+  size_bytes: (v) => Number(v.sizeBytes),
+  create_time: (v) => v.createTime,
+  update_time: (v) => v.updateTime,
+};
+
 const listArtifactVersions: OperationHandler = (ctx, { pathParams, params }) => {
   requireAnywhere(ctx, OTHER_CAPABILITIES.librariesList);
   const artifact = CATALOG.find((a) => a.uid === pathParams.artifactId);
   if (!artifact) throw notFound("artifact", pathParams.artifactId);
-  const versions = ordered(artifact.versions, params, { version: versionKey }, "version desc").map((version) => ({
+  const versions = artifact.versions.map((version) => ({
     uid: `${artifact.uid}@${version}`,
     name: artifact.name,
     version,
@@ -77,7 +89,7 @@ const listArtifactVersions: OperationHandler = (ctx, { pathParams, params }) => 
     createTime: CATALOG_TIME,
     updateTime: CATALOG_TIME,
   }));
-  return pageOf(versions, params, "artifactVersions");
+  return pageOf(ordered(versions, params, VERSION_ORDER, "version desc"), params, "artifactVersions");
 };
 
 const getArtifactCount: OperationHandler = (ctx, { params }) => {

@@ -1,20 +1,24 @@
 /**
  * Read: the record as the service holds it (one GET, plus one per companion document the state
- * holds); a record gone is dropped from the state. What the service never answers again
- * carries over from the state.
+ * holds; or a share of one List, when other reads of the kind overlap: provider/readBatches.ts);
+ * a record gone is dropped from the state. What the service never answers again carries over
+ * from the state.
  */
 import { inputsOf } from "../changes";
 import type { Companions } from "../companions";
 import { isNotFound } from "../errors";
 import type { KindContext } from "../kindContext";
 import type { Lifecycle } from "../lifecycle";
+import { readBatches } from "../readBatches";
 import { failed } from "../resourceError";
 import { Props, pick, stripUndefined } from "../values";
 
 export function read(
-  { kind, requests, records, registerSecrets, claims }: KindContext,
+  { kind, client, requests, records, registerSecrets, claims }: KindContext,
   companions: Companions,
 ): Lifecycle["read"] {
+  // Every read of the kind in the process meets here: those that overlap are answered together.
+  const batches = readBatches(kind, client, (uid) => requests.get(uid));
   // A parent the record does not tell (a role's uid is one segment) and the local inputs come from the state.
   const carriedByRead = [kind.parentField, ...kind.localInputs];
   return async (id, props: Props = {}) => {
@@ -24,7 +28,7 @@ export function read(
     const uid = records.recordUid(id, props);
     let record: unknown;
     try {
-      record = await requests.get(uid);
+      record = await batches.read(uid);
     } catch (error) {
       // Gone: an empty id tells the engine to drop it from the state.
       if (isNotFound(error)) {

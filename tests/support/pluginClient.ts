@@ -1,6 +1,7 @@
 /**
  * A resource plugin started as the CLI starts one (its port read from its first line of output)
  * and called with the SDK's own gRPC client: for the tests that speak to the plugin on the wire.
+ * No PLATFORM_* variable reaches it unless given: its settings come through Configure.
  */
 import { ChildProcess, spawn } from "node:child_process";
 import * as path from "node:path";
@@ -9,6 +10,9 @@ import * as providerGrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as providerProto from "@pulumi/pulumi/proto/provider_pb";
 import { withoutPlatformEnv } from "../../tools/orgProject";
 import { repoRoot } from "../../tools/host/stage";
+
+/** The native provider's plugin as the CLI runs it from this repository. */
+export const LAUNCHER = path.join(repoRoot, "native", "pulumi-resource-platform");
 
 // The grpc-js instance @pulumi/pulumi loads, whose classes the generated client expects.
 const grpc = require(
@@ -23,8 +27,8 @@ export interface Plugin {
 
 /** Starts a plugin process, reads the port it prints, and connects to it. */
 export function startPlugin(
-  command: string,
-  args: string[],
+  command: string = LAUNCHER,
+  args: string[] = [],
   env: NodeJS.ProcessEnv = withoutPlatformEnv(),
 ): Promise<Plugin> {
   return new Promise((resolve, reject) => {

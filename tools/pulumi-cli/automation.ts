@@ -26,6 +26,12 @@ export interface RealCliRequest {
   refresh?: boolean;
   expectNoChanges?: boolean;
   diff?: boolean;
+  /** `--parallel`: resource operations in flight at once (the CLI's default: four per CPU). */
+  parallel?: number;
+  /** Collect the steps that are not `same` from the engine's events (RealCliResult.steps). */
+  steps?: boolean;
+  /** A file each engine event is appended to as it comes, one JSON line each, for a test to follow the run. */
+  eventsFile?: string;
   /** The staged program folder (its Pulumi.yaml names the project): the workspace's work dir. */
   programDir: string;
   /** The compiled program: index.js loaded with require, or index.mjs with import() when `esm`. */
@@ -58,6 +64,19 @@ export interface RealCliResult {
   /** CPU milliseconds of this process (the program, the Automation API) and of the CLI (with the host it ran). */
   runnerCpuMs: number;
   cliCpuMs: number;
+  /** With `steps`: each step of the run that is not `same`, as the engine's events told it. */
+  steps?: RealCliStep[];
+}
+
+/** A step of a run, from the engine's ResOutputsEvent (or ResOpFailedEvent) of the resource. */
+export interface RealCliStep {
+  op: string;
+  urn: string;
+  /** The top-level properties that differ (the engine's `diffs`). */
+  diffs: string[];
+  /** Whether the step leaves a resource (false: a refresh found it gone, or a delete). */
+  exists: boolean;
+  failed?: boolean;
 }
 
 async function main(requestFile: string): Promise<void> {
@@ -77,13 +96,42 @@ async function main(requestFile: string): Promise<void> {
   if (Object.keys(request.config).length > 0) await stack.setAllConfig(request.config);
 
   const display = { color: "never" as const };
+  // One entry per step, from its events (its start tells the diff, its end what it left).
+  const steps = new Map<string, RealCliStep>();
+  const onEvent =
+    request.steps || request.eventsFile
+      ? (event: Automation.EngineEvent) => {
+          if (request.eventsFile) fs.appendFileSync(request.eventsFile, `${JSON.stringify(event)}\n`);
+          const metadata = (event.resourcePreEvent ?? event.resOutputsEvent ?? event.resOpFailedEvent)?.metadata;
+          if (!metadata || metadata.op === "same") return;
+          const key = `${metadata.op} ${metadata.urn}`;
+          const step = steps.get(key) ?? { op: metadata.op, urn: metadata.urn, diffs: [], exists: true };
+          const diffs = new Set([
+            ...step.diffs,
+            ...(metadata.diffs ?? []),
+            ...Object.keys(metadata.detailedDiff ?? {}),
+          ]);
+          // A step whose event names no differing keys: the properties its old and new states differ in.
+          if (diffs.size === 0 && metadata.old && metadata.new) {
+            const refreshed = metadata.op === "refresh";
+            const before = (refreshed ? metadata.old.outputs : metadata.old.inputs) ?? {};
+            const after = (refreshed ? metadata.new.outputs : metadata.new.inputs) ?? {};
+            for (const key of new Set([...Object.keys(before), ...Object.keys(after)]))
+              if (key !== "__provider" && canonical(before[key]) !== canonical(after[key])) diffs.add(key);
+          }
+          step.diffs = [...diffs].sort();
+          step.exists = metadata.new !== undefined && metadata.new !== null;
+          if (event.resOpFailedEvent) step.failed = true;
+          steps.set(key, step);
+        }
+      : undefined;
   let code = 0;
   let stdout = "";
   let stderr = "";
   let deployment: unknown;
   try {
     if (request.operation === "export") deployment = await stackExport(pulumiCommand.command, request);
-    else ({ stdout, stderr } = await operate(stack, request.operation, request, display));
+    else ({ stdout, stderr } = await operate(stack, request.operation, request, { ...display, onEvent }));
   } catch (error) {
     // A non-zero exit is a CommandError. Its own code reads -2 ("unknown") and its stdout is empty:
     // the CLI's exit code and output are on the process error it keeps (execa's).
@@ -100,8 +148,20 @@ async function main(requestFile: string): Promise<void> {
     runnerPeakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
     runnerCpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
     cliCpuMs: reapedChildrenCpuMs(),
+    ...(request.steps ? { steps: [...steps.values()] } : {}),
   };
   fs.writeFileSync(request.resultFile, JSON.stringify(result));
+}
+
+/** A value as text with its objects' keys sorted: two states of one record compare equal whatever their order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        )
+      : v,
+  );
 }
 
 /**
@@ -136,16 +196,16 @@ interface CommandResult {
 function operate(
   stack: Automation.Stack,
   operation: Exclude<RealCliOperation, "export">,
-  { refresh, expectNoChanges, diff }: RealCliRequest,
-  display: { color: "never" },
+  { refresh, expectNoChanges, diff, parallel }: RealCliRequest,
+  display: { color: "never"; onEvent?: (event: Automation.EngineEvent) => void },
 ) {
   switch (operation) {
     case "preview":
-      return stack.preview({ ...display, refresh, expectNoChanges, diff });
+      return stack.preview({ ...display, refresh, expectNoChanges, diff, parallel });
     case "up":
-      return stack.up({ ...display, refresh, diff });
+      return stack.up({ ...display, refresh, diff, parallel });
     case "refresh":
-      return stack.refresh({ ...display, expectNoChanges });
+      return stack.refresh({ ...display, expectNoChanges, parallel });
     case "destroy":
       return stack.destroy({ ...display });
   }

@@ -15,7 +15,7 @@ import type { RealCliOperation, RealCliRequest, RealCliResult } from "./automati
 import { pulumiCliDir } from "./find";
 import { runProcess } from "../runProcess";
 
-export type { RealCliOperation, RealCliResult } from "./automation";
+export type { RealCliOperation, RealCliResult, RealCliStep } from "./automation";
 
 const runner = path.join(__dirname, "automation.js");
 
@@ -51,6 +51,12 @@ export interface RealCliRunOptions {
   refresh?: boolean;
   expectNoChanges?: boolean;
   diff?: boolean;
+  /** `--parallel` (the CLI's default: four per CPU). */
+  parallel?: number;
+  /** Collect the steps that are not `same` (RealCliResult.steps). */
+  steps?: boolean;
+  /** Append each engine event to this file as it comes (one JSON line each). */
+  eventsFile?: string;
   /** Config set before this run (and kept for the next ones), full keys. */
   config?: Record<string, string>;
   /** Secret config set before this run (and kept for the next ones), full keys. */
@@ -193,6 +199,9 @@ export function realCliStack(options: RealCliStackOptions): RealCliStack {
       refresh: runOptions.refresh,
       expectNoChanges: runOptions.expectNoChanges,
       diff: runOptions.diff,
+      parallel: runOptions.parallel,
+      steps: runOptions.steps,
+      eventsFile: runOptions.eventsFile,
       programDir: program.dir,
       entry: program.entry,
       esm: options.esm ?? false,

@@ -51,6 +51,8 @@ const tag: ResourceKind = {
   replaceOn: ["repoUid", "name", "digest", "deprecated", "bundles"],
   // A tag has no createTime, and no update: its updateTime is never before its creation.
   createdAtField: "updateTime",
+  // Tags of a build date, an epoch or a referrer are listed only when asked for.
+  listEveryRecord: { include_referrers: true, include_dates: true, include_epochs: true },
   alreadyExistsHint:
     "the repo already has a tag of that name (pushed or made elsewhere); choose another name, delete that tag, " +
     "or refer to it with platform.registry.Tag.get(name, uid)",

@@ -1,0 +1,301 @@
+/**
+ * Reads of one kind answered together. The engine sends a refresh's reads to the provider
+ * concurrently (`--parallel`), all into one process; every List of the API takes `uidp.ids`, the
+ * exact uids of the records wanted. So a read that arrives while another read of its kind is in
+ * flight waits, and the reads waiting when nothing of their kind is in flight any more go as one
+ * List of their uids (several, when their uids would make a URL too long). A read alone is what
+ * it always was: one GET. 1,000 records refreshed at `--parallel 64` are a few dozen requests.
+ *
+ * What a batch never changes:
+ * - A record a List does not answer is not taken for gone: its read sends its own GET, and only
+ *   that GET's NOT_FOUND drops it (a List leaves out what the caller may not list, and a record
+ *   may have been deleted, or created again, between the two).
+ * - A List that fails (any error, or an answer that is not a List's) answers nothing: each read
+ *   sends its own GET, so one record's error never becomes another's.
+ * - Each read keeps its call's deadline: the List ends when the first of its reads' deadlines
+ *   does, and a read still waiting at its own deadline fails with DeadlineExceededError.
+ * - Each record answered goes through the same read as a GET's answer (provider/operations/read.ts):
+ *   its outputs, uid and parent checked against that resource's own state.
+ *
+ * When the waiting reads go: once nothing of their kind is in flight, and either the engine has
+ * sent a read for every read answered to it (the workers a batch frees take the next resources,
+ * which are mostly of the same kind: a state lists records in the order they were made), or the
+ * kind's last round trip has passed again (at most MAX_GATHER_MS). A read that comes while the
+ * engine owes reads waits for them the same way, though nothing of its kind is in flight: at
+ * `--parallel 8` against a service 50 ms away, a GET of 1 and a List of 7 become a List of 8.
+ *
+ * `platform:batchReads false` (PLATFORM_BATCH_READS) turns batching off: one GET per read.
+ */
+import type { ApiClient, Query } from "./client";
+import { Clock, Timer, systemClock } from "./clock";
+import { CallScope, DeadlineExceededError, callBudgetMs, currentCall, withCallDeadlineAt } from "./deadline";
+import type { Kind } from "./kind";
+import { MAX_PAGE_SIZE } from "./pagination";
+
+/**
+ * The `uidp.ids` parameters of one List at most, in characters: the URL stays well under 8 KB
+ * (what proxies and servers commonly accept) with the base URL and a page token beside them.
+ * Uids three segments deep are about 45 to a List.
+ */
+export const MAX_IDS_QUERY_CHARS = 3000;
+
+/** The longest waiting reads wait for the engine's next reads once their kind has nothing in flight. */
+export const MAX_GATHER_MS = 250;
+
+/**
+ * The reads still to come soon: reads answered whose engine worker has not sent another read
+ * since. One per process (the engine's workers are shared: a worker freed by a group's read may
+ * take an identity next), and the kinds whose waiting reads go as soon as nothing is owed.
+ */
+export interface ReadGathering {
+  readonly owed: number;
+  /** A read arrived: one owed fewer; at none, the kinds gathering send their reads. */
+  arrived(): void;
+  /** A read was answered: its worker will send another. */
+  answered(): void;
+  /** The engine did not come back in time: what it owed is not waited for again. */
+  forget(): void;
+  gather(go: () => void): void;
+  stop(go: () => void): void;
+}
+
+export function readGathering(): ReadGathering {
+  let owed = 0;
+  const gathering = new Set<() => void>();
+  return {
+    get owed() {
+      return owed;
+    },
+    arrived() {
+      if (owed === 0) return;
+      owed--;
+      if (owed === 0) for (const go of [...gathering]) go();
+    },
+    answered: () => void owed++,
+    forget: () => void (owed = 0),
+    gather: (go) => void gathering.add(go),
+    stop: (go) => void gathering.delete(go),
+  };
+}
+
+const processGathering = readGathering();
+
+export interface ReadBatches {
+  /** The record `uid` names, as its GET answers it: read alone, or answered with others of its kind by one List. */
+  read(uid: string): Promise<unknown>;
+}
+
+/** What became of a read that waited: its record, or undefined to send its own GET. */
+type Outcome = { record: unknown } | undefined;
+
+interface Waiting {
+  uid: string;
+  scope?: CallScope;
+  settle(outcome: Outcome): void;
+}
+
+/** The length `uidp.ids=<uid>&` takes in a query. */
+const idChars = (uid: string) => "uidp.ids=&".length + encodeURIComponent(uid).length;
+
+/** Reads waiting together, cut where the next uid would make the List's query too long, and at a page's size. */
+function chunks(waiting: Waiting[]): Waiting[][] {
+  const out: Waiting[][] = [];
+  let current: Waiting[] = [];
+  let uids = new Set<string>();
+  let chars = 0;
+  for (const one of waiting) {
+    const fresh = !uids.has(one.uid);
+    if (fresh && current.length > 0 && (chars + idChars(one.uid) > MAX_IDS_QUERY_CHARS || uids.size >= MAX_PAGE_SIZE)) {
+      out.push(current);
+      current = [];
+      uids = new Set();
+      chars = 0;
+    }
+    if (!uids.has(one.uid)) {
+      uids.add(one.uid);
+      chars += idChars(one.uid);
+    }
+    current.push(one);
+  }
+  if (current.length > 0) out.push(current);
+  return out;
+}
+
+/** The records of a List's answer, or an error when it is not one. */
+function recordsOf(body: unknown, collection: string): { records: unknown[]; next?: string } {
+  const envelope = body as Record<string, unknown> | null | undefined;
+  const records = envelope?.[collection] ?? [];
+  if (typeof envelope !== "object" || envelope === null || !Array.isArray(records))
+    throw new Error(`the answer is not a List of ${collection}`);
+  const next = envelope.nextPageToken;
+  return { records, next: typeof next === "string" && next !== "" ? next : undefined };
+}
+
+/**
+ * The reads of one kind's records through `client`, each by `get` when it goes alone. One per
+ * kind's provider: the reads of every resource of the kind in the process meet here.
+ */
+export function readBatches(
+  kind: Pick<Kind, "domain" | "collection" | "noun" | "listEveryRecord">,
+  client: () => ApiClient,
+  get: (uid: string) => Promise<unknown>,
+  { clock = systemClock, gathering = processGathering }: { clock?: Clock; gathering?: ReadGathering } = {},
+): ReadBatches {
+  /** Requests of this kind's reads in flight: GETs and Lists. */
+  let busy = 0;
+  const queue: Waiting[] = [];
+  /** The time the kind's last request took, from its send to its answer. */
+  let lastRoundTripMs = 0;
+  /** Set while the waiting reads are about to go: sends them. */
+  let pending: (() => void) | undefined;
+
+  const track = async <T>(request: () => Promise<T>): Promise<T> => {
+    busy++;
+    const started = clock.now();
+    try {
+      return await request();
+    } finally {
+      lastRoundTripMs = clock.now() - started;
+      busy--;
+      if (busy === 0) schedule();
+    }
+  };
+
+  // Once nothing of the kind is in flight: at once, or, while the engine still owes reads, when
+  // it has sent them or the kind's last round trip has passed.
+  const schedule = () => {
+    if (pending || queue.length === 0) return;
+    const gather: { timer?: Timer } = {};
+    const go = () => {
+      if (pending !== go) return;
+      pending = undefined;
+      gather.timer?.cancel();
+      gathering.stop(go);
+      if (busy === 0) flush();
+    };
+    pending = go;
+    // After the current turn: the reads just answered are owed by then, and reads whose calls
+    // arrived in the same turn have joined.
+    setImmediate(() => {
+      if (pending !== go) return;
+      if (gathering.owed === 0) return go();
+      gathering.gather(go);
+      gather.timer = clock.timer(Math.min(MAX_GATHER_MS, lastRoundTripMs), () => {
+        gathering.forget();
+        go();
+      });
+    });
+  };
+
+  const flush = () => {
+    const waiting = queue.splice(0);
+    if (waiting.length === 1) return waiting[0].settle(undefined);
+    for (const chunk of chunks(waiting)) void track(() => list(chunk));
+  };
+
+  /** One List of the chunk's uids (every page it answers); what it does not answer is read alone. */
+  const list = async (chunk: Waiting[]): Promise<void> => {
+    const unanswered = new Map<string, Waiting[]>();
+    for (const one of chunk) unanswered.set(one.uid, [...(unanswered.get(one.uid) ?? []), one]);
+    const uids = [...unanswered.keys()];
+    const now = Date.now();
+    const deadlineOf = (one: Waiting) => one.scope?.deadline ?? now + callBudgetMs();
+    const deadline = Math.min(...chunk.map(deadlineOf));
+    try {
+      await withCallDeadlineAt(
+        `reading ${uids.length} ${kind.collection} by their uids`,
+        deadline,
+        deadline - now,
+        async () => {
+          let pageToken: string | undefined;
+          // A page that brings nothing asked for, or more pages than uids, ends the walk: the rest are read alone.
+          for (let page = 0; page <= uids.length && unanswered.size > 0; page++) {
+            const query: Query = {
+              ...kind.listEveryRecord,
+              "uidp.ids": uids,
+              page_size: uids.length,
+              ...(pageToken === undefined ? {} : { page_token: pageToken }),
+            };
+            const body = await client().request({ method: "GET", domain: kind.domain, path: kind.collection, query });
+            const { records, next } = recordsOf(body, kind.collection);
+            let found = 0;
+            for (const record of records) {
+              const uid = (record as { uid?: unknown } | null)?.uid;
+              const readers = typeof uid === "string" ? unanswered.get(uid) : undefined;
+              if (!readers) continue;
+              unanswered.delete(uid as string);
+              found++;
+              for (const one of readers) one.settle({ record });
+            }
+            if (next === undefined || found === 0) break;
+            pageToken = next;
+          }
+        },
+      );
+    } catch {
+      // The List failed: every read it was to answer sends its own GET, which reports its own error.
+    }
+    for (const readers of unanswered.values()) for (const one of readers) one.settle(undefined);
+  };
+
+  const wait = (uid: string): Promise<Outcome> =>
+    new Promise<Outcome>((resolve, reject) => {
+      const scope = currentCall();
+      let timer: Timer | undefined;
+      let done = false;
+      const one: Waiting = {
+        uid,
+        scope,
+        settle(outcome) {
+          if (done) return;
+          done = true;
+          timer?.cancel();
+          resolve(outcome);
+        },
+      };
+      if (scope)
+        timer = clock.timer(Math.max(0, scope.deadline - scope.now()), () => {
+          if (done) return;
+          done = true;
+          const at = queue.indexOf(one);
+          if (at >= 0) queue.splice(at, 1);
+          reject(
+            new DeadlineExceededError(
+              scope.what,
+              scope.budgetMs,
+              `it was waiting to be read with other ${kind.noun}s by one List`,
+            ),
+          );
+        });
+      queue.push(one);
+      if (busy === 0) schedule();
+    });
+
+  const readOne = async (uid: string): Promise<unknown> => {
+    let waited: Promise<Outcome>;
+    if (busy === 0 && queue.length === 0) {
+      gathering.arrived();
+      // Alone, unless the engine owes more reads: the workers a batch just freed, coming back.
+      if (gathering.owed === 0) return track(() => get(uid));
+      waited = wait(uid);
+    } else {
+      // Waiting first: if it was the last read owed, the reads go with it.
+      waited = wait(uid);
+      gathering.arrived();
+    }
+    const outcome = await waited;
+    return outcome ? outcome.record : track(() => get(uid));
+  };
+
+  return {
+    async read(uid) {
+      if (client().batchReads?.() === false) return get(uid);
+      try {
+        return await readOne(uid);
+      } finally {
+        // Answered: the engine's worker is free to send the next read.
+        gathering.answered();
+      }
+    },
+  };
+}
