@@ -307,6 +307,10 @@ describe("the published package, installed with `npm install <tarball>` into an 
       encoding: "utf8",
     });
     expect([help.status, help.stderr]).toEqual([0, ""]);
-    expect(help.stdout).toMatch(/^Usage: platform-pulumi emulator .*\n\s+platform-pulumi export --under GROUP_UID/);
+    // The emulator's options wrap onto lines of their own before the export's usage.
+    expect(help.stdout).toMatch(
+      /^Usage: platform-pulumi emulator .*\n(\s+\[.*\n)*\s+platform-pulumi export --under GROUP_UID/,
+    );
+    expect(help.stdout).toContain("platform-pulumi export --from-terraform FILE");
   });
 });
