@@ -9,7 +9,7 @@ import * as providerProto from "@pulumi/pulumi/proto/provider_pb";
 import * as StructProto from "google-protobuf/google/protobuf/struct_pb";
 import { BUILTIN_ROLES, startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
-import { Plugin, startPlugin, unary } from "../tests/support/nativePlugin";
+import { Plugin, startPlugin, unary } from "../tests/support/pluginClient";
 import { firstGetOf, ReadsProxy, readsProxy, said } from "../tests/support/readsProxy";
 
 jest.setTimeout(120_000);
