@@ -10,7 +10,6 @@
  * tells unknown.
  */
 import * as path from "node:path";
-import type * as providerGrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as providerProto from "@pulumi/pulumi/proto/provider_pb";
 import { unknownValue } from "@pulumi/pulumi/runtime";
 import * as StructProto from "google-protobuf/google/protobuf/struct_pb";
