@@ -31,9 +31,9 @@ const PROJECT = "cli-batch";
 export const BATCH_VARIANTS = ["ours", "today"] as const;
 export type BatchVariant = (typeof BATCH_VARIANTS)[number];
 /** Records per team: its group, two identities, two role bindings. */
-const PER_TEAM = 5;
+export const BATCH_PER_TEAM = 5;
 
-const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
+export const BATCH_PROGRAM = `import * as pulumi from "@pulumi/pulumi";
 import * as platform from "platform-pulumi";
 
 const config = new pulumi.Config();
@@ -184,14 +184,14 @@ export async function benchCliBatch(options: {
   cliDir: string;
   cliVersion: string;
 }): Promise<CliBatchResult> {
-  const teams = Math.max(1, Math.round(options.records / PER_TEAM));
-  const records = teams * PER_TEAM;
+  const teams = Math.max(1, Math.round(options.records / BATCH_PER_TEAM));
+  const records = teams * BATCH_PER_TEAM;
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "platform-bench-batch-"));
   const statePath = path.join(scratch, "emulator.json");
   const programDir = path.join(scratch, "program");
   fs.mkdirSync(programDir);
   fs.writeFileSync(path.join(programDir, "Pulumi.yaml"), `name: ${PROJECT}\nruntime: nodejs\n`);
-  fs.writeFileSync(path.join(programDir, "index.ts"), PROGRAM);
+  fs.writeFileSync(path.join(programDir, "index.ts"), BATCH_PROGRAM);
   const viewer = BUILTIN_ROLES.find((r) => r.name === "viewer")!.uid;
   let emu = await startEmulator({ quiet: true, seed: false, statePath });
   const stack = realCliStack({
