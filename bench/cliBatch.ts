@@ -175,6 +175,21 @@ async function makeDrift(
   return { edited: 2 * edits, deleted: deletes, urns: urns.sort() };
 }
 
+/**
+ * Closes `emu` and starts it again from its state file, at the same address, answering `latencyMs`
+ * late and limiting each token to `rateLimit` requests a second: the same records, now far away.
+ * At the same address a refresh reads with the provider's settings as the last deployment recorded them.
+ */
+export async function farAway(
+  emu: RunningEmulator,
+  statePath: string,
+  limits: { latencyMs: number; rateLimit: number },
+): Promise<RunningEmulator> {
+  const port = Number(new URL(emu.url).port);
+  await emu.close();
+  return startEmulator({ port, quiet: true, seed: false, statePath, ...limits });
+}
+
 export async function benchCliBatch(options: {
   records: number;
   parallels: number[];
@@ -217,18 +232,7 @@ export async function benchCliBatch(options: {
       Math.max(1, Math.round(records / 100)),
       Math.max(1, Math.round(records / 100)),
     );
-    const port = Number(new URL(emu.url).port);
-    await emu.close();
-    // The same records, now far away and rate-limited, at the same address: a refresh reads with
-    // the provider's settings as the last deployment recorded them.
-    emu = await startEmulator({
-      port,
-      quiet: true,
-      seed: false,
-      statePath,
-      latencyMs: options.latencyMs,
-      rateLimit: options.rateLimit,
-    });
+    emu = await farAway(emu, statePath, { latencyMs: options.latencyMs, rateLimit: options.rateLimit });
     const far = emu;
 
     const runOne = async (variant: BatchVariant, parallel: number): Promise<RunRecord> => {

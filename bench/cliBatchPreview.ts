@@ -22,7 +22,7 @@ import { realCliStack, RealCliRun, RealCliStack } from "../tools/pulumi-cli/stac
 import { describedKinds } from "../native/kinds";
 import { kindModel } from "../provider/kindModel";
 import { documentedSchemas } from "../tools/generate/main";
-import { BATCH_PER_TEAM, BATCH_PROGRAM } from "./cliBatch";
+import { BATCH_PER_TEAM, BATCH_PROGRAM, farAway } from "./cliBatch";
 import { ratios, spread, Spread, timed } from "./stats";
 
 const PROJECT = "cli-batch";
@@ -198,16 +198,7 @@ export async function benchCliBatchPreview(options: {
       if (deployed.length !== records)
         throw new Error(`up of ${records} (${variant}) left ${deployed.length} records in the state`);
     }
-    const port = Number(new URL(emu.url).port);
-    await emu.close();
-    emu = await startEmulator({
-      port,
-      quiet: true,
-      seed: false,
-      statePath,
-      latencyMs: options.latencyMs,
-      rateLimit: options.rateLimit,
-    });
+    emu = await farAway(emu, statePath, { latencyMs: options.latencyMs, rateLimit: options.rateLimit });
     const far = emu;
 
     const runOne = async (variant: PreviewVariant, parallel: number, env: Record<string, string> = {}) => {
