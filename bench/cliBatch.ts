@@ -31,9 +31,9 @@ const PROJECT = "cli-batch";
 export const BATCH_VARIANTS = ["ours", "today"] as const;
 export type BatchVariant = (typeof BATCH_VARIANTS)[number];
 /** Records per team: its group, two identities, two role bindings. */
-const PER_TEAM = 5;
+export const BATCH_PER_TEAM = 5;
 
-const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
+export const BATCH_PROGRAM = `import * as pulumi from "@pulumi/pulumi";
 import * as platform from "platform-pulumi";
 
 const config = new pulumi.Config();
@@ -175,6 +175,21 @@ async function makeDrift(
   return { edited: 2 * edits, deleted: deletes, urns: urns.sort() };
 }
 
+/**
+ * Closes `emu` and starts it again from its state file, at the same address, answering `latencyMs`
+ * late and limiting each token to `rateLimit` requests a second: the same records, now far away.
+ * At the same address a refresh reads with the provider's settings as the last deployment recorded them.
+ */
+export async function farAway(
+  emu: RunningEmulator,
+  statePath: string,
+  limits: { latencyMs: number; rateLimit: number },
+): Promise<RunningEmulator> {
+  const port = Number(new URL(emu.url).port);
+  await emu.close();
+  return startEmulator({ port, quiet: true, seed: false, statePath, ...limits });
+}
+
 export async function benchCliBatch(options: {
   records: number;
   parallels: number[];
@@ -184,14 +199,14 @@ export async function benchCliBatch(options: {
   cliDir: string;
   cliVersion: string;
 }): Promise<CliBatchResult> {
-  const teams = Math.max(1, Math.round(options.records / PER_TEAM));
-  const records = teams * PER_TEAM;
+  const teams = Math.max(1, Math.round(options.records / BATCH_PER_TEAM));
+  const records = teams * BATCH_PER_TEAM;
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "platform-bench-batch-"));
   const statePath = path.join(scratch, "emulator.json");
   const programDir = path.join(scratch, "program");
   fs.mkdirSync(programDir);
   fs.writeFileSync(path.join(programDir, "Pulumi.yaml"), `name: ${PROJECT}\nruntime: nodejs\n`);
-  fs.writeFileSync(path.join(programDir, "index.ts"), PROGRAM);
+  fs.writeFileSync(path.join(programDir, "index.ts"), BATCH_PROGRAM);
   const viewer = BUILTIN_ROLES.find((r) => r.name === "viewer")!.uid;
   let emu = await startEmulator({ quiet: true, seed: false, statePath });
   const stack = realCliStack({
@@ -217,18 +232,7 @@ export async function benchCliBatch(options: {
       Math.max(1, Math.round(records / 100)),
       Math.max(1, Math.round(records / 100)),
     );
-    const port = Number(new URL(emu.url).port);
-    await emu.close();
-    // The same records, now far away and rate-limited, at the same address: a refresh reads with
-    // the provider's settings as the last deployment recorded them.
-    emu = await startEmulator({
-      port,
-      quiet: true,
-      seed: false,
-      statePath,
-      latencyMs: options.latencyMs,
-      rateLimit: options.rateLimit,
-    });
+    emu = await farAway(emu, statePath, { latencyMs: options.latencyMs, rateLimit: options.rateLimit });
     const far = emu;
 
     const runOne = async (variant: BatchVariant, parallel: number): Promise<RunRecord> => {

@@ -6,7 +6,7 @@
  *
  *   node dist/bench/run.js [--quick]
  *                          [--only requests,size,refresh,read,preview,emulator,require,scale,lookup,cli,
- *                                  native,plugin,batch]
+ *                                  native,plugin,batch,batch-preview]
  *                          [--runs N] [--resources N] [--concurrency N] [--scale-sizes N,M]
  *                          [--cli-sizes N,M] [--cli-checkpoint-sizes N,M]
  *                          [--native-resources N] [--native-runs N] [--batch-records N] [--batch-runs N] [--cpu-prof]
@@ -32,6 +32,7 @@ import { benchEmulatorKinds } from "./emulatorKinds";
 import { benchCliScale } from "./cliScale";
 import { benchNativeVsDynamic, NATIVE_STEPS } from "./cliNative";
 import { BATCH_SETUP, BATCH_TARGETS, benchCliBatch, reportCliBatch } from "./cliBatch";
+import { benchCliBatchPreview, reportCliBatchPreview } from "./cliBatchPreview";
 import { locatePulumiCli } from "../tools/pulumi-cli/find";
 import { benchLookupMemory } from "./lookupMemory";
 import { benchReadInProcess } from "./readInProcess";
@@ -53,6 +54,7 @@ const FIGURES = [
   "cli",
   "native",
   "batch",
+  "batch-preview",
   "plugin",
 ] as const;
 type Figure = (typeof FIGURES)[number];
@@ -158,7 +160,9 @@ function command(o: Options, figure: Figure): string {
     flags.push(`--cli-sizes ${o.cliSizes.join(",")}`, `--cli-checkpoint-sizes ${o.cliCheckpointSizes.join(",")}`);
   if (figure === "plugin") flags.push(`--runs ${o.runs}`);
   if (figure === "native") flags.push(`--native-resources ${o.nativeResources}`, `--native-runs ${o.nativeRuns}`);
-  if (figure === "batch") flags.push(`--batch-records ${o.batchRecords}`, `--batch-runs ${o.batchRuns}`);
+  if (figure === "batch-preview" && o.cpuProf) flags.push("--cpu-prof");
+  if (figure === "batch" || figure === "batch-preview")
+    flags.push(`--batch-records ${o.batchRecords}`, `--batch-runs ${o.batchRuns}`);
   if (figure === "read") flags.push(`--runs ${o.runs}`, `--resources ${o.resources}`, `--concurrency ${o.concurrency}`);
   if (figure === "requests") flags.push(`--resources ${o.resources}`, `--concurrency ${o.concurrency}`);
   return `npm run build && node dist/bench/run.js ${flags.join(" ")}`;
@@ -567,6 +571,27 @@ async function figureBatch(o: Options): Promise<void> {
   record(o, "batch", { ...r, target: BATCH_TARGETS });
 }
 
+async function figureBatchPreview(o: Options): Promise<void> {
+  heading(
+    o,
+    "batch-preview",
+    `[12b] Figure 12's drift check without its reads: preview (no --refresh) of ${o.batchRecords} records under the real Pulumi CLI, ours beside a trivial dynamic provider of the same graph`,
+  );
+  const cli = await locatePulumiCli({ progress: process.stderr });
+  const profileDir = o.cpuProf ? path.join(repoRoot, ".work", "bench-profiles") : undefined;
+  const r = await benchCliBatchPreview({
+    ...BATCH_SETUP,
+    records: o.batchRecords,
+    runs: o.batchRuns,
+    cliDir: cli.dir,
+    cliVersion: cli.version,
+    cpuProfileDir: profileDir,
+  });
+  for (const line of reportCliBatchPreview(r)) console.log(line);
+  if (profileDir) console.log(`  CPU profiles: ${profileDir}/batch-preview-* (open in Chrome DevTools)`);
+  record(o, "batch-preview", r);
+}
+
 async function figurePlugin(o: Options): Promise<void> {
   heading(o, "plugin", "[13] The plugin's single executable against the npm package's launcher: size and start-up");
   const r = await benchPluginStart({ runs: o.runs });
@@ -615,6 +640,7 @@ async function main(): Promise<void> {
   if (o.figures.has("cli")) await figureCli(o);
   if (o.figures.has("native")) await figureNative(o);
   if (o.figures.has("batch")) await figureBatch(o);
+  if (o.figures.has("batch-preview")) await figureBatchPreview(o);
   if (o.figures.has("plugin")) await figurePlugin(o);
   writeResults();
   console.log(`\nWritten: ${path.relative(process.cwd(), resultsPath) || resultsPath}`);
