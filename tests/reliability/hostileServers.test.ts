@@ -196,7 +196,15 @@ let hostileRuns: Promise<{ refresh: RealCliRun; destroy: RealCliRun; hits: Recor
 function hostileRefreshAndDestroy() {
   hostileRuns ??= (async () => {
     const { project } = await sharedStack();
-    const settings = { "platform:apiUrl": `${router.url}${WRONG_PREFIX}`, "platform:timeout": "3" };
+    // Each group stands for a server of its own, met by its own requests: one GET a read
+    // (platform:batchReads false), since a List of several groups' uids would carry several cases in
+    // one request. A List meeting a failing server falls back to each read's GET
+    // (provider/readBatches.test.ts).
+    const settings = {
+      "platform:apiUrl": `${router.url}${WRONG_PREFIX}`,
+      "platform:timeout": "3",
+      "platform:batchReads": "false",
+    };
     const perRun: Record<string, string[][]> = {};
     const take = () => {
       for (const label of Object.keys(SHARED)) (perRun[label] ??= []).push(hits.get(label)?.splice(0) ?? []);
