@@ -190,7 +190,8 @@ export async function farAway(
   return startEmulator({ port, quiet: true, seed: false, statePath, ...limits });
 }
 
-export async function benchCliBatch(options: {
+/** What figures 12 and 12b are run with: the stack's size, the runs, the far-away service, the CLI. */
+export interface BatchFigureOptions {
   records: number;
   parallels: number[];
   runs: number;
@@ -198,7 +199,9 @@ export async function benchCliBatch(options: {
   rateLimit: number;
   cliDir: string;
   cliVersion: string;
-}): Promise<CliBatchResult> {
+}
+
+export async function benchCliBatch(options: BatchFigureOptions): Promise<CliBatchResult> {
   const teams = Math.max(1, Math.round(options.records / BATCH_PER_TEAM));
   const records = teams * BATCH_PER_TEAM;
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "platform-bench-batch-"));

@@ -22,7 +22,7 @@ import { realCliStack, RealCliRun, RealCliStack } from "../tools/pulumi-cli/stac
 import { describedKinds } from "../native/kinds";
 import { kindModel } from "../provider/kindModel";
 import { documentedSchemas } from "../tools/generate/main";
-import { BATCH_PER_TEAM, BATCH_PROGRAM, farAway } from "./cliBatch";
+import { BATCH_PER_TEAM, BATCH_PROGRAM, BatchFigureOptions, farAway } from "./cliBatch";
 import { ratios, spread, Spread, timed } from "./stats";
 
 const PROJECT = "cli-batch";
@@ -139,16 +139,9 @@ interface RunRecord {
   requests: number;
 }
 
-export async function benchCliBatchPreview(options: {
-  records: number;
-  parallels: number[];
-  runs: number;
-  latencyMs: number;
-  rateLimit: number;
-  cliDir: string;
-  cliVersion: string;
-  cpuProfileDir?: string;
-}): Promise<CliBatchPreviewResult> {
+export async function benchCliBatchPreview(
+  options: BatchFigureOptions & { cpuProfileDir?: string },
+): Promise<CliBatchPreviewResult> {
   const teams = Math.max(1, Math.round(options.records / BATCH_PER_TEAM));
   const records = teams * BATCH_PER_TEAM;
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "platform-bench-batch-preview-"));

@@ -16,6 +16,7 @@ import { startEmulator } from "../../emulator";
 import type { RunningEmulator } from "../../emulator";
 import { pageExamples, PageExamples } from "../../tools/generate/docs/pages";
 import { repoRoot } from "../../tools/host/stage";
+import { cliEnvironment } from "../../tools/pulumi-cli/cliEnvironment";
 import { pulumiCliDir } from "../../tools/pulumi-cli/find";
 import { runProcess } from "../../tools/runProcess";
 
@@ -45,16 +46,7 @@ describe("the reference pages' YAML examples under the real Pulumi CLI, on the e
     emu = await startEmulator({ quiet: true });
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), "platform-pulumi-docs-yaml-"));
     cliDir = pulumiCliDir();
-    fs.mkdirSync(path.join(scratch, "backend"));
-    env = {
-      PULUMI_HOME: path.join(scratch, "pulumi-home"),
-      PULUMI_BACKEND_URL: `file://${path.join(scratch, "backend")}`,
-      PULUMI_CONFIG_PASSPHRASE: "docs-examples",
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      // The plugin's launcher runs on node.
-      PATH: [cliDir, path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
-    };
+    env = cliEnvironment(scratch, cliDir);
   });
   afterAll(async () => {
     await emu?.close();

@@ -21,6 +21,7 @@ import { initParameterName, pythonName } from "../../exporter/pythonNames";
 import { packageSchema, PropertySpec } from "../../native/schema";
 import { snapshot } from "../../tools/orgApi";
 import { withoutPlatformEnv } from "../../tools/orgProject";
+import { cliEnvironment } from "../../tools/pulumi-cli/cliEnvironment";
 import { repoRoot } from "../../tools/host/stage";
 import { pulumiCliDir } from "../../tools/pulumi-cli/find";
 import { pythonWithPulumiSdk } from "../../tools/pulumi-cli/pythonSdk";
@@ -28,7 +29,6 @@ import { runnerRequest } from "../../tools/pulumi-cli/runnerRequest";
 import { generateSdks, installPythonSdk } from "../../tools/pulumi-cli/sdks";
 import {
   buildHostileTeam,
-  cliEnvironment,
   expectTextsKept,
   installPackage,
   nativeResources,

@@ -12,6 +12,7 @@ import * as path from "node:path";
 import type { RunningEmulator } from "../../emulator";
 import { call } from "../../tools/orgApi";
 import { withoutPlatformEnv } from "../../tools/orgProject";
+import { cliEnvironment } from "../../tools/pulumi-cli/cliEnvironment";
 import { ProcessResult, runProcess } from "../../tools/runProcess";
 import { repoRoot } from "../../tools/host/stage";
 import { HOSTILE_GROUP_TEXTS, HOSTILE_TEXTS, hostileClaims } from "./hostileTexts";
@@ -82,19 +83,6 @@ export async function buildHostileTeam(
 export function installPackage(projectDir: string): void {
   fs.mkdirSync(path.join(projectDir, "node_modules"), { recursive: true });
   fs.symlinkSync(repoRoot, path.join(projectDir, "node_modules", "platform-pulumi"));
-}
-
-/** The CLI's environment: a file backend and PULUMI_HOME in `scratch`, nothing fetched, node on PATH for the plugin. */
-export function cliEnvironment(scratch: string, cliDir: string): Record<string, string> {
-  fs.mkdirSync(path.join(scratch, "backend"), { recursive: true });
-  return {
-    PULUMI_HOME: path.join(scratch, "pulumi-home"),
-    PULUMI_BACKEND_URL: `file://${path.join(scratch, "backend")}`,
-    PULUMI_CONFIG_PASSPHRASE: "export-languages",
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    PATH: [cliDir, path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
-  };
 }
 
 /** A plain `pulumi` command run in a project's folder on its stack `dev`. */

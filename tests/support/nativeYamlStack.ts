@@ -11,6 +11,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as YAML from "yaml";
 import { repoRoot } from "../../tools/host/stage";
+import { withoutPlatformEnv } from "../../tools/orgProject";
+import { cliEnvironment } from "../../tools/pulumi-cli/cliEnvironment";
 import { pulumiCliDir } from "../../tools/pulumi-cli/find";
 import { processGroupsBelow } from "../../tools/pulumi-cli/stack";
 import { ProcessResult, runProcess } from "../../tools/runProcess";
@@ -63,18 +65,9 @@ export async function yamlStack(options: YamlStackOptions): Promise<YamlStack> {
   const cliDir = pulumiCliDir();
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), `platform-pulumi-${options.name}-`));
   const dir = path.join(scratch, "program");
-  fs.mkdirSync(path.join(scratch, "backend"), { recursive: true });
   fs.mkdirSync(dir);
   fs.writeFileSync(path.join(dir, "Pulumi.yaml"), header(options.name));
-  const env: NodeJS.ProcessEnv = {
-    ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("PLATFORM_"))),
-    PULUMI_HOME: path.join(scratch, "pulumi-home"),
-    PULUMI_BACKEND_URL: `file://${path.join(scratch, "backend")}`,
-    PULUMI_CONFIG_PASSPHRASE: "native-yaml-stack",
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    PATH: [cliDir, path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
-  };
+  const env: NodeJS.ProcessEnv = { ...withoutPlatformEnv(), ...cliEnvironment(scratch, cliDir) };
   const argsOf = (args: string[]) => [...args, "--stack", STACK, "--non-interactive", "--color", "never"];
   const cli = (args: string[], extra: Record<string, string> = {}) =>
     runProcess(path.join(cliDir, "pulumi"), argsOf(args), { cwd: dir, env: { ...env, ...extra } });
