@@ -169,7 +169,9 @@ describe("a drift check under the real Pulumi CLI", () => {
         if (!changedSince) await new Promise<void>((resolve) => (wake = resolve));
         changedSince = false;
         const text = fs.existsSync(eventsFile) ? fs.readFileSync(eventsFile, "utf8") : "";
+        // Only whole lines: the engine may be halfway through appending the last one.
         const started = text
+          .slice(0, text.lastIndexOf("\n") + 1)
           .split("\n")
           .filter((line) => line.includes('"resourcePreEvent"'))
           .map((line) => JSON.parse(line).resourcePreEvent.metadata)
@@ -222,15 +224,21 @@ describe("a drift check under the real Pulumi CLI", () => {
     });
     const eventsFile = path.join(scratch, "edge-events.jsonl");
     const running = preview(true, 512, eventsFile);
-    await refreshesStarted(eventsFile, RECORDS);
-    await proxy.waitFor(() => true, KINDS.length);
-    expect(
-      proxy.seen
-        .map(said)
-        .map((s) => s.split("/")[0])
-        .sort(),
-    ).toEqual(KINDS.map((k) => `GET ${k}`).sort());
-    proxy.release();
+    try {
+      await refreshesStarted(eventsFile, RECORDS);
+      await proxy.waitFor(() => true, KINDS.length);
+      expect(
+        proxy.seen
+          .map(said)
+          .map((s) => s.split("/")[0])
+          .sort(),
+      ).toEqual(KINDS.map((k) => `GET ${k}`).sort());
+    } finally {
+      // Whatever failed above, the preview must end here: left holding, it would go on sending
+      // requests into the next test's count.
+      proxy.release();
+      await running.result.catch(() => undefined);
+    }
     const run = succeeded(await running.result);
 
     expect(driftedRecords(run)).toEqual([...changed].sort());
