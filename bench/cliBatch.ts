@@ -24,6 +24,7 @@ import * as path from "node:path";
 import { BUILTIN_ROLES, startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
 import { reapedChildrenCpuMs } from "../tools/pulumi-cli/automation";
+import { nodeProgramFolder } from "../tools/pulumi-cli/programFolder";
 import { realCliStack, RealCliRun, RealCliStack, RealCliStep } from "../tools/pulumi-cli/stack";
 import { ratios, spread, Spread, timed } from "./stats";
 
@@ -190,6 +191,47 @@ export async function farAway(
   return startEmulator({ port, quiet: true, seed: false, statePath, ...limits });
 }
 
+/**
+ * A stack of figure 12's config (the root, the viewer role, `teams`) for `program` on `emu`, in a
+ * folder of `scratch` named by `label`; `packages` are the local packages the program requires.
+ */
+export function batchStack(options: {
+  scratch: string;
+  label: string;
+  program: string;
+  emu: RunningEmulator;
+  teams: number;
+  cliDir: string;
+  packages?: Record<string, string>;
+}): RealCliStack {
+  const { emu } = options;
+  return realCliStack({
+    programDir: nodeProgramFolder(path.join(options.scratch, options.label), PROJECT, options.program),
+    project: PROJECT,
+    stack: "bench",
+    label: options.label,
+    cliDir: options.cliDir,
+    packages: options.packages,
+    config: {
+      [`${PROJECT}:rootUid`]: emu.rootUid,
+      [`${PROJECT}:roleUid`]: BUILTIN_ROLES.find((r) => r.name === "viewer")!.uid,
+      [`${PROJECT}:teams`]: String(options.teams),
+      "platform:apiUrl": emu.url,
+    },
+    secretConfig: { "platform:token": emu.token },
+  });
+}
+
+/** `up` of a batch stack, without checkpoints; throws unless every one of its `records` is in the state. */
+export async function deployBatch(stack: RealCliStack, records: number): Promise<void> {
+  const up = await stack.run("up", { env: { PULUMI_SKIP_CHECKPOINTS: "true" } });
+  if (up.code !== 0) throw new Error(`up of ${records} exited ${up.code}:\n${(up.stdout + up.stderr).slice(-3000)}`);
+  const deployed = (stack.checkpoint()?.checkpoint.latest?.resources ?? []).filter(
+    (r) => r.custom && r.type.startsWith("pulumi-nodejs:dynamic/") && r.id,
+  );
+  if (deployed.length !== records) throw new Error(`up of ${records} left ${deployed.length} records in the state`);
+}
+
 /** What figures 12 and 12b are run with: the stack's size, the runs, the far-away service, the CLI. */
 export interface BatchFigureOptions {
   records: number;
@@ -206,29 +248,17 @@ export async function benchCliBatch(options: BatchFigureOptions): Promise<CliBat
   const records = teams * BATCH_PER_TEAM;
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "platform-bench-batch-"));
   const statePath = path.join(scratch, "emulator.json");
-  const programDir = path.join(scratch, "program");
-  fs.mkdirSync(programDir);
-  fs.writeFileSync(path.join(programDir, "Pulumi.yaml"), `name: ${PROJECT}\nruntime: nodejs\n`);
-  fs.writeFileSync(path.join(programDir, "index.ts"), BATCH_PROGRAM);
-  const viewer = BUILTIN_ROLES.find((r) => r.name === "viewer")!.uid;
   let emu = await startEmulator({ quiet: true, seed: false, statePath });
-  const stack = realCliStack({
-    programDir,
-    project: PROJECT,
-    stack: "bench",
+  const stack = batchStack({
+    scratch,
     label: "batch-bench",
+    program: BATCH_PROGRAM,
+    emu,
+    teams,
     cliDir: options.cliDir,
-    config: {
-      [`${PROJECT}:rootUid`]: emu.rootUid,
-      [`${PROJECT}:roleUid`]: viewer,
-      [`${PROJECT}:teams`]: String(teams),
-      "platform:apiUrl": emu.url,
-    },
-    secretConfig: { "platform:token": emu.token },
   });
   try {
-    const up = await stack.run("up", { env: { PULUMI_SKIP_CHECKPOINTS: "true" } });
-    if (up.code !== 0) throw new Error(`up of ${records} exited ${up.code}:\n${(up.stdout + up.stderr).slice(-3000)}`);
+    await deployBatch(stack, records);
     const drift = await makeDrift(
       emu,
       stack,

@@ -17,15 +17,15 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { BUILTIN_ROLES, startEmulator } from "../emulator";
-import { realCliStack, RealCliRun, RealCliStack } from "../tools/pulumi-cli/stack";
+import { startEmulator } from "../emulator";
+import { localPackage } from "../tools/pulumi-cli/programFolder";
+import type { RealCliRun, RealCliStack } from "../tools/pulumi-cli/stack";
 import { describedKinds } from "../native/kinds";
 import { kindModel } from "../provider/kindModel";
 import { documentedSchemas } from "../tools/generate/main";
-import { BATCH_PER_TEAM, BATCH_PROGRAM, BatchFigureOptions, farAway } from "./cliBatch";
+import { BATCH_PER_TEAM, BATCH_PROGRAM, batchStack, BatchFigureOptions, deployBatch, farAway } from "./cliBatch";
 import { ratios, spread, Spread, timed } from "./stats";
 
-const PROJECT = "cli-batch";
 /**
  * ours: the package's classes. trivial: the trivial provider, its resources declaring only `uid`
  * besides their inputs. shaped: the same trivial provider, its resources declaring every output
@@ -146,14 +146,7 @@ export async function benchCliBatchPreview(
   const records = teams * BATCH_PER_TEAM;
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "platform-bench-batch-preview-"));
   const statePath = path.join(scratch, "emulator.json");
-  const packages = { [TRIVIAL_PACKAGE]: path.join(scratch, TRIVIAL_PACKAGE) };
-  fs.mkdirSync(packages[TRIVIAL_PACKAGE]);
-  fs.writeFileSync(
-    path.join(packages[TRIVIAL_PACKAGE], "package.json"),
-    JSON.stringify({ name: TRIVIAL_PACKAGE, main: "index.js" }),
-  );
-  fs.writeFileSync(path.join(packages[TRIVIAL_PACKAGE], "index.js"), TRIVIAL_PROVIDER);
-  const viewer = BUILTIN_ROLES.find((r) => r.name === "viewer")!.uid;
+  const packages = { [TRIVIAL_PACKAGE]: localPackage(scratch, TRIVIAL_PACKAGE, TRIVIAL_PROVIDER) };
   let emu = await startEmulator({ quiet: true, seed: false, statePath });
   const stacks = {} as Record<PreviewVariant, RealCliStack>;
   const programs: Record<PreviewVariant, string> = {
@@ -163,33 +156,16 @@ export async function benchCliBatchPreview(
   };
   try {
     for (const variant of PREVIEW_VARIANTS) {
-      const programDir = path.join(scratch, variant);
-      fs.mkdirSync(programDir);
-      fs.writeFileSync(path.join(programDir, "Pulumi.yaml"), `name: ${PROJECT}\nruntime: nodejs\n`);
-      fs.writeFileSync(path.join(programDir, "index.ts"), programs[variant]);
-      stacks[variant] = realCliStack({
-        programDir,
-        project: PROJECT,
-        stack: "bench",
+      stacks[variant] = batchStack({
+        scratch,
         label: `batch-preview-${variant}`,
+        program: programs[variant],
+        emu,
+        teams,
         cliDir: options.cliDir,
         packages: variant === "ours" ? undefined : packages,
-        config: {
-          [`${PROJECT}:rootUid`]: emu.rootUid,
-          [`${PROJECT}:roleUid`]: viewer,
-          [`${PROJECT}:teams`]: String(teams),
-          "platform:apiUrl": emu.url,
-        },
-        secretConfig: { "platform:token": emu.token },
       });
-      const up = await stacks[variant].run("up", { env: { PULUMI_SKIP_CHECKPOINTS: "true" } });
-      if (up.code !== 0)
-        throw new Error(`up of ${records} (${variant}) exited ${up.code}:\n${(up.stdout + up.stderr).slice(-3000)}`);
-      const deployed = (stacks[variant].checkpoint()?.checkpoint.latest?.resources ?? []).filter(
-        (r) => r.custom && r.type.startsWith("pulumi-nodejs:dynamic/") && r.id,
-      );
-      if (deployed.length !== records)
-        throw new Error(`up of ${records} (${variant}) left ${deployed.length} records in the state`);
+      await deployBatch(stacks[variant], records);
     }
     emu = await farAway(emu, statePath, { latencyMs: options.latencyMs, rateLimit: options.rateLimit });
     const far = emu;

@@ -24,6 +24,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator } from "../emulator";
 import { reapedChildrenCpuMs } from "../tools/pulumi-cli/automation";
+import { localPackage, nodeProgramFolder } from "../tools/pulumi-cli/programFolder";
 import { realCliStack, RealCliStack } from "../tools/pulumi-cli/stack";
 import { timed } from "./stats";
 
@@ -167,23 +168,13 @@ async function runSize(
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), `platform-bench-cli-${n}-`));
   const stacks: Partial<Record<Variant, RealCliStack>> = {};
   try {
-    const packages: Record<string, string> = {};
-    for (const [name, source] of [
-      [NOOP_PACKAGE, NOOP_PROVIDER],
-      [SHAPED_PACKAGE, SHAPED_PROVIDER],
-    ]) {
-      packages[name] = path.join(scratch, name);
-      fs.mkdirSync(packages[name]);
-      fs.writeFileSync(path.join(packages[name], "package.json"), JSON.stringify({ name, main: "index.js" }));
-      fs.writeFileSync(path.join(packages[name], "index.js"), source);
-    }
+    const packages = {
+      [NOOP_PACKAGE]: localPackage(scratch, NOOP_PACKAGE, NOOP_PROVIDER),
+      [SHAPED_PACKAGE]: localPackage(scratch, SHAPED_PACKAGE, SHAPED_PROVIDER),
+    };
     for (const variant of VARIANTS) {
-      const programDir = path.join(scratch, variant);
-      fs.mkdirSync(programDir);
-      fs.writeFileSync(path.join(programDir, "Pulumi.yaml"), `name: ${PROJECT}\nruntime: nodejs\n`);
-      fs.writeFileSync(path.join(programDir, "index.ts"), PROGRAMS[variant]);
       stacks[variant] = realCliStack({
-        programDir,
+        programDir: nodeProgramFolder(path.join(scratch, variant), PROJECT, PROGRAMS[variant]),
         project: PROJECT,
         stack: "bench",
         label: `bench-${variant}-${n}`,

@@ -15,7 +15,6 @@
  * Neither creates, changes nor deletes a record.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import * as YAML from "yaml";
 import { startEmulator } from "../emulator";
@@ -26,21 +25,13 @@ import { importable } from "./imports";
 import { typeTokenOf } from "./kinds";
 import { withoutPlatformEnv } from "../tools/orgProject";
 import { repoRoot } from "../tools/host/stage";
-import { pulumiCliDir } from "../tools/pulumi-cli/find";
 import { runProcess } from "../tools/runProcess";
+import { yamlStack, YamlStack } from "../tests/support/nativeYamlStack";
 
 jest.setTimeout(600_000);
 
-const PLUGIN_DIR = path.join(repoRoot, "native");
-const STACK = "dev";
-
-const header = (project: string) =>
-  `name: ${project}\nruntime: yaml\nplugins:\n  providers:\n    - name: platform\n      path: ${PLUGIN_DIR}\n`;
-
 describe("pulumi import with the native provider, from a YAML project under the real CLI", () => {
   let emu: RunningEmulator;
-  let scratch: string;
-  let cliDir: string;
   const writes = () => emu.requests().filter((r) => r.method !== "GET");
   const saved = { url: process.env.PLATFORM_API_URL, token: process.env.PLATFORM_TOKEN };
 
@@ -50,43 +41,22 @@ describe("pulumi import with the native provider, from a YAML project under the 
     return (await entry.provider.create(inputs)).id;
   }
 
+  const stacks: YamlStack[] = [];
   /** A YAML project with its stack, configured for the default provider. */
   async function project(name: string) {
-    const dir = path.join(scratch, name);
-    fs.mkdirSync(path.join(dir, "backend"), { recursive: true });
-    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), header(name));
-    const env = {
-      ...withoutPlatformEnv(),
-      PULUMI_HOME: path.join(scratch, "pulumi-home"),
-      PULUMI_BACKEND_URL: `file://${path.join(dir, "backend")}`,
-      PULUMI_CONFIG_PASSPHRASE: "native-import-test",
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      PATH: [cliDir, path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
-    };
-    const cli = (args: string[]) =>
-      runProcess(path.join(cliDir, "pulumi"), [...args, "--stack", STACK, "--non-interactive", "--color", "never"], {
-        cwd: dir,
-        env,
-      });
-    for (const args of [
-      ["stack", "init", "--secrets-provider", "passphrase"],
-      ["config", "set", "platform:apiUrl", emu.url],
-      ["config", "set", "--secret", "platform:token", emu.token],
-    ]) {
-      const answer = await cli(args);
-      if (answer.code !== 0) throw new Error(`pulumi ${args.join(" ")} failed: ${answer.stderr}`);
-    }
+    const stack = await yamlStack({
+      name,
+      config: { "platform:apiUrl": emu.url },
+      secretConfig: { "platform:token": emu.token },
+    });
+    stacks.push(stack);
     /** The generated code's resources made the program. */
-    const declare = (resources: Record<string, unknown>) =>
-      fs.writeFileSync(path.join(dir, "Pulumi.yaml"), header(name) + YAML.stringify({ resources }));
-    return { dir, cli, declare };
+    const declare = (resources: Record<string, unknown>) => stack.declare({ resources });
+    return { ...stack, declare };
   }
 
   beforeAll(async () => {
     emu = await startEmulator({ quiet: true });
-    cliDir = pulumiCliDir();
-    scratch = fs.mkdtempSync(path.join(os.tmpdir(), "platform-pulumi-native-import-"));
     process.env.PLATFORM_API_URL = emu.url;
     process.env.PLATFORM_TOKEN = emu.token;
   });
@@ -98,7 +68,7 @@ describe("pulumi import with the native provider, from a YAML project under the 
       if (value === undefined) delete process.env[key];
       else process.env[key] = value;
     await emu?.close();
-    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+    for (const stack of stacks) stack.remove();
   });
 
   /** An organization below the root: a group holding one record of each kind the tests import. */
@@ -125,7 +95,7 @@ describe("pulumi import with the native provider, from a YAML project under the 
   test("each of Group, Identity, Role, RoleBinding and Repo imports by id; the generated YAML previews with no changes", async () => {
     const org = await organization("single");
     const invite = await make("GroupInvite", { groupUid: org.group, roleUid: org.role, ttl: "3600s" });
-    const { dir, cli, declare } = await project("native-import");
+    const { dir, cli, declare, stateText } = await project("native-import");
     emu.clearRequests();
 
     const imports: Array<[string, string, string]> = [
@@ -151,9 +121,9 @@ describe("pulumi import with the native provider, from a YAML project under the 
         parentUid: org.group,
       },
     });
-    const state = JSON.parse(
-      fs.readFileSync(path.join(dir, "backend", ".pulumi", "stacks", "native-import", `${STACK}.json`), "utf8"),
-    ) as { checkpoint: { latest: { resources: Array<{ type: string; id?: string }> } } };
+    const state = JSON.parse(stateText()) as {
+      checkpoint: { latest: { resources: Array<{ type: string; id?: string }> } };
+    };
     expect(state.checkpoint.latest.resources.find((r) => r.type === "platform:iam:Role")?.id).toBe(org.role);
     expect(Object.keys(resources)).toEqual(["team", "ci", "auditor", "ciAuditor", "app"]);
 

@@ -14,6 +14,7 @@ import { startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
 import { withoutPlatformEnv } from "../tools/orgProject";
 import { repoRoot } from "../tools/host/stage";
+import { cliEnvironment } from "../tools/pulumi-cli/cliEnvironment";
 import { pulumiCliDir } from "../tools/pulumi-cli/find";
 import { runnerRequest } from "../tools/pulumi-cli/runnerRequest";
 import { pythonWithPulumiSdk } from "../tools/pulumi-cli/pythonSdk";
@@ -56,16 +57,7 @@ describe("the native provider from a Python program under the real Pulumi CLI (A
     );
     fs.mkdirSync(path.join(scratch, "cli"));
     fs.symlinkSync(cliDir, path.join(scratch, "cli", "bin"));
-    fs.mkdirSync(path.join(scratch, "backend"));
-    const envVars = {
-      PULUMI_HOME: path.join(scratch, "pulumi-home"),
-      PULUMI_BACKEND_URL: `file://${path.join(scratch, "backend")}`,
-      PULUMI_CONFIG_PASSPHRASE: "native-provider-test",
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      // The plugin's launcher runs on node.
-      PATH: [cliDir, path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
-    };
+    const envVars = cliEnvironment(scratch, cliDir);
     const config = {
       [`${PROJECT}:apiUrl`]: { value: emu.url, secret: false },
       [`${PROJECT}:token`]: { value: emu.token, secret: true },

@@ -21,8 +21,9 @@ import { withoutPlatformEnv } from "../tools/orgProject";
 import { repoRoot } from "../tools/host/stage";
 import type { RealCliOperation, RealCliRequest, RealCliResult } from "../tools/pulumi-cli/automation";
 import { runnerRequest } from "../tools/pulumi-cli/runnerRequest";
+import { cliEnvironment, stateFile } from "../tools/pulumi-cli/cliEnvironment";
 import { pulumiCliDir } from "../tools/pulumi-cli/find";
-import { runProcess } from "../tools/runProcess";
+import { plainStack, PlainStack } from "../tools/pulumi-cli/plainStack";
 
 jest.setTimeout(600_000);
 
@@ -84,15 +85,7 @@ describe("the native provider under the real Pulumi CLI (plugins.providers path,
     fs.symlinkSync(path.join(repoRoot, "node_modules"), path.join(programDir, "node_modules"));
     fs.mkdirSync(path.join(scratch, "cli"));
     fs.symlinkSync(cliDir, path.join(scratch, "cli", "bin"));
-    fs.mkdirSync(path.join(scratch, "backend"));
-    env = {
-      PULUMI_HOME: path.join(scratch, "pulumi-home"),
-      PULUMI_BACKEND_URL: `file://${path.join(scratch, "backend")}`,
-      PULUMI_CONFIG_PASSPHRASE: "native-provider-test",
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      PATH: [cliDir, path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
-    };
+    env = cliEnvironment(scratch, cliDir);
   });
   afterAll(async () => {
     await emu?.close();
@@ -204,13 +197,8 @@ describe("the native provider from a YAML program under the real Pulumi CLI (pul
   let scratch: string;
   let programDir: string;
   let cliDir: string;
-  let env: Record<string, string>;
+  let cli: PlainStack["cli"];
   const writes = () => emu.requests().filter((r) => r.method !== "GET");
-  const cli = (args: string[]) =>
-    runProcess(path.join(cliDir, "pulumi"), [...args, "--stack", STACK, "--non-interactive", "--color", "never"], {
-      cwd: programDir,
-      env: { ...withoutPlatformEnv(), ...env },
-    });
 
   beforeAll(async () => {
     emu = await startEmulator({ quiet: true });
@@ -219,28 +207,19 @@ describe("the native provider from a YAML program under the real Pulumi CLI (pul
     programDir = path.join(scratch, "program");
     fs.mkdirSync(programDir);
     fs.writeFileSync(path.join(programDir, "Pulumi.yaml"), YAML_PROGRAM);
-    fs.mkdirSync(path.join(scratch, "backend"));
-    env = {
-      PULUMI_HOME: path.join(scratch, "pulumi-home"),
-      PULUMI_BACKEND_URL: `file://${path.join(scratch, "backend")}`,
-      PULUMI_CONFIG_PASSPHRASE: "native-provider-test",
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      PATH: [cliDir, path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
-    };
-    const setUp = [
-      ["stack", "init", "--secrets-provider", "passphrase"],
-      ["config", "set", "apiUrl", emu.url],
-      ["config", "set", "--secret", "token", emu.token],
-      ["config", "set", "rootUid", emu.rootUid],
-      // The default provider (pulumi import) reads the stack's platform:* config.
-      ["config", "set", "platform:apiUrl", emu.url],
-      ["config", "set", "--secret", "platform:token", emu.token],
-    ];
-    for (const args of setUp) {
-      const answer = await cli(args);
-      if (answer.code !== 0) throw new Error(`pulumi ${args.slice(0, 3).join(" ")} failed: ${answer.stderr}`);
-    }
+    ({ cli } = await plainStack({
+      dir: programDir,
+      scratch,
+      cliDir,
+      stack: STACK,
+      config: {
+        apiUrl: emu.url,
+        rootUid: emu.rootUid,
+        // The default provider (pulumi import) reads the stack's platform:* config.
+        "platform:apiUrl": emu.url,
+      },
+      secretConfig: { token: emu.token, "platform:token": emu.token },
+    }));
   });
   afterAll(async () => {
     await emu?.close();
@@ -306,9 +285,7 @@ describe("the native provider from a YAML program under the real Pulumi CLI (pul
 });
 
 function checkpointOf(scratch: string, project: string): Checkpoint {
-  return JSON.parse(
-    fs.readFileSync(path.join(scratch, "backend", ".pulumi", "stacks", project, `${STACK}.json`), "utf8"),
-  ) as Checkpoint;
+  return JSON.parse(fs.readFileSync(stateFile(scratch, project, STACK), "utf8")) as Checkpoint;
 }
 
 async function groupsUnder(emu: RunningEmulator, name: string) {

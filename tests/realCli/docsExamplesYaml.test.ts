@@ -16,9 +16,8 @@ import { startEmulator } from "../../emulator";
 import type { RunningEmulator } from "../../emulator";
 import { pageExamples, PageExamples } from "../../tools/generate/docs/pages";
 import { repoRoot } from "../../tools/host/stage";
-import { cliEnvironment } from "../../tools/pulumi-cli/cliEnvironment";
 import { pulumiCliDir } from "../../tools/pulumi-cli/find";
-import { runProcess } from "../../tools/runProcess";
+import { plainStack } from "../../tools/pulumi-cli/plainStack";
 
 jest.setTimeout(600_000);
 
@@ -31,22 +30,15 @@ const listPages = pages.filter(
 );
 const pageNamed = (page: string) => pages.find((candidate) => candidate.page === page)!;
 
-/** The process environment without the provider's own settings: the stack's config is the only source. */
-function cleanEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("PLATFORM_")));
-}
-
 describe("the reference pages' YAML examples under the real Pulumi CLI, on the emulator", () => {
   let emu: RunningEmulator;
   let scratch: string;
   let cliDir: string;
-  let env: Record<string, string>;
 
   beforeAll(async () => {
     emu = await startEmulator({ quiet: true });
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), "platform-pulumi-docs-yaml-"));
     cliDir = pulumiCliDir();
-    env = cliEnvironment(scratch, cliDir);
   });
   afterAll(async () => {
     await emu?.close();
@@ -60,28 +52,13 @@ describe("the reference pages' YAML examples under the real Pulumi CLI, on the e
     const program = parse(page.examples.yaml!) as { config?: Record<string, { secret?: boolean }> };
     const project = { ...program, plugins: { providers: [{ name: "platform", path: path.join(repoRoot, "native") }] } };
     fs.writeFileSync(path.join(folder, "Pulumi.yaml"), stringify(project));
-    const cli = (args: string[]) =>
-      runProcess(path.join(cliDir, "pulumi"), [...args, "--stack", "dev", "--non-interactive", "--color", "never"], {
-        cwd: folder,
-        env: { ...cleanEnv(), ...env },
-      });
+    // The stack's config is the only source of the provider's settings.
+    const config: Record<string, string> = { "platform:apiUrl": emu.url };
+    const secretConfig: Record<string, string> = { "platform:token": emu.token };
     const values: Record<string, string> = { rootUid: emu.rootUid };
-    const setUp = [
-      ["stack", "init", "--secrets-provider", "passphrase"],
-      ["config", "set", "platform:apiUrl", emu.url],
-      ["config", "set", "--secret", "platform:token", emu.token],
-      ...Object.entries(program.config ?? {}).map(([key, declared]) => [
-        "config",
-        "set",
-        ...(declared.secret ? ["--secret"] : []),
-        key,
-        values[key] ?? `${key}-value`,
-      ]),
-    ];
-    for (const args of setUp) {
-      const answer = await cli(args);
-      if (answer.code !== 0) throw new Error(`pulumi ${args.slice(0, 3).join(" ")} failed: ${answer.stderr}`);
-    }
+    for (const [key, declared] of Object.entries(program.config ?? {}))
+      (declared.secret ? secretConfig : config)[key] = values[key] ?? `${key}-value`;
+    const { cli } = await plainStack({ dir: folder, scratch, cliDir, config, secretConfig });
     return cli;
   }
 

@@ -18,6 +18,7 @@ import * as path from "node:path";
 import { BUILTIN_ROLES, startEmulator } from "../../emulator";
 import type { RunningEmulator } from "../../emulator";
 import { changedRecords, driftOf } from "../../bench/cliBatch";
+import { nodeProgramFolder } from "../../tools/pulumi-cli/programFolder";
 import { firstGetOf, ReadsProxy, readsProxy, ReadsProxyOptions, said } from "../support/readsProxy";
 import { RealCliRun, realCliStack, RealCliStack } from "../support/realCli";
 
@@ -90,12 +91,8 @@ describe("a drift check under the real Pulumi CLI", () => {
     behaviour.upstream = emu.url;
     proxy = await readsProxy(behaviour);
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), "platform-drift-check-"));
-    const programDir = path.join(scratch, "program");
-    fs.mkdirSync(programDir);
-    fs.writeFileSync(path.join(programDir, "Pulumi.yaml"), `name: ${PROJECT}\nruntime: nodejs\n`);
-    fs.writeFileSync(path.join(programDir, "index.ts"), PROGRAM);
     stack = realCliStack({
-      programDir,
+      programDir: nodeProgramFolder(path.join(scratch, "program"), PROJECT, PROGRAM),
       project: PROJECT,
       label: "drift-check",
       config: { [`${PROJECT}:rootUid`]: emu.rootUid, [`${PROJECT}:roleUid`]: VIEWER, "platform:apiUrl": proxy.url },

@@ -20,13 +20,14 @@ import { startEmulator } from "../../emulator";
 import type { RunningEmulator } from "../../emulator";
 import { call, snapshot } from "../../tools/orgApi";
 import { withoutPlatformEnv } from "../../tools/orgProject";
+import { stateFile } from "../../tools/pulumi-cli/cliEnvironment";
 import { pulumiCliDir } from "../../tools/pulumi-cli/find";
+import { plainStack } from "../../tools/pulumi-cli/plainStack";
 import {
   buildHostileTeam,
   expectTextsKept,
   installPackage,
   nativeResources,
-  projectStack,
   TEAM_SSO_SECRET,
 } from "../support/exportLanguages";
 import { runExport } from "../support/exportOrganization";
@@ -53,7 +54,13 @@ describe("export --language yaml under the real Pulumi CLI", () => {
 
   /** The exported project's stack: its own backend, configured for the default provider. */
   async function stackOf(project: string, dir: string, secrets: Record<string, string> = {}) {
-    const cli = await projectStack(path.join(scratch, project), dir, cliDir, emu, secrets);
+    const { cli } = await plainStack({
+      dir,
+      scratch: path.join(scratch, project),
+      cliDir,
+      config: { "platform:apiUrl": emu.url },
+      secretConfig: { "platform:token": emu.token, ...secrets },
+    });
     return { cli, resources: () => nativeResources(path.join(scratch, project), project) };
   }
 
@@ -154,9 +161,7 @@ describe("export --language yaml under the real Pulumi CLI", () => {
         .sort(),
     );
     expectTextsKept(managed, team);
-    expect(
-      fs.readFileSync(path.join(scratch, project, "backend", ".pulumi", "stacks", project, "dev.json"), "utf8"),
-    ).not.toContain(TEAM_SSO_SECRET);
+    expect(fs.readFileSync(stateFile(path.join(scratch, project), project), "utf8")).not.toContain(TEAM_SSO_SECRET);
     const afterUp = await snapshot(api(), emu.rootUid);
     expect(afterUp).toEqual(before);
 

@@ -23,8 +23,9 @@ import { startEmulator } from "../../emulator";
 import type { RunningEmulator } from "../../emulator";
 import { withoutPlatformEnv } from "../../tools/orgProject";
 import { pulumiCliDir } from "../../tools/pulumi-cli/find";
+import { plainStack } from "../../tools/pulumi-cli/plainStack";
 import { runExport } from "../support/exportOrganization";
-import { installPackage, nativeResources, projectStack } from "../support/exportLanguages";
+import { installPackage, nativeResources } from "../support/exportLanguages";
 import { realCliStack, RealCliStack } from "../support/realCli";
 import { buildMigratedOrganization, INVITE_CODE, SSO_SECRET } from "../support/terraformOrganization";
 import { showJson, TfResource, tfstate } from "../support/terraformState";
@@ -68,8 +69,16 @@ describe("export --from-terraform under the real Pulumi CLI", () => {
   }
 
   /** A YAML project's stack on its own file backend, its secrets set: its plain `pulumi` commands. */
-  const yamlStack = (project: string, dir: string, secrets: Record<string, string>) =>
-    projectStack(path.join(scratch, project), dir, cliDir, emu, secrets);
+  const yamlStack = async (project: string, dir: string, secrets: Record<string, string>) =>
+    (
+      await plainStack({
+        dir,
+        scratch: path.join(scratch, project),
+        cliDir,
+        config: { "platform:apiUrl": emu.url },
+        secretConfig: { "platform:token": emu.token, ...secrets },
+      })
+    ).cli;
 
   test("YAML: both forms give one project; pulumi import --file --generate-code=false brings every record in with no write; after the client secret's one PATCH, no changes", async () => {
     const org = await buildMigratedOrganization(emu, "yaml-platform");

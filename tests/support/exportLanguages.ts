@@ -4,16 +4,14 @@
  * keys and values), references (groups under groups, a custom role and role bindings, one to a
  * built-in role, an account association, whose uid is its group's), identical subscriptions, and
  * optionally an identity provider with a client secret; the exported project made runnable as a
- * user's `npm install` makes it (the package's plugin under node_modules); and the CLI's
- * environment.
+ * user's `npm install` makes it (the package's plugin under node_modules); and the state it ends in.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { RunningEmulator } from "../../emulator";
 import { call } from "../../tools/orgApi";
-import { withoutPlatformEnv } from "../../tools/orgProject";
-import { cliEnvironment } from "../../tools/pulumi-cli/cliEnvironment";
-import { ProcessResult, runProcess } from "../../tools/runProcess";
+import { stateFile } from "../../tools/pulumi-cli/cliEnvironment";
+import type { StateResource } from "../../tools/pulumi-cli/plainStack";
 import { repoRoot } from "../../tools/host/stage";
 import { HOSTILE_GROUP_TEXTS, HOSTILE_TEXTS, hostileClaims } from "./hostileTexts";
 
@@ -85,49 +83,9 @@ export function installPackage(projectDir: string): void {
   fs.symlinkSync(repoRoot, path.join(projectDir, "node_modules", "platform-pulumi"));
 }
 
-/** A plain `pulumi` command run in a project's folder on its stack `dev`. */
-export type StackCli = (args: string[]) => Promise<ProcessResult>;
-
-/**
- * A project's stack `dev` on its own file backend (`cliEnvironment(scratch, …)`), configured for
- * the emulator's default provider, each of `secrets` set as a secret: its `pulumi` commands.
- */
-export async function projectStack(
-  scratch: string,
-  dir: string,
-  cliDir: string,
-  emu: RunningEmulator,
-  secrets: Record<string, string> = {},
-): Promise<StackCli> {
-  const env = { ...withoutPlatformEnv(), ...cliEnvironment(scratch, cliDir) };
-  const cli = (args: string[]) =>
-    runProcess(path.join(cliDir, "pulumi"), [...args, "--stack", "dev", "--non-interactive", "--color", "never"], {
-      cwd: dir,
-      env,
-    });
-  for (const args of [
-    ["stack", "init", "--secrets-provider", "passphrase"],
-    ["config", "set", "platform:apiUrl", emu.url],
-    ["config", "set", "--secret", "platform:token", emu.token],
-    ...Object.entries(secrets).map(([key, value]) => ["config", "set", "--secret", key, value]),
-  ]) {
-    const answer = await cli(args);
-    if (answer.code !== 0) throw new Error(`pulumi ${args.join(" ")} failed: ${answer.stderr}`);
-  }
-  return cli;
-}
-
-export interface StateResource {
-  type: string;
-  id?: string;
-  inputs?: Record<string, unknown>;
-  outputs?: Record<string, unknown>;
-}
-
 /** The stack's resources of the native provider, as the file backend keeps them. */
 export function nativeResources(scratch: string, project: string, stack = "dev"): StateResource[] {
-  const file = path.join(scratch, "backend", ".pulumi", "stacks", project, `${stack}.json`);
-  const state = JSON.parse(fs.readFileSync(file, "utf8")) as {
+  const state = JSON.parse(fs.readFileSync(stateFile(scratch, project, stack), "utf8")) as {
     checkpoint: { latest?: { resources?: StateResource[] } };
   };
   return (state.checkpoint.latest?.resources ?? []).filter((r) => r.type.startsWith("platform:"));

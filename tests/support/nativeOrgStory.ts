@@ -17,6 +17,7 @@ import { call, OrgRecord, OrgSnapshot, snapshot } from "../../tools/orgApi";
 import { EXAMPLE_SSO_CLIENT_SECRET } from "../../tools/orgProject";
 import { repoRoot } from "../../tools/host/stage";
 import { SECRET_SIGNATURE } from "../../tools/pulumi-cli/stack";
+import { cliEnvironment, stateFile } from "../../tools/pulumi-cli/cliEnvironment";
 import { pulumiCliDir } from "../../tools/pulumi-cli/find";
 import * as YAML from "yaml";
 import { cliOnlyPath, InstalledPlugin, installPluginArchive } from "./pluginArchive";
@@ -105,26 +106,17 @@ export function describeNativeOrgStory(
     let program: NativeProgram;
     let before: OrgSnapshot;
     const api = () => ({ url: context.emu.url, token: context.emu.token });
-    const checkpointFile = () =>
-      path.join(context.scratch, "backend", ".pulumi", "stacks", options.project, "dev.json");
+    const checkpointFile = () => stateFile(context.scratch, options.project);
 
     beforeAll(async () => {
       const emu = await startEmulator({ quiet: true });
       const scratch = fs.mkdtempSync(path.join(os.tmpdir(), `platform-pulumi-${options.project}-`));
       const cliDir = pulumiCliDir();
       const plugin = options.plugin ?? "folder";
-      fs.mkdirSync(path.join(scratch, "backend"));
       const env = {
-        PULUMI_HOME: path.join(scratch, "pulumi-home"),
-        PULUMI_BACKEND_URL: `file://${path.join(scratch, "backend")}`,
-        PULUMI_CONFIG_PASSPHRASE: "native-org-story",
-        PULUMI_SKIP_UPDATE_CHECK: "true",
-        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-        PATH:
-          plugin === "archive"
-            ? cliOnlyPath(cliDir, scratch)
-            : // The plugin's launcher runs on node.
-              [cliDir, path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
+        ...cliEnvironment(scratch, cliDir),
+        // The archive's plugin needs no node: the CLI alone on PATH proves it.
+        ...(plugin === "archive" ? { PATH: cliOnlyPath(cliDir, scratch) } : {}),
       };
       context = {
         emu,

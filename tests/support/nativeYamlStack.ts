@@ -11,11 +11,13 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as YAML from "yaml";
 import { repoRoot } from "../../tools/host/stage";
-import { withoutPlatformEnv } from "../../tools/orgProject";
-import { cliEnvironment } from "../../tools/pulumi-cli/cliEnvironment";
+import { stateFile } from "../../tools/pulumi-cli/cliEnvironment";
 import { pulumiCliDir } from "../../tools/pulumi-cli/find";
+import { plainStack, StateResource } from "../../tools/pulumi-cli/plainStack";
 import { processGroupsBelow } from "../../tools/pulumi-cli/stack";
-import { ProcessResult, runProcess } from "../../tools/runProcess";
+import type { ProcessResult } from "../../tools/runProcess";
+
+export type { StateResource };
 
 const PLUGIN_DIR = path.join(repoRoot, "native");
 const STACK = "dev";
@@ -33,14 +35,6 @@ export interface StartedCommand {
   result: Promise<ProcessResult>;
   /** SIGKILL to the command and everything it started; resolves once it has exited. */
   kill(): Promise<void>;
-}
-
-export interface StateResource {
-  urn: string;
-  type: string;
-  id?: string;
-  inputs?: Record<string, unknown>;
-  outputs?: Record<string, unknown>;
 }
 
 export interface YamlStack {
@@ -67,26 +61,20 @@ export async function yamlStack(options: YamlStackOptions): Promise<YamlStack> {
   const dir = path.join(scratch, "program");
   fs.mkdirSync(dir);
   fs.writeFileSync(path.join(dir, "Pulumi.yaml"), header(options.name));
-  const env: NodeJS.ProcessEnv = { ...withoutPlatformEnv(), ...cliEnvironment(scratch, cliDir) };
-  const argsOf = (args: string[]) => [...args, "--stack", STACK, "--non-interactive", "--color", "never"];
-  const cli = (args: string[], extra: Record<string, string> = {}) =>
-    runProcess(path.join(cliDir, "pulumi"), argsOf(args), { cwd: dir, env: { ...env, ...extra } });
-
-  const setUp = [
-    ["stack", "init", "--secrets-provider", "passphrase"],
-    ...Object.entries(options.config ?? {}).map(([key, value]) => ["config", "set", key, value]),
-    ...Object.entries(options.secretConfig ?? {}).map(([key, value]) => ["config", "set", "--secret", key, value]),
-  ];
-  for (const args of setUp) {
-    const answer = await cli(args);
-    if (answer.code !== 0) throw new Error(`pulumi ${args.slice(0, 3).join(" ")} failed: ${answer.stderr}`);
-  }
+  const { cli, pulumi, argv, env } = await plainStack({
+    dir,
+    scratch,
+    cliDir,
+    stack: STACK,
+    config: options.config,
+    secretConfig: options.secretConfig,
+  });
 
   return {
     dir,
     cli,
     start(args, extra = {}) {
-      const child = spawn(path.join(cliDir, "pulumi"), argsOf(args), {
+      const child = spawn(pulumi, argv(args), {
         cwd: dir,
         env: { ...env, ...extra },
         detached: true,
@@ -124,8 +112,7 @@ export async function yamlStack(options: YamlStackOptions): Promise<YamlStack> {
       const exported = JSON.parse(answer.stdout) as { deployment: { resources?: StateResource[] } };
       return (exported.deployment.resources ?? []).filter((r) => r.type.startsWith(typePrefix));
     },
-    stateText: () =>
-      fs.readFileSync(path.join(scratch, "backend", ".pulumi", "stacks", options.name, `${STACK}.json`), "utf8"),
+    stateText: () => fs.readFileSync(stateFile(scratch, options.name, STACK), "utf8"),
     remove: () => fs.rmSync(scratch, { recursive: true, force: true }),
   };
 }

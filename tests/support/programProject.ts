@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { programCommand } from "../../tools/pulumi-cli/command";
+import { nodeProgramFolder } from "../../tools/pulumi-cli/programFolder";
 import { CheckpointResource, RealCliRun, RealCliRunOptions, realCliStack, RealCliStack } from "./realCli";
 
 export interface ProgramProject {
@@ -42,9 +43,7 @@ export function programProject(options: {
   if ("dir" in options.program) programDir = options.program.dir;
   else {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), `platform-pulumi-program-${options.name}-`));
-    programDir = scratch;
-    fs.writeFileSync(path.join(programDir, "Pulumi.yaml"), `name: ${options.name}\nruntime: nodejs\n`);
-    fs.writeFileSync(path.join(programDir, "index.ts"), options.program.source);
+    programDir = nodeProgramFolder(scratch, options.name, options.program.source);
   }
   const key = (name: string) => (name.includes(":") ? name : `${options.name}:${name}`);
   const qualified = (config: Record<string, string>) =>

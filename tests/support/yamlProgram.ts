@@ -3,9 +3,7 @@
  * folder (pulumi-yaml's language host is built beside the CLI): the stack set up with the
  * provider's settings, rootUid and the secret, then one command per operation.
  */
-import * as path from "node:path";
-import { withoutPlatformEnv } from "../../tools/orgProject";
-import { runProcess } from "../../tools/runProcess";
+import { plainStack } from "../../tools/pulumi-cli/plainStack";
 import { EXAMPLE_SSO_CLIENT_SECRET, NativeOperation, NativeProgram, NativeStoryContext } from "./nativeOrgStory";
 
 const FLAGS: Record<string, keyof NativeOperation> = {
@@ -14,23 +12,21 @@ const FLAGS: Record<string, keyof NativeOperation> = {
   "--diff": "diff",
 };
 
-export async function yamlProgram({ emu, programDir, cliDir, env }: NativeStoryContext): Promise<NativeProgram> {
-  const cli = (args: string[]) =>
-    runProcess(path.join(cliDir, "pulumi"), [...args, "--stack", "dev", "--non-interactive", "--color", "never"], {
-      cwd: programDir,
-      env: { ...withoutPlatformEnv(), ...env },
-    });
-  const setUp = [
-    ["stack", "init", "--secrets-provider", "passphrase"],
-    ["config", "set", "platform:apiUrl", emu.url],
-    ["config", "set", "--secret", "platform:token", emu.token],
-    ["config", "set", "rootUid", emu.rootUid],
-    ["config", "set", "--secret", "ssoClientSecret", EXAMPLE_SSO_CLIENT_SECRET],
-  ];
-  for (const args of setUp) {
-    const answer = await cli(args);
-    if (answer.code !== 0) throw new Error(`pulumi ${args.slice(0, 3).join(" ")} failed: ${answer.stderr}`);
-  }
+export async function yamlProgram({
+  emu,
+  scratch,
+  programDir,
+  cliDir,
+  env,
+}: NativeStoryContext): Promise<NativeProgram> {
+  const { cli } = await plainStack({
+    dir: programDir,
+    scratch,
+    cliDir,
+    env,
+    config: { "platform:apiUrl": emu.url, rootUid: emu.rootUid },
+    secretConfig: { "platform:token": emu.token, ssoClientSecret: EXAMPLE_SSO_CLIENT_SECRET },
+  });
   return {
     run: (operation) =>
       cli([

@@ -17,3 +17,8 @@ export function cliEnvironment(scratch: string, cliDir: string): Record<string, 
     PATH: [cliDir, path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
   };
 }
+
+/** The state file of a project's stack on the file backend of `cliEnvironment(scratch, …)`. */
+export function stateFile(scratch: string, project: string, stack = "dev"): string {
+  return path.join(scratch, "backend", ".pulumi", "stacks", project, `${stack}.json`);
+}
