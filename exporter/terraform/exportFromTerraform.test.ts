@@ -204,6 +204,7 @@ describe("the state against the organization", () => {
       const { result, read } = await migrate([stateFile(org.resources, "json")], { importFile: undefined });
       expect(read("index.ts")).toContain('description: "Edited in the console"');
       expect(result.notes).toContainEqual({
+        file: expect.stringMatching(/show\.json$/),
         address: "chainguard_group.platform",
         lines: [
           "Terraform's state differs from the organization in description: the organization's values are declared " +
