@@ -13,8 +13,9 @@
  * work alike.
  *
  * Refused before anything is written, naming each instance: a file that is no state of a form it
- * reads, a tainted or deposed instance, a record in two places; and, unless `partial` leaves them
- * out, a type or an instance this package cannot manage and an instance whose record is gone.
+ * reads (or not UTF-8), a tainted or deposed instance, a record in two places; and, unless
+ * `partial` leaves them out, a type or an instance this package cannot manage (one lacking what
+ * the provider's schema requires among them) and an instance whose record is gone.
  * Data sources and other providers' resources are skipped and listed.
  */
 import type { ApiRecord, Kind } from "../../provider/kind";

@@ -9,7 +9,8 @@
  *   its sensitive values, `tainted` and `deposed_key`.
  *
  * They are told apart by content. Anything else is refused, naming what it is when it can tell
- * (an older state format, a plan, provider schemas, a Pulumi checkpoint). Sensitive values are
+ * (an older state format, a plan, provider schemas, a Pulumi checkpoint, UTF-16, bytes that are
+ * not UTF-8). Sensitive values are
  * dropped as they are read: nothing after this module can show one.
  */
 import * as fs from "node:fs";
