@@ -223,6 +223,25 @@ describe("a state file's bytes", () => {
     );
   });
 
+  test("a replacement character the state holds itself is not taken for the bad byte", () => {
+    const text = tfstate([
+      {
+        type: "chainguard_group",
+        name: "team",
+        instances: [
+          { key: "a", attributes: { id: "r/a", name: "already \uFFFD here" } },
+          { key: "b", attributes: { id: "r/b", name: "M@@ller" } },
+        ],
+      },
+    ]);
+    const [head, tail] = text.split("@@");
+    const file = write("mixed.tfstate", Buffer.concat([Buffer.from(head), Buffer.from([0xfc]), Buffer.from(tail)]));
+    expect(refusal(file)).toContain(
+      `the byte at offset ${Buffer.from(head).length} (line ${head.split("\n").length}, column ` +
+        `${head.split("\n").pop()!.length + 1}), in the attribute name of chainguard_group.team["b"],`,
+    );
+  });
+
   test("a sequence cut short names its lead byte; bytes of no state are named by offset alone", () => {
     // 0xE9 (Latin-1 é) leads a three-byte sequence that the next byte breaks.
     const cut = Buffer.concat([Buffer.from('{"version": 4, "x": "caf'), Buffer.from([0xe9]), Buffer.from('"}')]);

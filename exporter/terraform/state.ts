@@ -42,7 +42,11 @@ export interface ReadState {
 
 /** The file is no Terraform state this command reads: nothing was written. */
 export class StateFormatError extends Error {
-  constructor(file: string, what: string) {
+  constructor(
+    /** The file, as given: the message begins with it. */
+    readonly file: string,
+    what: string,
+  ) {
     super(`${file} ${what}`);
     this.name = "StateFormatError";
   }
@@ -112,7 +116,7 @@ export function decodeState(bytes: Uint8Array, file: string): string {
     const offset = firstBadByte(bytes);
     const prefix = new TextDecoder("utf-8").decode(bytes.subarray(0, offset)).replace(/^\uFEFF/, "");
     const lines = prefix.split("\n");
-    const place = holderOf(new TextDecoder("utf-8").decode(bytes).replace(/^\uFEFF/, ""));
+    const place = holderOf(prefix, new TextDecoder("utf-8").decode(bytes.subarray(offset)));
     throw new StateFormatError(
       file,
       `is not UTF-8: the byte at offset ${offset} (line ${lines.length}, column ${lines[lines.length - 1].length + 1})` +
@@ -171,17 +175,25 @@ function firstBadByte(bytes: Uint8Array): number {
 }
 
 /**
- * Where text read with replacement characters first holds one: "the attribute name of
- * chainguard_group.team" (or the key of its address), if the text is a state this module reads.
+ * Where the first bytes that are not UTF-8 are: "the attribute name of chainguard_group.team"
+ * (or the key of its address), if the text is a state this module reads. `rest` is the text from
+ * them on, read with replacement characters: its first is theirs, marked by a character the text
+ * does not hold, so that no replacement character elsewhere is taken for it.
  */
-function holderOf(text: string): string | undefined {
+function holderOf(before: string, rest: string): string | undefined {
+  let mark = 0xf8ff;
+  while (before.includes(String.fromCodePoint(mark)) || rest.includes(String.fromCodePoint(mark))) mark--;
+  const sentinel = String.fromCodePoint(mark);
   let state: unknown;
   try {
-    state = JSON.parse(text);
+    state = JSON.parse(before + sentinel + rest.slice(1));
   } catch {
     return undefined;
   }
-  const bad = (value: string) => value.includes("\uFFFD");
+  const bad = (value: string) => value.includes(sentinel);
+  // An address shows the mark as HCL's escape of it (a tfstate) or as it is (show -json): as U+FFFD.
+  const shown = (address: string) =>
+    address.replaceAll(`\\u${mark.toString(16)}`, "\uFFFD").replaceAll(sentinel, "\uFFFD");
   const pathIn = (value: unknown, path: string): string | undefined => {
     if (typeof value === "string") return bad(value) ? path : undefined;
     if (Array.isArray(value)) {
@@ -208,12 +220,12 @@ function holderOf(text: string): string | undefined {
   const raw = rawInstances(state);
   for (const [i, instance] of instances.entries()) {
     const { values, key } = raw[i] ?? {};
-    if (typeof key === "string" && bad(key)) return `the key of ${instance.address}`;
+    if (typeof key === "string" && bad(key)) return `the key of ${shown(instance.address)}`;
     const at = pathIn(values, "");
-    if (at !== undefined) return `the attribute ${at} of ${instance.address}`;
+    if (at !== undefined) return `the attribute ${shown(at)} of ${shown(instance.address)}`;
   }
   const at = pathIn(state, "");
-  return at === undefined ? undefined : `"${at}"`;
+  return at === undefined ? undefined : `"${shown(at)}"`;
 }
 
 /** Each instance's values and key as the file holds them, in the order the readers list instances. */
