@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { showJson, TfResource, tfstate } from "../../tests/support/terraformState";
-import { providerOfConfiguration, readState, readStateFile, StateFormatError } from "./state";
+import { decodeState, providerOfConfiguration, readState, readStateFile, StateFormatError } from "./state";
 
 const RESOURCES: TfResource[] = [
   { mode: "data", type: "chainguard_group", name: "root", instances: [{ attributes: { id: "r" } }] },
@@ -254,6 +254,48 @@ describe("a state file's bytes", () => {
     );
     const last = Buffer.concat([Buffer.from('{"version": 4}'), Buffer.from([0xc3])]);
     expect(refusal(write("last.tfstate", last))).toContain("the byte at offset 14 (line 1, column 15)");
+  });
+
+  test("the offset named is the first bad sequence's, wherever it falls (seeded bytes across the 64 KiB chunk edge)", () => {
+    /** The first byte of the first sequence that is not UTF-8, by the Unicode standard's table 3-7, or -1. */
+    const firstBad = (b: Uint8Array): number => {
+      for (let i = 0; i < b.length;) {
+        const c = b[i];
+        if (c < 0x80) {
+          i++;
+          continue;
+        }
+        const need = c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : 0;
+        if (need === 0) return i;
+        for (let k = 1; k <= need; k++) {
+          const d = b[i + k];
+          const low = k === 1 && c === 0xe0 ? 0xa0 : k === 1 && c === 0xf0 ? 0x90 : 0x80;
+          const high = k === 1 && c === 0xed ? 0x9f : k === 1 && c === 0xf4 ? 0x8f : 0xbf;
+          if (d === undefined || d < low || d > high) return i;
+        }
+        i += need + 1;
+      }
+      return -1;
+    };
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+    const pieces = ["a", "ü", "東", "😀"].map((t) => Buffer.from(t));
+    const junk = [0x80, 0xbf, 0xc0, 0xc3, 0xe0, 0xe9, 0xed, 0xf0, 0xf4, 0xf5, 0xff];
+    let checked = 0;
+    for (let round = 0; round < 30; round++) {
+      const parts = [Buffer.from("{   ")];
+      for (let size = 4; size < (1 << 16) - 8 + Math.floor(random() * 16); size += parts[parts.length - 1].length)
+        parts.push(pieces[Math.floor(random() * pieces.length)]);
+      const bytes = Buffer.concat(parts);
+      const at = 4 + Math.floor(random() * (bytes.length - 4));
+      for (let k = Math.floor(random() * 3); k >= 0 && at + k < bytes.length; k--)
+        bytes[at + k] = junk[Math.floor(random() * junk.length)];
+      const expected = firstBad(bytes);
+      if (expected === -1) continue;
+      checked++;
+      expect(() => decodeState(bytes, "f")).toThrow(`f is not UTF-8: the byte at offset ${expected} (`);
+    }
+    expect(checked).toBeGreaterThan(20);
   });
 
   test("UTF-16 is named as such, either byte order, with or without a byte order mark, and how to re-save it", () => {

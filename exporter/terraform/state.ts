@@ -146,10 +146,32 @@ function utf16Order(bytes: Uint8Array): string | undefined {
 }
 
 /**
- * The offset of the first byte of the first sequence that is not UTF-8: the longest prefix a
- * fatal decoder takes as the start of a stream, less the unfinished sequence it ends with.
+ * The offset of the first byte of the first sequence that is not UTF-8: found by chunk with one
+ * fatal decoder reading the file as a stream, then within the chunk that fails.
  */
 function firstBadByte(bytes: Uint8Array): number {
+  const CHUNK = 1 << 16;
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  let start = 0;
+  for (; start < bytes.length; start += CHUNK) {
+    try {
+      decoder.decode(bytes.subarray(start, start + CHUNK), { stream: true });
+    } catch {
+      break;
+    }
+  }
+  // No chunk failed: the file ends inside a character.
+  const end = Math.min(bytes.length, start + CHUNK);
+  const failed = Math.min(start, Math.max(0, bytes.length - 4));
+  // Back to the start of a character (a bad sequence may begin in the chunk before): what comes before decoded whole.
+  let from = failed;
+  while (from > 0 && from > failed - 4 && (bytes[from] & 0xc0) === 0x80) from--;
+  if ((bytes[from] & 0xc0) === 0x80) from = failed;
+  return from + firstBadIn(bytes.subarray(from, end));
+}
+
+/** firstBadByte within a piece that starts at a character: the longest prefix a stream takes, less an open end. */
+function firstBadIn(bytes: Uint8Array): number {
   const fine = (length: number) => {
     try {
       new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(0, length), { stream: true });
@@ -160,15 +182,16 @@ function firstBadByte(bytes: Uint8Array): number {
   };
   let good = 0;
   let bad = bytes.length;
+  if (fine(bad)) good = bad;
   while (bad - good > 1) {
     const middle = Math.floor((good + bad) / 2);
     if (fine(middle)) good = middle;
     else bad = middle;
   }
-  // `good` bytes decode as a stream's start; a lead byte among its last three begins the bad sequence.
+  // `good` bytes decode as a stream's start; if they end inside a character, its lead byte begins the bad sequence.
   for (let back = 1; back <= 3 && good - back >= 0; back++) {
     const byte = bytes[good - back];
-    if (byte >= 0xc0) return good - back;
+    if (byte >= 0xc0) return back < (byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : 2) ? good - back : good;
     if ((byte & 0xc0) !== 0x80) break;
   }
   return good;
