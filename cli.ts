@@ -38,7 +38,8 @@ with PLATFORM_IDENTITY_TOKEN_FILE, as the provider reads them):
   --from-terraform FILE [FILE...]
                        export the records the vendor's Terraform provider (registry.terraform.io/chainguard-dev/
                        chainguard) manages in these states instead: each a terraform.tfstate (format 4, what
-                       \`terraform state pull\` prints) or the output of \`terraform show -json\`. Each resource is
+                       \`terraform state pull\` prints) or the output of \`terraform show -json\`, in UTF-8 (a byte
+                       order mark is fine; UTF-16 or other bytes are refused, named by offset). Each resource is
                        named after its Terraform address; the command then prints the \`terraform state rm\` lines
                        that let Terraform forget them (docs/guides/migrate-from-terraform.md)
   --out DIR            the project folder to write (default: platform-export, unless only --import-file is given); new or empty
@@ -57,10 +58,12 @@ with PLATFORM_IDENTITY_TOKEN_FILE, as the provider reads them):
   --name PROJECT       the Pulumi project name (default: platform-<last segment of the uid>)
   --partial            write the program even if some records cannot be declared as they are (the provider
                        would refuse them, or a program cannot carry them; from Terraform, also a type this
-                       package does not manage or a record gone from the organization): they are left out,
-                       each named in a comment and on stderr; without it such an export writes nothing and exits 1. Under
-                       PLATFORM_API_VERSION=v2 it also leaves out unread the kinds only v2beta1 serves (overlays,
-                       overlay bindings), which without it refuse the export`;
+                       package does not manage, a root organization, an id that is no uid, an instance lacking an
+                       attribute the vendor's provider requires, or a record gone from the organization; never a
+                       tainted or deposed instance, a record under two addresses or a file it cannot read): they
+                       are left out, each named in a comment and on stderr; without it such an export writes nothing
+                       and exits 1. Under PLATFORM_API_VERSION=v2 it also leaves out unread the kinds only v2beta1
+                       serves (overlays, overlay bindings), which without it refuse the export`;
 
 function fail(message: string): never {
   console.error(`platform-pulumi: ${message}\n\n${USAGE}`);

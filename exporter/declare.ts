@@ -126,23 +126,33 @@ export function declareOrganization(tree: Subtree, options: DeclareOptions): Pro
   const names = new Names(PROGRAM_NAMES);
   const constants: ProgramConstant[] = [{ name: UNDER, value: tree.under }];
   const roleNames = new Map<string, string>();
+  // Names are claimed from texts (`team-a ci`), which each language spells: camelCase keeps no word boundaries.
   for (const [uid, name] of [...options.roles].sort((a, b) => compareText(a[1], b[1]) || compareText(a[0], b[0]))) {
-    const constant = names.claim([`${identifier(name)}RoleUid`]);
+    const constant = names.claim([`${name} role uid`]);
     roleNames.set(uid, constant);
     // By uid: a name can match several roles (a custom role named like a built-in one), a uid one.
-    constants.push({ name: constant, value: uid, comment: `the role ${jsString(name)}, not declared here` });
+    constants.push({
+      name: constant,
+      text: names.textOf(constant),
+      value: uid,
+      comment: `the role ${jsString(name)}, not declared here`,
+    });
   }
   for (const node of ordered) {
-    const base = baseName(node, byUid, options.roles);
+    const base = baseName(node, byUid, options.roles, names);
     const parent = parentOf(node, byUid);
     // A base that is already the kind's noun (a record with nothing to name it by) is numbered rather than doubled.
-    const typed = base === identifier(node.kind.noun) ? [] : [`${base}${node.kind.typeName}`];
-    node.variable = names.claim([base, ...typed, ...(parent?.variable ? [`${parent.variable}${pascal(base)}`] : [])]);
+    const typed = identifier(base) === identifier(node.kind.noun) ? [] : [`${base} ${node.kind.typeName}`];
+    node.variable = names.claim([
+      base,
+      ...typed,
+      ...(parent?.variable ? [`${names.textOf(parent.variable)} ${base}`] : []),
+    ]);
   }
 
   // Claimed with the names above: a YAML program reads config keys by the names its resources have.
   const fromConfig = (node: Node, path: string) =>
-    new SecretConfig(names.claim([`${node.variable}${path.split(".").map(pascal).join("")}`]));
+    new SecretConfig(names.claim([`${names.textOf(node.variable!)} ${path.split(".").map(pascal).join(" ")}`]));
 
   /** A field's value as the program computes or writes it. */
   function valueOf(node: Node, field: string, value: unknown): unknown {
@@ -168,6 +178,7 @@ export function declareOrganization(tree: Subtree, options: DeclareOptions): Pro
 
   const resources: ModelResource[] = ordered.map((node) => ({
     name: node.variable!,
+    text: names.textOf(node.variable!),
     comments: node.comments,
     kind: node.kind,
     uid: node.uid,
@@ -225,17 +236,17 @@ function parentOf(node: Node, byUid: Map<string, Node>): Node | undefined {
  * A record's own name when it has one; otherwise (a role binding) the names of what it
  * refers to, then "on" its parent: `githubDeployViewerOnPlatform`.
  */
-function baseName(node: Node, byUid: Map<string, Node>, roles: Map<string, string>): string {
-  if (node.name) return identifier(node.name);
+function baseName(node: Node, byUid: Map<string, Node>, roles: Map<string, string>, names: Names): string {
+  if (node.name) return node.name;
   const parts: string[] = [];
   for (const field of Object.keys(node.inputs)) {
     const uid = field === node.kind.parentField ? undefined : referenceAt(node, field);
     if (uid === undefined) continue;
     const target = byUid.get(uid);
-    const part = target?.variable ?? (roles.has(uid) ? identifier(roles.get(uid)!) : undefined);
+    const part = target?.variable !== undefined ? names.textOf(target.variable) : roles.get(uid);
     if (part) parts.push(part);
   }
   const parent = parentOf(node, byUid);
-  if (parts.length > 0 && parent?.variable) parts.push("on", parent.variable);
-  return parts.length > 0 ? identifier(parts.join(" ")) : identifier(node.kind.noun);
+  if (parts.length > 0 && parent?.variable) parts.push("on", names.textOf(parent.variable));
+  return parts.length > 0 ? parts.join(" ") : node.kind.noun;
 }

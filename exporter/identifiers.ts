@@ -50,9 +50,62 @@ export function isSafeIdentifier(name: string): boolean {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) && !FORBIDDEN.has(name);
 }
 
-/** A camelCase JavaScript identifier from any text: "platform team-2" → platformTeam2. */
+/** Latin letters that Unicode does not decompose into a letter and marks, as they are written in ASCII. */
+const LATIN: Readonly<Record<string, string>> = {
+  ß: "ss",
+  ẞ: "SS",
+  æ: "ae",
+  Æ: "AE",
+  œ: "oe",
+  Œ: "OE",
+  ø: "o",
+  Ø: "O",
+  ł: "l",
+  Ł: "L",
+  đ: "d",
+  Đ: "D",
+  ð: "d",
+  Ð: "D",
+  þ: "th",
+  Þ: "TH",
+  ı: "i",
+};
+
+/**
+ * The words of any text in ASCII letters and digits, none lost: a Latin letter with marks is
+ * the letter (`ü` → u, `é` → e, by Unicode's compatibility decomposition), another script's
+ * letter, digit or symbol its code point (`東京` → u6771u4eac, one word of its own), so that
+ * different texts stay apart; anything else parts words.
+ */
+export function identifierWords(text: string): string[] {
+  const words: string[] = [];
+  let word = "";
+  let escaped = false;
+  const add = (part: string, isEscape: boolean) => {
+    if (word !== "" && isEscape !== escaped) {
+      words.push(word);
+      word = "";
+    }
+    word += part;
+    escaped = isEscape;
+  };
+  for (const char of text.normalize("NFC")) {
+    const plain = LATIN[char] ?? char.normalize("NFKD").replace(/\p{M}/gu, "");
+    if (/^[A-Za-z0-9]+$/.test(plain)) add(plain, false);
+    else if (/^[\p{L}\p{N}\p{S}]$/u.test(char) && char.codePointAt(0)! > 0x7f)
+      add(`u${char.codePointAt(0)!.toString(16).padStart(4, "0")}`, true);
+    else if (word !== "") {
+      words.push(word);
+      word = "";
+    }
+  }
+  if (word !== "") words.push(word);
+  return words;
+}
+
+/** A camelCase JavaScript identifier from any text: "platform team-2" → platformTeam2, "東京" → u6771u4eac. */
 export function identifier(text: string): string {
-  const words = text.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const words = identifierWords(text);
   if (words.length === 0) return "record";
   const joined = words.map((w, i) => (i === 0 ? w.charAt(0).toLowerCase() + w.slice(1) : pascal(w))).join("");
   return /^[0-9]/.test(joined) ? `n${joined}` : joined;
@@ -70,14 +123,17 @@ export interface NamingRules {
   numbered(name: string, n: number): string;
 }
 
-const JAVASCRIPT: NamingRules = { spell: (c) => c, safe: isSafeIdentifier, numbered: (name, n) => `${name}${n}` };
+const JAVASCRIPT: NamingRules = { spell: identifier, safe: isSafeIdentifier, numbered: (name, n) => `${name}${n}` };
 
 /**
- * Unique, safe variable names: the first of the candidates that is neither taken nor forbidden,
- * else the last one numbered. `taken` starts with the names the program declares itself.
+ * Unique, safe variable names: the first of the candidates (texts, spelled by the language's
+ * rules) that is neither taken nor forbidden, else the last one numbered. `taken` starts with the
+ * names the program declares itself.
  */
 export class Names {
   private readonly taken: Set<string>;
+  /** The text each name was spelled from, its number a word of its own: what another language spells it from. */
+  private readonly texts = new Map<string, string>();
 
   constructor(
     declaredByProgram: readonly string[],
@@ -89,13 +145,21 @@ export class Names {
   claim(candidates: readonly string[]): string {
     const free = (name: string) => !this.taken.has(name) && this.rules.safe(name);
     const spelled = candidates.map((candidate) => this.rules.spell(candidate));
-    let chosen = spelled.find(free);
-    const last = spelled[spelled.length - 1];
-    for (let n = 2; chosen === undefined; n++) {
-      const numbered = this.rules.numbered(last, n);
-      if (free(numbered)) chosen = numbered;
+    const found = spelled.findIndex(free);
+    let chosen = spelled[found];
+    let text = candidates[found];
+    const last = spelled.length - 1;
+    for (let n = 2; found === -1 && chosen === undefined; n++) {
+      const numbered = this.rules.numbered(spelled[last], n);
+      if (free(numbered)) [chosen, text] = [numbered, `${candidates[last]} ${n}`];
     }
     this.taken.add(chosen);
+    this.texts.set(chosen, text);
     return chosen;
+  }
+
+  /** The text a name claimed here was spelled from (its words, which camelCase would lose). */
+  textOf(name: string): string {
+    return this.texts.get(name) ?? name;
   }
 }

@@ -42,6 +42,8 @@ export function isComputed(value: unknown): value is ComputedValue {
 /** A text constant declared before the resources: `const underUid = "…";`. */
 export interface ProgramConstant {
   name: string;
+  /** The text the name was spelled from (`viewer role uid`), for a language that spells names otherwise. */
+  text?: string;
   value: string;
   /** One line said beside it, or nothing. */
   comment?: string;
@@ -50,6 +52,8 @@ export interface ProgramConstant {
 export interface ModelResource {
   /** The resource's logical name: unique in the program, what an import file names it. */
   name: string;
+  /** The text the name was spelled from (`squad team-a ci`), whose words a language's own spelling keeps. */
+  text?: string;
   /** Lines said above it (none for an organization's export; a Terraform address for a migration). */
   comments: string[];
   kind: Kind;

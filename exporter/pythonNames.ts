@@ -3,7 +3,7 @@
  * spelling of each property (Pulumi's Python code generator, `PyName` in pkg/codegen/python),
  * and variable names no Python program gives a meaning to already.
  */
-import type { NamingRules } from "./identifiers";
+import { identifierWords, type NamingRules } from "./identifiers";
 
 /**
  * Python's keywords and soft keywords (a variable named `match` or `type` is legal, but reads as
@@ -88,12 +88,17 @@ export function initParameterName(name: string): string {
   return result === "resource_name" || result === "opts" ? `${result}_` : result;
 }
 
-/** A snake_case identifier from any text: "platformGroup" → platform_group, "team 2.ops" → team_2_ops. */
+/**
+ * A snake_case identifier from any text: "platformGroup" → platform_group, "team 2.ops" →
+ * team_2_ops, "SSOAdmins" → sso_admins, "東京" → u6771u4eac (identifierWords).
+ */
 export function pythonIdentifier(text: string): string {
-  const words = text
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean);
+  const words = identifierWords(text).flatMap((word) =>
+    word
+      .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+      .replace(/([A-Z])([A-Z][a-z])/g, "$1 $2")
+      .split(" "),
+  );
   if (words.length === 0) return "record";
   const joined = words.map((w) => w.toLowerCase()).join("_");
   return /^[0-9]/.test(joined) ? `n${joined}` : joined;

@@ -54,9 +54,11 @@ function comment(text: string): string {
 export function writePython(model: ProgramModel, schema: PackageSchema): string {
   const names = new Names(PROGRAM_NAMES, PYTHON_NAMING);
   const variables = new Map<string, string>();
-  for (const { name } of model.constants) variables.set(name, names.claim([name]));
+  // Spelled from the texts the names were made of, so that `team-a ci` is team_a_ci (not teamACi's team_aci).
+  for (const { name, text } of model.constants) variables.set(name, names.claim([text ?? name]));
   // A name Python gives a meaning to gets its type after it (`class_group`), as the logical names do.
-  for (const { name, kind } of model.resources) variables.set(name, names.claim([name, `${name} ${kind.typeName}`]));
+  for (const { name, text, kind } of model.resources)
+    variables.set(name, names.claim([text ?? name, `${text ?? name} ${kind.typeName}`]));
   const variable = (name: string) => {
     const found = variables.get(name);
     if (found === undefined) throw new Error(`the program model refers to "${name}", which it does not declare`);

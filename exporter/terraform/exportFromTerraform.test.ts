@@ -22,7 +22,7 @@ import {
   MigratedOrganization,
   SSO_SECRET,
 } from "../../tests/support/terraformOrganization";
-import { apiOf, showJson, TfResource, tfstate } from "../../tests/support/terraformState";
+import { addressOf, apiOf, showJson, TfResource, tfstate } from "../../tests/support/terraformState";
 import { repoRoot } from "../../tools/host/stage";
 import { runProcess } from "../../tools/runProcess";
 import type { Language } from "../project";
@@ -204,6 +204,7 @@ describe("the state against the organization", () => {
       const { result, read } = await migrate([stateFile(org.resources, "json")], { importFile: undefined });
       expect(read("index.ts")).toContain('description: "Edited in the console"');
       expect(result.notes).toContainEqual({
+        file: expect.stringMatching(/show\.json$/),
         address: "chainguard_group.platform",
         lines: [
           "Terraform's state differs from the organization in description: the organization's values are declared " +
@@ -250,6 +251,16 @@ describe("the state against the organization", () => {
     ]);
   });
 });
+
+/** The organization's resources, the instances at the addresses given with some attributes replaced. */
+const edited = (edits: Record<string, Record<string, unknown>>): TfResource[] =>
+  org.resources.map((resource) => ({
+    ...resource,
+    instances: resource.instances.map((instance) => {
+      const edit = edits[addressOf(resource, instance.key)];
+      return edit ? { ...instance, attributes: { ...instance.attributes, ...edit } } : instance;
+    }),
+  }));
 
 describe("refusals, before anything is written", () => {
   const refusal = async (files: string[], options: Partial<TerraformExportOptions> = {}) => {
@@ -377,6 +388,91 @@ describe("refusals, before anything is written", () => {
     }
   });
 
+  test("instances lacking what the provider requires, unless --partial leaves them out: never a note of a difference", async () => {
+    const resources = edited({
+      'module.teams.chainguard_group.team["payments"]': { name: null },
+      "chainguard_rolebinding.ci_viewer[0]": { group: null },
+      "chainguard_rolebinding.ci_viewer[1]": { identity: null, role: "" },
+      "chainguard_identity.ingester": {
+        parent_id: null,
+        name: null,
+        claim_match: null,
+        service_principal: null,
+        aws_identity: null,
+        static: null,
+      },
+      "chainguard_subscription.hooks": { sink: null },
+      "chainguard_role.publisher": { parent_id: null },
+    });
+    const lacks = (one: string) =>
+      `: it lacks the required attribute ${one}, which the vendor's provider never leaves out: the state was edited`;
+    for (const form of ["tfstate", "json"] as const) {
+      const file = stateFile(resources, form);
+      const error = await refusal([file]);
+      expect(error).toBeInstanceOf(TerraformRefusedError);
+      expect(error.message).toMatch(/^6 Terraform instances cannot be migrated, so nothing was written:\n/);
+      for (const [address, why] of [
+        ['module.teams.chainguard_group.team["payments"]', lacks("name")],
+        ["chainguard_rolebinding.ci_viewer[0]", lacks("group")],
+        ["chainguard_rolebinding.ci_viewer[1]", ": it lacks required attributes: identity; role, which"],
+        [
+          "chainguard_identity.ingester",
+          ": it lacks required attributes: parent_id; name; exactly one of service_principal, aws_identity, " +
+            "claim_match, static, which",
+        ],
+        ["chainguard_subscription.hooks", lacks("sink")],
+        ["chainguard_role.publisher", lacks("parent_id")],
+      ])
+        expect(error.message).toContain(`  ${address} (${file})${why}`);
+      expect(error.message).toContain("Run with --partial");
+    }
+
+    const { result, read } = await migrate([stateFile(resources, "json")], {
+      partial: true,
+      language: "yaml",
+      importFile: undefined,
+    });
+    expect(result.passed.map((p) => p.address)).toEqual([
+      "chainguard_identity.ingester",
+      "chainguard_role.publisher",
+      "chainguard_rolebinding.ci_viewer[0]",
+      "chainguard_rolebinding.ci_viewer[1]",
+      "chainguard_subscription.hooks",
+      'module.teams.chainguard_group.team["payments"]',
+    ]);
+    expect(result.notes).toEqual([]);
+    expect(read("Pulumi.yaml")).toContain(" chainguard_subscription.hooks: it lacks the required attribute sink");
+    expect(result.forget.flatMap((f) => f.addresses)).not.toContain("chainguard_role.publisher");
+  });
+
+  test("an identity or an association with more or fewer of its one-of blocks than the provider allows", async () => {
+    const resources = edited({
+      "chainguard_identity.ingester": {
+        service_principal: "SERVICE_PRINCIPAL_COSIGNED",
+        aws_identity: { aws_account: "1" },
+      },
+      'module.region["eu"].module.accounts.chainguard_account_associations.this': {
+        amazon: null,
+        google: null,
+        azure: null,
+        chainguard: null,
+        github: null,
+        github_installation: [],
+      },
+    });
+    const file = stateFile(resources, "tfstate");
+    const error = await refusal([file], {});
+    expect(error.message).toContain(
+      "  chainguard_identity.ingester (" + file + "): it lacks the required attribute exactly one of service_principal",
+    );
+    expect(error.message).toMatch(/claim_match, static \(it has service_principal, aws_identity\)/);
+    expect(error.message).toContain(
+      "chainguard_account_associations.this (" +
+        file +
+        "): it lacks the required attribute at least one of amazon, google, azure, chainguard, github, github_installation",
+    );
+  });
+
   test("one record under two addresses is refused, naming both", async () => {
     const first = stateFile(org.resources, "tfstate");
     const second = stateFile(
@@ -406,6 +502,79 @@ test("two states: each forgets its own addresses, each comment says which state"
   expect(read("Pulumi.yaml")).toContain("# chainguard_image_tag.latest (state 2)");
   const { stdout } = terraformReport(result);
   expect(stdout).toContain(`  # in the configuration whose state is ${second}:`);
+});
+
+describe("names", () => {
+  /** The attributes of the organization's instance at an address. */
+  const attributesOf = (address: string) =>
+    org.resources.flatMap((r) => r.instances.filter((i) => addressOf(r, i.key) === address))[0].attributes;
+  const resources = (): TfResource[] => [
+    {
+      type: "chainguard_group",
+      name: "team",
+      instances: [
+        { key: "ü", attributes: attributesOf('module.teams.chainguard_group.team["payments"]') },
+        { key: "東京", attributes: attributesOf('module.teams.chainguard_group.team["ledger"]') },
+        { key: "u", attributes: attributesOf("chainguard_group.platform") },
+      ],
+    },
+    {
+      module: 'module.squad["team-a"]',
+      type: "chainguard_identity",
+      name: "ci",
+      instances: [{ attributes: attributesOf("chainguard_identity.ingester") }],
+    },
+  ];
+
+  test("keep their word boundaries in Python and carry non-ASCII keys readably, each unique", async () => {
+    const python = await migrate([stateFile(resources(), "tfstate")], { language: "python", importFile: undefined });
+    const program = python.read("__main__.py");
+    const variable = (address: string) =>
+      new RegExp(`# ${address.replace(/[[\]."]/g, "\\$&")}\n(\\w+) = `).exec(program)?.[1];
+    expect(variable('module.squad["team-a"].chainguard_identity.ci')).toBe("squad_team_a_ci");
+    // `ü` reads as `u`: the key `u`, declared first (the others' parent), has the name, `ü` the next one.
+    expect(variable('chainguard_group.team["u"]')).toBe("team_u");
+    expect(variable('chainguard_group.team["ü"]')).toBe("team_u_group");
+    expect(variable('chainguard_group.team["東京"]')).toBe("team_u6771u4eac");
+
+    const typescript = await migrate([stateFile(resources(), "json")], { importFile: undefined });
+    const index = typescript.read("index.ts");
+    for (const [address, name] of [
+      ['module.squad["team-a"].chainguard_identity.ci', "squadTeamACi"],
+      ['chainguard_group.team["u"]', "teamU"],
+      ['chainguard_group.team["ü"]', "teamUGroup"],
+      ['chainguard_group.team["東京"]', "teamU6771u4eac"],
+    ])
+      expect(index).toContain(`// ${address}\nconst ${name} = new platform.`);
+  });
+
+  test("one address in two states: each line on stderr names its file", async () => {
+    const payments = 'module.teams.chainguard_group.team["payments"]';
+    const first = stateFile(
+      edited({ "chainguard_group.platform": { description: "stale" } }).map((r) => ({
+        ...r,
+        instances: r.instances.filter((i) => addressOf(r, i.key) !== payments),
+      })),
+      "tfstate",
+    );
+    const second = stateFile(
+      [
+        {
+          type: "chainguard_group",
+          name: "platform",
+          instances: [{ attributes: { ...attributesOf(payments), description: "stale" } }],
+        },
+      ],
+      "json",
+    );
+    const { result } = await migrate([first, second], { importFile: undefined });
+    const { stderr } = terraformReport(result);
+    for (const file of [first, second])
+      expect(stderr).toContain(
+        `  chainguard_group.platform (${file}): Terraform's state differs from the organization in description: ` +
+          "the organization's values are declared (Terraform would have changed them back on its next apply)",
+      );
+  });
 });
 
 describe("the command line", () => {
@@ -482,6 +651,36 @@ describe("the command line", () => {
       1,
       expect.stringContaining(`platform-pulumi: ${other} is a Terraform state of format version 3`),
     ]);
+    expect(fs.existsSync(out)).toBe(false);
+  });
+
+  test("a state that is not UTF-8, or lacks a required attribute, exits 1 naming it and writes nothing", async () => {
+    const out = path.join(scratch, `cli-${++counter}`);
+    const text = tfstate(edited({ "chainguard_group.platform": { description: "Für alle" } }));
+    const latin1 = path.join(scratch, `latin1-${++counter}.tfstate`);
+    fs.writeFileSync(latin1, Buffer.from(text, "latin1"));
+    const offset = Buffer.from(text.slice(0, text.indexOf("ü"))).length;
+    const bad = await cli(["--from-terraform", latin1, "--out", out, "--partial"]);
+    expect([bad.code, bad.stdout]).toEqual([1, ""]);
+    expect(bad.stderr).toContain(`platform-pulumi: ${latin1} is not UTF-8: the byte at offset ${offset} (line `);
+    expect(bad.stderr).toContain("in the attribute description of chainguard_group.platform, is no UTF-8 character");
+    expect(fs.existsSync(out)).toBe(false);
+
+    const utf16 = path.join(scratch, `utf16-${++counter}.tfstate`);
+    fs.writeFileSync(utf16, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]));
+    const wide = await cli(["--from-terraform", utf16, "--out", out]);
+    expect([wide.code, wide.stderr]).toEqual([
+      1,
+      expect.stringContaining(`platform-pulumi: ${utf16} is UTF-16 (little-endian, with a byte order mark), not UTF-8`),
+    ]);
+    expect(fs.existsSync(out)).toBe(false);
+
+    const lacking = stateFile(edited({ "chainguard_role.publisher": { parent_id: null } }), "tfstate");
+    const refused = await cli(["--from-terraform", lacking, "--out", out]);
+    expect([refused.code, refused.stdout]).toEqual([1, ""]);
+    expect(refused.stderr).toContain(
+      `  chainguard_role.publisher (${lacking}): it lacks the required attribute parent_id, which the vendor's provider`,
+    );
     expect(fs.existsSync(out)).toBe(false);
   });
 

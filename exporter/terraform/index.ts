@@ -13,11 +13,11 @@
  * work alike.
  *
  * Refused before anything is written, naming each instance: a file that is no state of a form it
- * reads, a tainted or deposed instance, a record in two places; and, unless `partial` leaves them
- * out, a type or an instance this package cannot manage and an instance whose record is gone.
+ * reads (or not UTF-8), a tainted or deposed instance, a record in two places; and, unless
+ * `partial` leaves them out, a type or an instance this package cannot manage (one lacking what
+ * the provider's schema requires among them) and an instance whose record is gone.
  * Data sources and other providers' resources are skipped and listed.
  */
-import * as fs from "node:fs";
 import type { ApiRecord, Kind } from "../../provider/kind";
 import { uidIssue } from "../../provider/uid";
 import { isObject } from "../../provider/values";
@@ -29,9 +29,16 @@ import { countsOf, ModelResource, SecretConfig, secretKeysOf, valuesIn } from ".
 import { compareText, KindRecords, placeRecords, readUids, Subtree } from "../read";
 import { oneLine } from "../text";
 import { nameWords } from "./address";
-import { readState, StateInstance } from "./state";
+import { readStateFile, StateInstance } from "./state";
 import { differences, translate } from "./translate";
-import { MANAGED_TYPES, ManagedType, UNMANAGED_TYPES, VENDOR_PROVIDER, VENDOR_PROVIDER_NAME } from "./vendorProvider";
+import {
+  MANAGED_TYPES,
+  ManagedType,
+  missingRequired,
+  UNMANAGED_TYPES,
+  VENDOR_PROVIDER,
+  VENDOR_PROVIDER_NAME,
+} from "./vendorProvider";
 
 export { StateFormatError } from "./state";
 
@@ -63,9 +70,9 @@ export interface TerraformExportResult extends ExportResult {
   /** Instances left out (`partial`): this package cannot manage them, or their record is gone. */
   passed: Passed[];
   /** Per migrated instance, what the state says otherwise than the record, and what has no counterpart. */
-  notes: Array<{ address: string; lines: string[] }>;
+  notes: Array<{ file: string; address: string; lines: string[] }>;
   /** The secrets the program reads from config, each with the attribute of the instance Terraform kept it in. */
-  secrets: Array<{ key: string; address: string; attribute: string }>;
+  secrets: Array<{ key: string; file: string; address: string; attribute: string }>;
 }
 
 /** Instances no program can be written for as the state stands: nothing was written. */
@@ -91,13 +98,7 @@ export async function exportFromTerraform(options: TerraformExportOptions): Prom
   const { language, out } = checkDestination(options);
   const located: Located[] = [];
   for (const [state, file] of options.states.entries()) {
-    let text: string;
-    try {
-      text = fs.readFileSync(file, "utf8");
-    } catch (error) {
-      throw new Error(`cannot read the state ${file}: ${(error as Error).message}`);
-    }
-    const read = readState(text, file);
+    const read = readStateFile(file);
     options.progress?.(`read ${file} as ${read.form}: ${read.instances.length} instances`);
     for (const instance of read.instances) located.push({ ...instance, file, state });
   }
@@ -152,6 +153,17 @@ export async function exportFromTerraform(options: TerraformExportOptions): Prom
     const issue = uidIssue(id, managed.kind === "iam:Role" ? "segment" : "path");
     if (issue) {
       unmanageable.push(pass(`its id is no record's uid: it ${issue}`));
+      continue;
+    }
+    const missing = missingRequired(managed, instance.attributes);
+    if (missing.length > 0) {
+      unmanageable.push(
+        pass(
+          `it lacks ${missing.length === 1 ? "the required attribute" : "required attributes:"} ${missing.join("; ")}, ` +
+            "which the vendor's provider never leaves out: the state was edited, or written by something else. " +
+            "`terraform apply -refresh-only` reads the instance again from the organization",
+        ),
+      );
       continue;
     }
     if (instance.type === "chainguard_group" && typeof instance.attributes.parent_id !== "string") {
@@ -285,7 +297,7 @@ export async function exportFromTerraform(options: TerraformExportOptions): Prom
         ...translated.unspellable,
         ...translated.uncounterparted,
       ];
-      if (lines.length > 0) notes.push({ address: instance.address, lines });
+      if (lines.length > 0) notes.push({ file: instance.file, address: instance.address, lines });
       described.set(`${exported.kind.typeName} ${record.uid}`, {
         words: nameWords(instance.module, instance.name, instance.key),
         comments: [several ? `${instance.address} (state ${instance.state + 1})` : instance.address, ...lines],
@@ -328,7 +340,7 @@ export async function exportFromTerraform(options: TerraformExportOptions): Prom
     skipped,
     passed: passed.sort((a, b) => compareText(a.file, b.file) || compareText(a.address, b.address)),
     notes,
-    secrets: secretsOf(model.resources, (resource) => instanceFor(resource.kind, { uid: resource.uid }).address),
+    secrets: secretsOf(model.resources, (resource) => instanceFor(resource.kind, { uid: resource.uid })),
   };
 }
 
@@ -374,7 +386,7 @@ function migrationHeader(manageDeletes: boolean, passed: Passed[], several: bool
 
 function secretsOf(
   resources: readonly ModelResource[],
-  addressOf: (resource: ModelResource) => string,
+  instanceOf: (resource: ModelResource) => Located,
 ): TerraformExportResult["secrets"] {
   const secrets: TerraformExportResult["secrets"] = [];
   for (const resource of resources) {
@@ -382,7 +394,8 @@ function secretsOf(
       for (const item of valuesIn(value)) {
         if (!(item instanceof SecretConfig)) continue;
         const path = isObject(value) ? `${field}.${Object.keys(value).find((k) => value[k] === item)}` : field;
-        secrets.push({ key: item.key, address: addressOf(resource), attribute: SECRET_ATTRIBUTES[path] ?? path });
+        const { file, address } = instanceOf(resource);
+        secrets.push({ key: item.key, file, address, attribute: SECRET_ATTRIBUTES[path] ?? path });
       }
     }
   }

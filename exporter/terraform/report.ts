@@ -11,6 +11,7 @@ import type { TerraformExportResult } from "./index";
 
 export function terraformReport(result: TerraformExportResult): { stdout: string[]; stderr: string[] } {
   const several = result.forget.length > 1;
+  // With several states, one address can be in two of them: each line names its file.
   const where = (p: { file: string; address: string }) => `${oneLine(p.address)}${several ? ` (${p.file})` : ""}`;
   const stderr: string[] = [];
   if (result.skipped.length > 0)
@@ -26,13 +27,13 @@ export function terraformReport(result: TerraformExportResult): { stdout: string
   if (result.notes.length > 0)
     stderr.push(
       "platform-pulumi export: what Terraform's state says that the program does not declare (also in a comment above each resource):",
-      ...result.notes.flatMap((note) => note.lines.map((line) => `  ${oneLine(note.address)}: ${oneLine(line)}`)),
+      ...result.notes.flatMap((note) => note.lines.map((line) => `  ${where(note)}: ${oneLine(line)}`)),
     );
 
   const stdout: string[] = [];
   for (const secret of result.secrets)
     stdout.push(
-      `Set the secret ${secret.key} (the ${secret.attribute} of ${oneLine(secret.address)}: the value Terraform applied is in ` +
+      `Set the secret ${secret.key} (the ${secret.attribute} of ${where(secret)}: the value Terraform applied is in ` +
         `its state): pulumi config set --secret ${secret.key} <value>`,
     );
   stdout.push(

@@ -9,9 +9,11 @@
  *   its sensitive values, `tainted` and `deposed_key`.
  *
  * They are told apart by content. Anything else is refused, naming what it is when it can tell
- * (an older state format, a plan, provider schemas, a Pulumi checkpoint). Sensitive values are
+ * (an older state format, a plan, provider schemas, a Pulumi checkpoint, UTF-16, bytes that are
+ * not UTF-8). Sensitive values are
  * dropped as they are read: nothing after this module can show one.
  */
+import * as fs from "node:fs";
 import { instanceAddress, InstanceKey } from "./address";
 
 export interface StateInstance {
@@ -40,7 +42,11 @@ export interface ReadState {
 
 /** The file is no Terraform state this command reads: nothing was written. */
 export class StateFormatError extends Error {
-  constructor(file: string, what: string) {
+  constructor(
+    /** The file, as given: the message begins with it. */
+    readonly file: string,
+    what: string,
+  ) {
     super(`${file} ${what}`);
     this.name = "StateFormatError";
   }
@@ -54,9 +60,27 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** Reads one state file's text; `file` names it in messages. */
-export function readState(text: string, file: string): ReadState {
-  const state = parseJson(text, file);
+/** Reads the state file at `file` (its bytes decoded as `decodeState` does). */
+export function readStateFile(file: string): ReadState {
+  let bytes: Uint8Array;
+  try {
+    bytes = fs.readFileSync(file);
+  } catch (error) {
+    throw new Error(`cannot read the state ${file}: ${(error as Error).message}`);
+  }
+  return readState(bytes, file);
+}
+
+/**
+ * Reads one state file's text, or its bytes (decoded by `decodeState`); `file` names it in
+ * messages.
+ */
+export function readState(content: string | Uint8Array, file: string): ReadState {
+  const text = typeof content === "string" ? content.replace(/^\uFEFF/, "") : decodeState(content, file);
+  return readParsed(parseJson(text, file), file);
+}
+
+function readParsed(state: unknown, file: string): ReadState {
   if (!isObject(state)) throw new StateFormatError(file, `is JSON but not an object: this command reads ${READS}`);
   if ("format_version" in state) return readShowJson(state, file);
   if ("version" in state) return readTfstate(state, file);
@@ -65,6 +89,191 @@ export function readState(text: string, file: string): ReadState {
     `is no Terraform state: it has neither "version" and "resources" (a terraform.tfstate) nor "format_version" ` +
       `and "values" (terraform show -json). This command reads ${READS}`,
   );
+}
+
+const RESAVE =
+  "re-save it as UTF-8 (PowerShell: `terraform state pull | Out-File -Encoding utf8 terraform.tfstate`; " +
+  "elsewhere: `iconv -f UTF-16 -t UTF-8 FILE > terraform.tfstate`), or write it with `terraform state pull > FILE` " +
+  "from a shell that writes UTF-8";
+
+/**
+ * A state file's bytes as text: UTF-8 (as Terraform writes it), a leading byte order mark
+ * dropped. UTF-16 (what PowerShell 5's `>` writes) is named as such; any other bytes that are not
+ * UTF-8 are refused by the offset of the first, and by the instance and attribute that hold it,
+ * never read into text that would name instances that do not exist.
+ */
+export function decodeState(bytes: Uint8Array, file: string): string {
+  const utf16 = utf16Order(bytes);
+  if (utf16)
+    throw new StateFormatError(
+      file,
+      `is UTF-16 (${utf16}), not UTF-8: Terraform writes its states in UTF-8, and a shell that re-encodes ` +
+        `its output (PowerShell 5's \`>\`) made this one: ${RESAVE}`,
+    );
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    const offset = firstBadByte(bytes);
+    const prefix = new TextDecoder("utf-8").decode(bytes.subarray(0, offset)).replace(/^\uFEFF/, "");
+    const lines = prefix.split("\n");
+    const place = holderOf(prefix, new TextDecoder("utf-8").decode(bytes.subarray(offset)));
+    throw new StateFormatError(
+      file,
+      `is not UTF-8: the byte at offset ${offset} (line ${lines.length}, column ${lines[lines.length - 1].length + 1})` +
+        `${place ? `, in ${place},` : ""} is no UTF-8 character. Terraform writes its states in UTF-8; this one ` +
+        "was re-encoded (Latin-1 or Windows-1252?): re-save it as UTF-8 (`iconv -f LATIN1 -t UTF-8 FILE`), or " +
+        "write it again with `terraform state pull > FILE`",
+    );
+  }
+}
+
+/** Whether the bytes are UTF-16 JSON, and which byte order: by its byte order mark, or the zero bytes of ASCII. */
+function utf16Order(bytes: Uint8Array): string | undefined {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return "little-endian, with a byte order mark";
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return "big-endian, with a byte order mark";
+  // JSON begins with ASCII (whitespace or `{`): in UTF-16 each such character has a zero byte.
+  const pairs = Math.min(64, Math.floor(bytes.length / 2));
+  if (pairs === 0) return undefined;
+  let low = 0;
+  let high = 0;
+  for (let i = 0; i < pairs; i++) {
+    if (bytes[2 * i] === 0 && bytes[2 * i + 1] !== 0) high++;
+    if (bytes[2 * i] !== 0 && bytes[2 * i + 1] === 0) low++;
+  }
+  if (low === pairs) return "little-endian, without a byte order mark";
+  if (high === pairs) return "big-endian, without a byte order mark";
+  return undefined;
+}
+
+/**
+ * The offset of the first byte of the first sequence that is not UTF-8: found by chunk with one
+ * fatal decoder reading the file as a stream, then within the chunk that fails.
+ */
+function firstBadByte(bytes: Uint8Array): number {
+  const CHUNK = 1 << 16;
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  let start = 0;
+  for (; start < bytes.length; start += CHUNK) {
+    try {
+      decoder.decode(bytes.subarray(start, start + CHUNK), { stream: true });
+    } catch {
+      break;
+    }
+  }
+  // No chunk failed: the file ends inside a character.
+  const end = Math.min(bytes.length, start + CHUNK);
+  const failed = Math.min(start, Math.max(0, bytes.length - 4));
+  // Back to the start of a character (a bad sequence may begin in the chunk before): what comes before decoded whole.
+  let from = failed;
+  while (from > 0 && from > failed - 4 && (bytes[from] & 0xc0) === 0x80) from--;
+  if ((bytes[from] & 0xc0) === 0x80) from = failed;
+  return from + firstBadIn(bytes.subarray(from, end));
+}
+
+/** firstBadByte within a piece that starts at a character: the longest prefix a stream takes, less an open end. */
+function firstBadIn(bytes: Uint8Array): number {
+  const fine = (length: number) => {
+    try {
+      new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(0, length), { stream: true });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  let good = 0;
+  let bad = bytes.length;
+  if (fine(bad)) good = bad;
+  while (bad - good > 1) {
+    const middle = Math.floor((good + bad) / 2);
+    if (fine(middle)) good = middle;
+    else bad = middle;
+  }
+  // `good` bytes decode as a stream's start; if they end inside a character, its lead byte begins the bad sequence.
+  for (let back = 1; back <= 3 && good - back >= 0; back++) {
+    const byte = bytes[good - back];
+    if (byte >= 0xc0) return back < (byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : 2) ? good - back : good;
+    if ((byte & 0xc0) !== 0x80) break;
+  }
+  return good;
+}
+
+/**
+ * Where the first bytes that are not UTF-8 are: "the attribute name of chainguard_group.team"
+ * (or the key of its address), if the text is a state this module reads. `rest` is the text from
+ * them on, read with replacement characters: its first is theirs, marked by a character the text
+ * does not hold, so that no replacement character elsewhere is taken for it.
+ */
+function holderOf(before: string, rest: string): string | undefined {
+  let mark = 0xf8ff;
+  while (before.includes(String.fromCodePoint(mark)) || rest.includes(String.fromCodePoint(mark))) mark--;
+  const sentinel = String.fromCodePoint(mark);
+  let state: unknown;
+  try {
+    state = JSON.parse(before + sentinel + rest.slice(1));
+  } catch {
+    return undefined;
+  }
+  const bad = (value: string) => value.includes(sentinel);
+  // An address shows the mark as HCL's escape of it (a tfstate) or as it is (show -json): as U+FFFD.
+  const shown = (address: string) =>
+    address.replaceAll(`\\u${mark.toString(16)}`, "\uFFFD").replaceAll(sentinel, "\uFFFD");
+  const pathIn = (value: unknown, path: string): string | undefined => {
+    if (typeof value === "string") return bad(value) ? path : undefined;
+    if (Array.isArray(value)) {
+      for (const [i, item] of value.entries()) {
+        const found = pathIn(item, `${path}[${i}]`);
+        if (found !== undefined) return found;
+      }
+    } else if (isObject(value))
+      for (const [key, item] of Object.entries(value)) {
+        const at = path ? `${path}.${key}` : key;
+        if (bad(key)) return at;
+        const found = pathIn(item, at);
+        if (found !== undefined) return found;
+      }
+    return undefined;
+  };
+  let instances: StateInstance[];
+  try {
+    instances = readParsed(state, "").instances;
+  } catch {
+    return undefined;
+  }
+  // Both forms list the instances in the order readParsed does; each is found by its own values.
+  const raw = rawInstances(state);
+  for (const [i, instance] of instances.entries()) {
+    const { values, key } = raw[i] ?? {};
+    if (typeof key === "string" && bad(key)) return `the key of ${shown(instance.address)}`;
+    const at = pathIn(values, "");
+    if (at !== undefined) return `the attribute ${shown(at)} of ${shown(instance.address)}`;
+  }
+  const at = pathIn(state, "");
+  return at === undefined ? undefined : `"${shown(at)}"`;
+}
+
+/** Each instance's values and key as the file holds them, in the order the readers list instances. */
+function rawInstances(state: unknown): Array<{ values: unknown; key: unknown }> {
+  const out: Array<{ values: unknown; key: unknown }> = [];
+  if (!isObject(state)) return out;
+  if ("format_version" in state) {
+    const walk = (module: unknown) => {
+      if (!isObject(module)) return;
+      for (const resource of Array.isArray(module.resources) ? module.resources : [])
+        out.push({
+          values: isObject(resource) ? resource.values : undefined,
+          key: isObject(resource) ? resource.index : undefined,
+        });
+      for (const child of Array.isArray(module.child_modules) ? module.child_modules : []) walk(child);
+    };
+    walk(isObject(state.values) ? state.values.root_module : undefined);
+  } else
+    for (const resource of Array.isArray(state.resources) ? state.resources : [])
+      for (const instance of isObject(resource) && Array.isArray(resource.instances) ? resource.instances : [])
+        out.push({
+          values: isObject(instance) ? instance.attributes : undefined,
+          key: isObject(instance) ? instance.index_key : undefined,
+        });
+  return out;
 }
 
 /** JSON.parse, its error told by position only: a parser's own message quotes the text, which may hold a secret. */

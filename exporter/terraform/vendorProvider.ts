@@ -54,6 +54,31 @@ export interface ManagedType {
    * `github` and `github_installation` blocks are its `github.appInstallations`).
    */
   combined?: { field: string; from: readonly string[]; build: (attributes: Record<string, unknown>) => unknown };
+  /** Attributes of which the provider's schema requires one (`exactly`) or at least one to be set. */
+  oneOf?: { attributes: readonly string[]; exactly: boolean };
+}
+
+/** Whether a state leaves a value out: absent, null, or (for a text) empty. */
+const unset = (value: unknown) => value === undefined || value === null || value === "";
+
+/**
+ * What an instance's attributes lack that the provider's schema requires (each required
+ * attribute, and a one-of), said by attribute name: a state the provider wrote has none of these.
+ */
+export function missingRequired(type: ManagedType, attributes: Record<string, unknown>): string[] {
+  const missing = Object.entries(type.attributes)
+    .filter(([name, attribute]) => attribute.use === "required" && unset(attributes[name]))
+    .map(([name]) => name);
+  if (type.oneOf) {
+    // An empty list of blocks sets none.
+    const set = type.oneOf.attributes.filter(
+      (name) => !unset(attributes[name]) && !(Array.isArray(attributes[name]) && attributes[name].length === 0),
+    );
+    const list = type.oneOf.attributes.join(", ");
+    if (set.length === 0) missing.push(`${type.oneOf.exactly ? "exactly" : "at least"} one of ${list}`);
+    else if (type.oneOf.exactly && set.length > 1) missing.push(`exactly one of ${list} (it has ${set.join(", ")})`);
+  }
+  return missing;
 }
 
 const attribute = (
@@ -139,6 +164,7 @@ export const MANAGED_TYPES: Readonly<Record<string, ManagedType>> = {
         { forceNew: true, field: "staticKeys" },
       ),
     },
+    oneOf: { attributes: ["service_principal", "aws_identity", "claim_match", "static"], exactly: true },
   },
   chainguard_identity_provider: {
     kind: "iam:IdentityProvider",
@@ -265,6 +291,10 @@ export const MANAGED_TYPES: Readonly<Record<string, ManagedType>> = {
         "optional",
         { field: "github" },
       ),
+    },
+    oneOf: {
+      attributes: ["amazon", "google", "azure", "chainguard", "github", "github_installation"],
+      exactly: false,
     },
     // Installations by app id, each app's in the order the blocks give them.
     combined: {

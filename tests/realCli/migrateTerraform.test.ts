@@ -14,7 +14,8 @@
  *   invite, whose code no import can bring in, is left out by --partial and named.
  * - TypeScript, the adoption path: the program run by the Automation API; `up` adopts every
  *   record (the invite too, by uid), the one write the client secret; then no changes, and
- *   destroy deletes nothing.
+ *   destroy deletes nothing. One for_each key is in other alphabets (`lédger 東京`), carried in its
+ *   resource's name.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -233,7 +234,16 @@ describe("export --from-terraform under the real Pulumi CLI", () => {
 
   test("TypeScript: up adopts every record through the Automation API, the invite by uid; the one write the client secret; then no changes, and destroy deletes nothing", async () => {
     const org = await buildMigratedOrganization(emu, "ts-platform");
-    const { tfstateFile } = writeStates(org.resources, "ts");
+    // A for_each key in other alphabets: carried into the resource's name, which the engine takes as it is.
+    const resources = org.resources.map((resource) =>
+      resource.module === "module.teams" && resource.type === "chainguard_group"
+        ? {
+            ...resource,
+            instances: resource.instances.map((i) => (i.key === "ledger" ? { ...i, key: "lédger 東京" } : i)),
+          }
+        : resource,
+    );
+    const { tfstateFile } = writeStates(resources, "ts");
     const project = "from-terraform-ts";
     const dir = path.join(scratch, "ts");
     const exported = await runExport(["--from-terraform", tfstateFile, "--out", dir, "--name", project], exportEnv());
@@ -241,6 +251,9 @@ describe("export --from-terraform under the real Pulumi CLI", () => {
     const program = fs.readFileSync(path.join(dir, "index.ts"), "utf8");
     expect(program).not.toContain(SSO_SECRET);
     expect(program).toContain(`adoptUid: "${org.invite}"`);
+    expect(program).toContain(
+      '// module.teams.chainguard_group.team["lédger 東京"]\nconst teamsTeamLedgerU6771u4eac = new platform.iam.Group(',
+    );
 
     const stack = realCliStack({
       programDir: dir,
