@@ -366,3 +366,59 @@ describe("bad input: a clear error, no report", () => {
     await expect(driftOrganization({ ...base, client: failing })).rejects.toThrow(/the List of \w+ failed/);
   });
 });
+
+test("a secret field that changed is named, its values never; one the export keeps encrypted is not compared", async () => {
+  const o = await organization("secrets");
+  const secret = "client-secret-7d1e";
+  const sso = await post(`identityProviders/${o.teamA.uid}`, {
+    name: "sso",
+    defaultRole: VIEWER,
+    oidc: { issuer: "https://login.example.com", clientId: "platform", clientSecret: secret },
+  });
+  const outputs = kindOfType("platform:iam:IdentityProvider")!.toOutputs(await get(`identityProviders/${sso.uid}`));
+  const oidc = { ...(outputs.oidc as object), clientSecret: secret };
+  const wrapped = (value: unknown, plain: boolean) => ({
+    "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
+    ...(plain ? { plaintext: JSON.stringify(value) } : { ciphertext: "v1:abc" }),
+  });
+  const stackOf = (plain: boolean) => ({
+    version: 3,
+    deployment: {
+      resources: [
+        {
+          urn: "urn:pulumi:dev::drift::platform:iam:IdentityProvider::sso",
+          custom: true,
+          id: sso.uid,
+          type: "platform:iam:IdentityProvider",
+          outputs: { ...outputs, oidc: wrapped(oidc, plain) },
+        },
+      ],
+    },
+  });
+  const unchanged = await driftOrganization({
+    under: o.org.uid,
+    stackFiles: [write("same.json", stackOf(true))],
+    client,
+  });
+  expect(unchanged.report.changed).toEqual([]);
+  await call(api(), "PATCH", `${V}/identityProviders/${sso.uid}?update_mask=oidc.issuer`, {
+    name: "sso",
+    oidc: { issuer: "https://elsewhere.example.com", clientId: "platform" },
+  });
+  const shown = await driftOrganization({ under: o.org.uid, stackFiles: [write("shown.json", stackOf(true))], client });
+  expect(shown.report.changed).toEqual([
+    expect.objectContaining({ uid: sso.uid, fields: [{ name: "oidc", secret: true }] }),
+  ]);
+  for (const text of [jsonReport(shown.report), textReport(shown.report, false), markdownReport(shown.report)]) {
+    expect(text).not.toContain(secret);
+    expect(text).not.toContain("elsewhere.example.com");
+    expect(text).not.toContain("login.example.com");
+  }
+  const encrypted = await driftOrganization({
+    under: o.org.uid,
+    stackFiles: [write("encrypted.json", stackOf(false))],
+    client,
+  });
+  expect(encrypted.report.changed).toEqual([]);
+  expect(encrypted.report.deleted).toEqual([]);
+});

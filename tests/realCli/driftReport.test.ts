@@ -4,9 +4,10 @@
  * real `pulumi stack export`), a YAML stack on the native provider (its `pulumi stack export` given
  * as `--stack-file`) and a Terraform state manage together. Clean right after the `up`s (exit 0);
  * then, in the console, a description edited, an identity deleted and a role binding added by
- * hand: drift's JSON names exactly them (exit 3), and side by side `pulumi preview --refresh` of
- * each stack plans an update of exactly the changed and a create of exactly the deleted records,
- * and nothing of the hand-made binding.
+ * hand: drift's JSON names exactly them (exit 3), and side by side, on each stack, `pulumi preview
+ * --refresh` plans an update of exactly the changed and a create of exactly the deleted records,
+ * `pulumi refresh --preview-only` shows exactly those changed in a declared field and gone, and
+ * neither shows the hand-made binding.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -49,6 +50,24 @@ new platform.iam.RoleBinding("ts-deploy-viewer", { groupUid: team.uid, identityU
 
 type Rec = Record<string, unknown> & { uid: string };
 
+/**
+ * What \`pulumi refresh --preview-only --diff\` shows of a stack's records: each gone (a delete), and
+ * each changed in a field its program declares (one of its inputs in the state; not only a
+ * server-kept one such as updateTime).
+ */
+function refreshFindings(stdout: string, inputs: Map<string, string[]>): string[] {
+  const found: string[] = [];
+  for (const block of stdout.split(/\n(?=\s*[~+-] [\w:/.-]+: \()/)) {
+    const step = /^\s*[~+-] ([\w:/.-]+): \((\w+)\)/.exec(block);
+    const urn = /\[urn=([^\]]+)\]/.exec(block)?.[1];
+    if (!step || !urn || !/^(platform:|pulumi-nodejs:dynamic\/)/.test(step[1])) continue;
+    if (step[2] === "delete") found.push(`deleted ${urn}`);
+    const changed = [...block.matchAll(/^\s*~ (\w+)\s*:/gm)].map((m) => m[1]);
+    if (step[2] === "update" && changed.some((field) => inputs.get(urn)?.includes(field))) found.push(`changed ${urn}`);
+  }
+  return found;
+}
+
 describe("platform-pulumi drift under the real Pulumi CLI", () => {
   let emu: RunningEmulator;
   let scratch: string;
@@ -74,7 +93,7 @@ describe("platform-pulumi drift under the real Pulumi CLI", () => {
       env: { ...withoutPlatformEnv(), ...ts?.env, PLATFORM_API_URL: emu.url, PLATFORM_TOKEN: emu.token },
     });
 
-  test("clean after the ups; after the console's edits, drift names exactly them, as preview --refresh does the changed and deleted", async () => {
+  test("clean after the ups; after the console's edits, drift names exactly them, as preview --refresh and refresh --preview-only do the changed and deleted", async () => {
     const org = await call<Rec>(api(), "POST", `${V}/groups/${emu.rootUid}`, { name: "drift-org" });
 
     yaml = await yamlStack({
@@ -230,6 +249,19 @@ describe("platform-pulumi drift under the real Pulumi CLI", () => {
       ...report.deleted.filter((e) => e.urn).map((e) => `create ${e.urn}`),
     ].sort();
     expect([...tsPlanned, ...yamlPlanned].sort()).toEqual(fromDrift);
+    const tsResources = ts.checkpoint()?.checkpoint.latest?.resources ?? [];
+    const inputsOf = (resources: Array<{ urn: string; inputs?: Record<string, unknown> }>) =>
+      new Map(resources.map((r) => [r.urn, Object.keys(r.inputs ?? {}).filter((key) => key !== "__provider")]));
+    const refreshed = [
+      ...refreshFindings((await ts.cli(["refresh", "--preview-only", "--diff"])).stdout, inputsOf(tsResources)),
+      ...refreshFindings(
+        (await yaml.cli(["refresh", "--preview-only", "--diff"])).stdout,
+        inputsOf(await yaml.resources()),
+      ),
+    ].sort();
+    expect(refreshed).toEqual(
+      fromDrift.map((line) => line.replace(/^update /, "changed ").replace(/^create /, "deleted ")).sort(),
+    );
     // The binding made by hand: no stack's preview can see it.
     expect(tsPreview.stdout + yamlPreview.stdout).not.toContain(byHand.uid);
 
