@@ -10,6 +10,7 @@ import { BUILTIN_ROLES, startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
 import { ApiClient, createClient } from "../provider/client";
 import { call } from "../tools/orgApi";
+import { exportedKinds } from "../exporter/kinds";
 import { attributesOf, tfstate } from "../tests/support/terraformState";
 import { ForeignRecordsError } from "./compare";
 import { kindOfType } from "./stackExport";
@@ -150,7 +151,10 @@ test("changed, deleted, unmanaged and pending across a stack export and a Terraf
     importFile,
     client,
   });
-  expect(report.requests).toBe(emu.requests().length);
+  // The group's GET, one List per kind (one page each here), and the group's own record of a kind keyed by its parent.
+  const kinds = exportedKinds().map((k) => k.kind);
+  expect(report.requests).toBe(1 + kinds.length + kinds.filter((k) => k.keyedByParent).length);
+  expect(emu.requests().map((r) => r.method)).toEqual(Array(report.requests).fill("GET"));
   expect(report.changed).toEqual(
     [
       {
