@@ -18,12 +18,15 @@ interface Where {
 export interface ChangedEntry extends Where {
   uid: string;
   type: string;
+  /** The names of the groups from the one read below down to the record's parent, `/`-joined. */
+  parent: string;
   fields: FieldChange[];
 }
 
 export interface DeletedEntry extends Where {
   uid: string;
   type: string;
+  parent: string;
 }
 
 export interface UnmanagedEntry {
@@ -141,11 +144,19 @@ export function compareOrganization(org: Organization, sources: readonly SourceR
     const record = live.get(key);
     for (const m of holders) {
       if (!record) {
-        deleted.push({ uid, type, ...where(m) });
+        deleted.push({ uid, type, parent: pathOf(m.parent ?? org.under, org.under, groupNames), ...where(m) });
         continue;
       }
       const fields = m.changes(record);
-      if (fields.length > 0) changed.push({ uid, type, ...where(m), fields });
+      const parent = m.kind.toOutputs(record)[m.kind.parentField] ?? m.parent;
+      if (fields.length > 0)
+        changed.push({
+          uid,
+          type,
+          parent: pathOf(typeof parent === "string" ? parent : org.under, org.under, groupNames),
+          ...where(m),
+          fields,
+        });
     }
   }
 

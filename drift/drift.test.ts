@@ -160,6 +160,7 @@ test("changed, deleted, unmanaged and pending across a stack export and a Terraf
       {
         uid: o.teamA.uid,
         type: "platform:iam:Group",
+        parent: "story",
         source: `stack file ${stackFile}`,
         urn: "urn:pulumi:dev::drift::platform:iam:Group::team-a",
         fields: [{ name: "description", recorded: "A", live: "edited" }],
@@ -167,6 +168,7 @@ test("changed, deleted, unmanaged and pending across a stack export and a Terraf
       {
         uid: o.teamB.uid,
         type: "platform:iam:Group",
+        parent: "story",
         source: `terraform state ${stateFile}`,
         address: "chainguard_group.team_b",
         fields: [{ name: "description", recorded: "B", live: "by hand" }],
@@ -177,6 +179,7 @@ test("changed, deleted, unmanaged and pending across a stack export and a Terraf
     {
       uid: o.old.uid,
       type: "platform:iam:Identity",
+      parent: "story/team-a",
       source: `stack file ${stackFile}`,
       urn: "urn:pulumi:dev::drift::pulumi-nodejs:dynamic/iam:Identity::old",
     },
@@ -211,6 +214,8 @@ test("changed, deleted, unmanaged and pending across a stack export and a Terraf
 
   const text = textReport(report, false);
   expect(text).toContain(`description: "A" → "edited"`);
+  // A tree by parent: each path once, its findings below it.
+  expect(text.split("\n").filter((line) => /^story/.test(line))).toEqual(["story", "story/team-a", "story/team-b"]);
   expect(text).not.toContain("\x1b[");
   expect(textReport(report, true)).toContain("\x1b[");
   const markdown = markdownReport(report);
