@@ -109,8 +109,12 @@ const where = (m: Managed): Where => ({
   ...(m.address !== undefined ? { address: m.address } : {}),
 });
 
+const GROUP = "platform:iam:Group";
+
 function isBelow(under: string, m: Managed): boolean {
   const below = (uid: string) => uid.startsWith(`${under}/`);
+  // The group itself, which the stack that builds below it often declares too.
+  if (m.type === GROUP && m.uid === under) return true;
   // A record keyed by its parent has the parent's uid: the group's own is below it too.
   if (m.uid.includes("/")) return below(m.uid) || (m.kind.keyedByParent === true && m.uid === under);
   // A role's uid is one segment: its parent says where it lives.
@@ -122,7 +126,7 @@ export function compareOrganization(org: Organization, sources: readonly SourceR
   const foreign = managed.filter((m) => !isBelow(org.under, m));
   if (foreign.length > 0) throw new ForeignRecordsError(org.under, foreign);
 
-  const live = new Map<string, ApiRecord>();
+  const live = new Map<string, ApiRecord>([[keyOf(GROUP, org.under), org.group]]);
   const groupNames = new Map<string, string>([[org.under, org.name]]);
   for (const { exported, records } of org.kinds) {
     const type = typeTokenOf(exported.kind);

@@ -431,3 +431,20 @@ test("a secret field that changed is named, its values never; one the export kee
   expect(encrypted.report.changed).toEqual([]);
   expect(encrypted.report.deleted).toEqual([]);
 });
+
+test("a source may manage the group read below: compared with it, not counted among the records below it", async () => {
+  const o = await organization("itself");
+  const stack = {
+    version: 3,
+    deployment: { resources: [resource("platform:iam:Group", "org", await get(`groups/${o.org.uid}`))] },
+  };
+  await call(api(), "PATCH", `${V}/groups/${o.org.uid}?update_mask=description`, {
+    name: "itself",
+    description: "new",
+  });
+  const { report } = await driftOrganization({ under: o.org.uid, stackFiles: [write("itself.json", stack)], client });
+  expect(report.changed).toEqual([
+    expect.objectContaining({ uid: o.org.uid, fields: [{ name: "description", recorded: "", live: "new" }] }),
+  ]);
+  expect(report.coverage).toMatchObject({ managed: 0, records: 6 });
+});
