@@ -8,6 +8,8 @@
  * TypeScript, JavaScript, YAML or Python, or Pulumi's import file for the native provider (exporter/).
  * `platform-pulumi export --from-terraform FILE [FILE…]` with the same options: the records the vendor's Terraform
  * provider manages in those states, named after their Terraform addresses (exporter/terraform/).
+ * `platform-pulumi drift --under <group uid> [--stack NAME]… [--stack-file FILE]… [--terraform-state FILE]…`:
+ * what changed, what is gone and what no source manages below that group (drift/).
  */
 import { parseArgs } from "node:util";
 import { startEmulator } from "./emulator";
@@ -17,6 +19,9 @@ const USAGE = `Usage: platform-pulumi emulator [--port N] [--state FILE] [--no-s
        platform-pulumi export --under GROUP_UID [--out DIR] [--import-file FILE] [--language typescript|javascript|yaml|python]
                               [--js] [--manage-deletes] [--name PROJECT] [--partial]
        platform-pulumi export --from-terraform FILE [FILE...] [the same options but --under]
+       platform-pulumi drift --under GROUP_UID [--stack NAME]... [--stack-file FILE]... [--terraform-state FILE]...
+                             [--cwd DIR] [--format text|json|markdown] [--fail-on changed,deleted,unmanaged,conflicts]
+                             [--import-file FILE] [--ignore FILE]
 
 emulator:
   --port N             port on 127.0.0.1 (default 8080; 0 picks a free port)
@@ -63,7 +68,40 @@ with PLATFORM_IDENTITY_TOKEN_FILE, as the provider reads them):
                        tainted or deposed instance, a record under two addresses or a file it cannot read): they
                        are left out, each named in a comment and on stderr; without it such an export writes nothing
                        and exits 1. Under PLATFORM_API_VERSION=v2 it also leaves out unread the kinds only v2beta1
-                       serves (overlays, overlay bindings), which without it refuse the export`;
+                       serves (overlays, overlay bindings), which without it refuse the export
+
+drift (settings from the environment as for export): reads every record below the group (one paginated List per
+kind) and compares it with what the given stacks and states last applied, record by record:
+  changed     a managed record whose live value of a field its source declares differs (each field named with the
+              recorded and the live value; a secret field only named)
+  deleted     a managed record that is gone
+  unmanaged   a record below the group that no source manages (with coverage: managed / all, per kind)
+  conflicts   a record two sources (or two resources of one) manage
+  pending     resources of a stack's pending operations (an interrupted up), with the way back
+              (docs/guides/interrupted-up.md)
+  --under GROUP_UID    the group whose descendants are read (every source's records must be below it)
+  --stack NAME         a stack of the Pulumi project in --cwd: runs \`pulumi stack export --stack NAME --show-secrets\`
+                       with your backend and credentials (secrets are compared, never shown); repeatable
+  --stack-file FILE    the output of \`pulumi stack export\` (version 3); repeatable. Native resources (platform:*) and
+                       this package's dynamic ones are read; other providers' resources are skipped and counted.
+                       Values the file keeps encrypted are not compared
+  --terraform-state FILE
+                       a terraform.tfstate (format 4) or \`terraform show -json\` of the vendor's Terraform provider,
+                       read as export --from-terraform reads it; repeatable
+  --cwd DIR            where --stack runs pulumi (default: the current folder)
+  --format FORMAT      text (default: a short tree by parent, coloured on a terminal), json (one object: under,
+                       requests, coverage, changed, deleted, unmanaged, conflicts, pending) or markdown (a
+                       pull-request comment or $GITHUB_STEP_SUMMARY)
+  --fail-on LIST       which findings make the exit code 3 (default: changed,deleted,unmanaged,conflicts)
+  --import-file FILE   write Pulumi's import file for the unmanaged records (as export --import-file writes one):
+                       \`pulumi import --file FILE\` brings them in
+  --ignore FILE        records meant to stay unmanaged, never reported as such: JSON or YAML with any of
+                         uids:  [<uid>, ...]                   those records
+                         types: [platform:iam:Identity, ...]   every record of those kinds
+                         names: ["ci-*", "sandbox-?"]          records whose name matches (* any run, ? one character)
+  Built-in roles and the records of groups above are never read, so never reported.
+  Exit codes: 0 nothing --fail-on counts was found; 3 something was; 1 an error (no report is printed, nothing is
+  called clean); 2 a usage error`;
 
 function fail(message: string): never {
   console.error(`platform-pulumi: ${message}\n\n${USAGE}`);
@@ -226,10 +264,66 @@ async function runExport(args: string[]): Promise<void> {
       console.log(`Set the secret ${key}: pulumi config set --secret ${key} <value>`);
 }
 
+async function runDrift(args: string[]): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        under: { type: "string" },
+        stack: { type: "string", multiple: true },
+        "stack-file": { type: "string", multiple: true },
+        "terraform-state": { type: "string", multiple: true },
+        cwd: { type: "string" },
+        format: { type: "string" },
+        "fail-on": { type: "string" },
+        "import-file": { type: "string" },
+        ignore: { type: "string" },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  if (!values.under) fail("drift needs --under <group uid>");
+  const drift = await import("./drift");
+  const format = values.format ?? "text";
+  if (!(drift.FORMATS as readonly string[]).includes(format))
+    fail(`--format must be one of ${drift.FORMATS.join(", ")}, got "${format}"`);
+  const failOn = (values["fail-on"] ?? drift.FINDINGS.join(",")).split(",").map((word) => word.trim());
+  const unknown = failOn.find((word) => !(drift.FINDINGS as readonly string[]).includes(word));
+  if (unknown !== undefined)
+    fail(`--fail-on takes a comma-separated list of ${drift.FINDINGS.join(", ")}, got "${unknown}"`);
+  const { sharedClient } = await import("./provider/client");
+  const { report, leftOut } = await drift.driftOrganization({
+    under: values.under,
+    stacks: values.stack,
+    stackFiles: values["stack-file"],
+    terraformStates: values["terraform-state"],
+    cwd: values.cwd,
+    importFile: values["import-file"],
+    ignoreFile: values.ignore,
+    client: sharedClient(),
+  });
+  for (const left of leftOut)
+    process.stderr.write(
+      `platform-pulumi drift: not in the import file: ${left.noun} ${left.uid}: ${left.reasons.join("; ")}\n`,
+    );
+  process.stdout.write(
+    format === "json"
+      ? drift.jsonReport(report)
+      : format === "markdown"
+        ? drift.markdownReport(report)
+        : drift.textReport(report, process.stdout.isTTY === true),
+  );
+  if (drift.found(report, failOn as Array<(typeof drift.FINDINGS)[number]>)) process.exitCode = 3;
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command === "emulator") return runEmulator(rest);
   if (command === "export") return runExport(rest);
+  if (command === "drift") return runDrift(rest);
   if (command === undefined || command === "--help" || command === "-h" || command === "help") {
     console.log(USAGE);
     return;
