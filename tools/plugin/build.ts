@@ -193,9 +193,13 @@ export function tarOf(files: Record<string, { data: Buffer; executable?: boolean
   return Buffer.concat(blocks);
 }
 
+/** No PATH: the executable needs nothing beside it (Windows keeps SystemRoot, which its system libraries read). */
+const bareEnvironment = (): NodeJS.ProcessEnv =>
+  process.platform === "win32" ? { PATH: "", SystemRoot: process.env.SystemRoot } : { PATH: "" };
+
 /** Runs the CLI executable with `--help` and no PATH: it prints its usage and exits 0. */
 export function printsUsage(executable: string): Promise<void> {
-  const answer = spawnSync(executable, ["--help"], { encoding: "utf8", env: { PATH: "" }, timeout: 60_000 });
+  const answer = spawnSync(executable, ["--help"], { encoding: "utf8", env: bareEnvironment(), timeout: 60_000 });
   if (answer.error || answer.status !== 0 || !answer.stdout.startsWith("Usage: platform-pulumi"))
     return Promise.reject(
       new Error(
@@ -210,7 +214,7 @@ export function printsUsage(executable: string): Promise<void> {
 export function answersHandshake(executable: string, timeoutMs = 60_000): Promise<number> {
   return new Promise((resolve, reject) => {
     // No engine listens there: the plugin only prints its port before it would call it.
-    const child = spawn(executable, ["127.0.0.1:1"], { stdio: ["ignore", "pipe", "pipe"], env: { PATH: "" } });
+    const child = spawn(executable, ["127.0.0.1:1"], { stdio: ["ignore", "pipe", "pipe"], env: bareEnvironment() });
     let stdout = "";
     let stderr = "";
     const timer = setTimeout(() => {
