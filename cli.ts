@@ -57,7 +57,8 @@ with PLATFORM_IDENTITY_TOKEN_FILE, as the provider reads them):
                          yaml        Pulumi.yaml is the program (runtime yaml), on the native provider \`platform\`
                          python      __main__.py and requirements.txt (runtime python), on the native provider's
                                      Python SDK
-                       YAML and Python projects get a package.json that installs the native provider's plugin
+                       YAML and Python projects run on the native provider's plugin, installed once from its
+                       release archive: pulumi plugin install resource platform VERSION --file ARCHIVE
   --js                 the same as --language javascript
   --manage-deletes     leave out retainOnDelete: removing a resource from the program deletes its record
   --name PROJECT       the Pulumi project name (default: platform-<last segment of the uid>)
@@ -208,7 +209,7 @@ async function runExport(args: string[]): Promise<void> {
   // More state files may follow the first: `--from-terraform a.tfstate b.json`.
   if (positionals.length > 0 && !states) fail(`unexpected argument "${positionals[0]}"`);
   // Loaded here: the emulator command needs none of the provider.
-  const { exportOrganization, leftOutLine, LANGUAGES } = await import("./exporter");
+  const { exportOrganization, leftOutLine, LANGUAGES, pluginInstallCommand } = await import("./exporter");
   const language = values.language;
   if (language !== undefined && !(LANGUAGES as readonly string[]).includes(language))
     fail(`--language must be one of ${LANGUAGES.join(", ")}, got "${language}"`);
@@ -250,6 +251,8 @@ async function runExport(args: string[]): Promise<void> {
   const counts = Object.entries(result.counts).map(([type, n]) => `${n} ${type}`);
   const found = counts.join(", ") || "nothing below that group";
   if (out !== undefined) console.log(`Wrote ${result.files.join(", ")} to ${out}: ${found}.`);
+  if (out !== undefined && (common.language === "yaml" || common.language === "python"))
+    console.log(`Install the native provider's plugin once (its release archive): ${pluginInstallCommand()}`);
   if (values["import-file"] !== undefined)
     console.log(
       `Wrote the import file ${values["import-file"]}: ${found}. ` +

@@ -4,7 +4,7 @@
  * from them, so what it serves is what the documents describe and nothing else.
  */
 import * as fs from "node:fs";
-import * as path from "node:path";
+import { DEFAULT_DOCUMENT_PATH, readDefaultDocument } from "./apiDocumentFile";
 
 /** One field or message as the documents give it: `ref` names another message, `map` is a map's value. */
 export interface DocSchema {
@@ -47,11 +47,7 @@ export interface ApiDocument {
   schemas: Record<string, DocSchema>;
 }
 
-/**
- * The documents: the copy the build puts beside the compiled emulator (from api/ in the
- * repository; what the published package carries).
- */
-export const DEFAULT_DOCUMENT_PATH = path.join(__dirname, "api-v2-schema.json");
+export { DEFAULT_DOCUMENT_PATH };
 
 const loaded = new Map<string, ApiDocument>();
 
@@ -60,7 +56,7 @@ export function loadApiDocument(file: string = DEFAULT_DOCUMENT_PATH): ApiDocume
   if (cached) return cached;
   let text: string;
   try {
-    text = fs.readFileSync(file, "utf8");
+    text = file === DEFAULT_DOCUMENT_PATH ? readDefaultDocument() : fs.readFileSync(file, "utf8");
   } catch (error) {
     throw new Error(
       `the emulator serves the API as its documents describe it, and cannot read them at ${file} ` +

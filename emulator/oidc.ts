@@ -2,8 +2,8 @@
  * The emulator's development OIDC issuer and the verification of OIDC tokens presented to
  * /sts/exchange (signature against the issuer's JWKS, expiry by the emulator clock).
  */
-import * as path from "node:path";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { startOidcWorker } from "./oidcWorkerStart";
 
 export interface Jwks {
   keys: object[];
@@ -20,7 +20,7 @@ export class OidcKeys {
   privateJwk: object = {};
 
   private constructor() {
-    this.worker = new Worker(path.join(__dirname, "oidcWorker.js"));
+    this.worker = startOidcWorker();
     this.worker.unref();
     this.worker.on("message", (msg: { id: number; result?: unknown; error?: string }) => {
       const waiter = this.pending.get(msg.id);

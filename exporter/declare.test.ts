@@ -71,7 +71,7 @@ describe("a program model from another source of records", () => {
       '\n// module.teams.chainguard_group.team["payments"]\nconst teamsTeamPayments = new platform.iam.Group(',
     );
     expect(typescript.startsWith("// Migrated from terraform.tfstate.\n")).toBe(true);
-    const yaml = writeYaml(model, { name: "p", description: "d", pluginPath: "node_modules/platform-pulumi/native" });
+    const yaml = writeYaml(model, { name: "p", description: "d", plugin: [] });
     expect(yaml).toContain('\n  # module.teams.chainguard_group.team["payments"]\n  teamsTeamPayments:\n');
     expect(yaml).toContain("\n  # chainguard_group.ledger\n  chainguardGroupLedger:\n");
     const python = writePython(model, packageSchema("0.1.0"));

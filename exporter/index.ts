@@ -11,7 +11,7 @@ import type { ApiClient } from "../provider/client";
 import { uidIssue } from "../provider/uid";
 import { LeftOut, leftOutLine, sortOut } from "./declarable";
 export { leftOutLine } from "./declarable";
-export { LANGUAGES, type Language } from "./project";
+export { LANGUAGES, type Language, pluginInstallCommand } from "./project";
 import { exportedKinds, servedKinds } from "./kinds";
 import { importFileOf, withoutUnimportable } from "./importFile";
 import { declareOrganization } from "./declare";

@@ -2,13 +2,16 @@
  * The project an export writes around its program, for each language: the files, the runtime,
  * the secrets declared as secret config, the plugin for YAML and Python, Python's requirements.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import * as YAML from "yaml";
+import { repoRoot } from "../tools/host/stage";
 import type { ApiClient } from "../provider/client";
 import groupProvider = require("../resources/iam/group/provider");
 import idpProvider = require("../resources/iam/identityProvider/provider");
 import { declareOrganization } from "./declare";
 import { exportOrganization } from "./index";
-import { PLUGIN_PATH, projectFiles } from "./project";
+import { pluginInstallCommand, projectFiles } from "./project";
 
 const model = declareOrganization(
   {
@@ -40,33 +43,50 @@ describe("the exported project", () => {
     expect(JSON.parse(js["package.json"])).toMatchObject({ main: "index.js" });
   });
 
-  test("YAML: Pulumi.yaml is the program (runtime yaml, the plugin, the secret as config), package.json installs the plugin", () => {
+  const { version } = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string };
+  const installComment =
+    `# Runs on the native provider \`platform\` ${version}, installed once from its release archive\n` +
+    "# (docs/guides/plugin-install.md):\n" +
+    `#   pulumi plugin install resource platform ${version} --file pulumi-resource-platform-v${version}-<os>-<arch>.tar.gz\n` +
+    "runtime: ";
+
+  test("the plugin is installed from its release archive by `pulumi plugin install`, naming this version", () => {
+    expect(pluginInstallCommand()).toBe(
+      `pulumi plugin install resource platform ${version} --file pulumi-resource-platform-v${version}-<os>-<arch>.tar.gz`,
+    );
+  });
+
+  test("YAML: Pulumi.yaml alone is the project (runtime yaml, the secret as config), naming the plugin's version and how to install it, no path to it, nothing for npm", () => {
     const yaml = projectFiles(model, { ...options, language: "yaml" });
-    expect(Object.keys(yaml)).toEqual(["Pulumi.yaml", "package.json"]);
+    expect(Object.keys(yaml)).toEqual(["Pulumi.yaml"]);
     const program = YAML.parse(yaml["Pulumi.yaml"]) as Record<string, unknown>;
     expect(program).toMatchObject({
       name: "team",
       runtime: "yaml",
-      plugins: { providers: [{ name: "platform", path: PLUGIN_PATH }] },
       config: { ssoOidcClientSecret: { type: "string", secret: true } },
     });
+    expect(Object.keys(program)).not.toContain("plugins");
+    expect(yaml["Pulumi.yaml"]).toContain(`${installComment}yaml\n`);
+    expect(yaml["Pulumi.yaml"]).not.toMatch(/node_modules|npm/);
     expect(Object.keys(program.resources as object)).toEqual(["team", "sso"]);
-    expect(JSON.parse(yaml["package.json"])).toMatchObject({ dependencies: { "platform-pulumi": expect.any(String) } });
   });
 
   test("Python: Pulumi.yaml (runtime python, the plugin, the secret), __main__.py, requirements.txt with the SDK", () => {
     const python = projectFiles(model, { ...options, language: "python" });
-    expect(Object.keys(python)).toEqual(["Pulumi.yaml", "__main__.py", "requirements.txt", "package.json"]);
+    expect(Object.keys(python)).toEqual(["Pulumi.yaml", "__main__.py", "requirements.txt"]);
     expect(YAML.parse(python["Pulumi.yaml"])).toEqual({
       name: "team",
       runtime: "python",
       description: "Exported",
-      plugins: { providers: [{ name: "platform", path: PLUGIN_PATH }] },
       config: { "team:ssoOidcClientSecret": { type: "string", secret: true } },
     });
+    expect(python["Pulumi.yaml"]).toContain(`\n${installComment}python\n`);
+    for (const file of Object.values(python)) expect(file).not.toMatch(/node_modules|npm/);
     const requirements = python["requirements.txt"].split("\n").filter((line) => line && !line.startsWith("#"));
     expect(requirements).toEqual(["pulumi>=3.269.0,<4.0.0", "./sdk/python"]);
-    expect(python["requirements.txt"]).toContain(`pulumi package gen-sdk ${PLUGIN_PATH}/pulumi-resource-platform`);
+    expect(python["requirements.txt"]).toContain(
+      `pulumi package gen-sdk platform@${version} --language python --out sdk`,
+    );
   });
 
   test("--js and another --language contradict each other: refused before any request", async () => {

@@ -8,9 +8,11 @@
  * - Python: `__main__.py` (runtime python) on the native provider's Python SDK, and
  *   requirements.txt.
  *
- * YAML and Python programs run on the native provider `platform`, whose plugin ships in this
- * package: their package.json installs it, and Pulumi.yaml points the CLI at it
- * (`plugins.providers`, as docs/guides/native-provider.md says).
+ * YAML and Python programs run on the native provider `platform`, whose plugin the user installs
+ * once from its release archive (`pulumi plugin install resource platform <version> --file …`):
+ * Pulumi.yaml names no path to it (the engine finds an installed plugin by name; for Python the
+ * SDK names its version) and nothing asks for Node.js or npm. A comment in Pulumi.yaml and the
+ * command's output say how to install it.
  */
 import * as YAML from "yaml";
 import { packageSchema } from "../native/schema";
@@ -33,8 +35,23 @@ export const PROJECT_FILES = [
   "requirements.txt",
 ];
 
-/** Where a YAML or Python project finds the native provider's plugin once `npm install` has run. */
-export const PLUGIN_PATH = "node_modules/platform-pulumi/native";
+/**
+ * How a YAML or Python project's plugin is installed: the release archive of this version, as
+ * docs/guides/plugin-install.md says (`<os>-<arch>`: linux-amd64, darwin-arm64, windows-amd64…).
+ */
+export function pluginInstallCommand(version: string = ownPackage().version): string {
+  return `pulumi plugin install resource platform ${version} --file pulumi-resource-platform-v${version}-<os>-<arch>.tar.gz`;
+}
+
+/** The comment above a YAML or Python project's `runtime`: which plugin it runs on and how to install it. */
+function pluginComment(): string[] {
+  const { version } = ownPackage();
+  return [
+    `Runs on the native provider \`platform\` ${version}, installed once from its release archive`,
+    `(docs/guides/plugin-install.md):`,
+    `  ${pluginInstallCommand(version)}`,
+  ];
+}
 
 export interface ProjectOptions {
   language: Language;
@@ -55,25 +72,25 @@ const ownPackage = (): OwnPackage => require("../../package.json") as OwnPackage
 export function projectFiles(model: ProgramModel, options: ProjectOptions): Record<string, string> {
   const { language, name, description } = options;
   const secretKeys = secretKeysOf(model);
-  if (language === "yaml")
-    return {
-      "Pulumi.yaml": writeYaml(model, { name, description, pluginPath: PLUGIN_PATH }),
-      "package.json": pluginPackageJson(name),
-    };
-  const pulumiYaml = (runtime: string, extra: Record<string, unknown> = {}) =>
-    YAML.stringify({
+  if (language === "yaml") return { "Pulumi.yaml": writeYaml(model, { name, description, plugin: pluginComment() }) };
+  const pulumiYaml = (runtime: string, comment: string[] = []) => {
+    const doc = new YAML.Document({
       name,
       runtime,
       description,
-      ...extra,
       ...(secretKeys.length > 0 ? { config: secretConfig(name, secretKeys) } : {}),
     });
+    if (comment.length > 0)
+      ((doc.contents as YAML.YAMLMap).items[1].key as YAML.Scalar).commentBefore = comment
+        .map((line) => ` ${line}`)
+        .join("\n");
+    return doc.toString();
+  };
   if (language === "python")
     return {
-      "Pulumi.yaml": pulumiYaml("python", { plugins: { providers: [{ name: "platform", path: PLUGIN_PATH }] } }),
+      "Pulumi.yaml": pulumiYaml("python", pluginComment()),
       "__main__.py": writePython(model, packageSchema(ownPackage().version)),
       "requirements.txt": requirements(),
-      "package.json": pluginPackageJson(name),
     };
   const js = language === "javascript";
   return {
@@ -103,22 +120,11 @@ function packageJson(name: string, js: boolean): Record<string, unknown> {
   };
 }
 
-/** A YAML or Python project's package.json: `npm install` brings the plugin (PLUGIN_PATH). */
-function pluginPackageJson(name: string): string {
-  const manifest = {
-    name,
-    private: true,
-    description: "Installs the native provider's plugin, which Pulumi.yaml points at (plugins.providers)",
-    dependencies: { "platform-pulumi": `^${ownPackage().version}` },
-  };
-  return JSON.stringify(manifest, null, 2) + "\n";
-}
-
 function requirements(): string {
   return [
     "pulumi>=3.269.0,<4.0.0",
-    "# pulumi_platform, the native provider's Python SDK, is generated from its plugin (after npm install):",
-    `#   pulumi package gen-sdk ${PLUGIN_PATH}/pulumi-resource-platform --language python --out sdk`,
+    "# pulumi_platform, the native provider's Python SDK, is generated from its installed plugin (Pulumi.yaml):",
+    `#   pulumi package gen-sdk platform@${ownPackage().version} --language python --out sdk`,
     "# then installed with this file:",
     "./sdk/python",
     "",

@@ -16,7 +16,7 @@ import { uninterpolated, writeYaml, yamlQuoted, yamlRefusals } from "./yamlProgr
 const PROJECT = {
   name: "hostile",
   description: "exported ${x} null",
-  pluginPath: "node_modules/platform-pulumi/native",
+  plugin: ["Runs on the native provider `platform` 1.2.3", "  pulumi plugin install resource platform 1.2.3 --file x"],
 };
 
 /** A reference as Pulumi YAML reads `${…}`. */
@@ -105,12 +105,16 @@ describe("the YAML writer", () => {
     expect(JSON.stringify(model.resources.map((r) => r.values))).toContain('"adoptUid"');
   });
 
-  test("the project: runtime yaml, the plugin, the secrets it reads as secret config, the named values as variables", () => {
+  test("the project: runtime yaml, the plugin named in a comment and no path to it, the secrets it reads as secret config, the named values as variables", () => {
     expect(program.name).toBe(PROJECT.name);
     expect(program.runtime).toBe("yaml");
     // Project fields are not templates: no interpolation to escape.
     expect(program.description).toBe(PROJECT.description);
-    expect(program.plugins).toEqual({ providers: [{ name: "platform", path: PROJECT.pluginPath }] });
+    // The engine finds the installed plugin by name: no plugins entry, no path into node_modules.
+    expect(program.plugins).toBeUndefined();
+    expect(text).toContain(
+      "\n# Runs on the native provider `platform` 1.2.3\n#   pulumi plugin install resource platform 1.2.3 --file x\nruntime: yaml\n",
+    );
     expect(program.config).toEqual({ ssoOidcClientSecret: { type: "string", secret: true } });
     expect(evaluated(program.variables)).toEqual({ underUid: "root", viewerRoleUid: VIEWER.uid });
     expect(text).toContain('  # the role "viewer", not declared here\n  viewerRoleUid: ');
@@ -148,14 +152,7 @@ describe("the YAML writer", () => {
     expect(lines.slice(0, 4)).toEqual(["# one\\u000aname: injected", "# two\\u2028three", "#", "# four\\u0085five"]);
     expect(written).toContain("  # a\\u000d\\u000aresources: {}\n  # b\n  ");
     // Only the first resource is left: it reads no secret, so there is no config.
-    expect(Object.keys(parse11(written))).toEqual([
-      "name",
-      "runtime",
-      "description",
-      "plugins",
-      "variables",
-      "resources",
-    ]);
+    expect(Object.keys(parse11(written))).toEqual(["name", "runtime", "description", "variables", "resources"]);
   });
 
   test("a key Pulumi YAML reads as a function (the fn:: prefix, any case) is refused, naming where", () => {

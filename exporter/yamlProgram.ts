@@ -30,8 +30,8 @@ export interface YamlProject {
   /** The Pulumi project's name. */
   name: string;
   description: string;
-  /** The folder holding the native provider's plugin, relative to the project (Pulumi.yaml `plugins.providers`). */
-  pluginPath: string;
+  /** A comment above `runtime`, one line each: the plugin the program runs on and how to install it. */
+  plugin: string[];
 }
 
 /** What YAML keeps raw that a YAML reader would not read back as it is (see above). */
@@ -150,19 +150,12 @@ export function writeYaml(model: ProgramModel, project: YamlProject): string {
     ]);
   };
 
-  const providers = new YAML.YAMLSeq();
-  providers.items.push(
-    mapOf([
-      ["name", text("platform")],
-      ["path", text(project.pluginPath)],
-    ]),
-  );
   const top = mapOf([
     ["name", text(project.name)],
     ["runtime", plain("yaml")],
     ["description", text(project.description)],
-    ["plugins", mapOf([["providers", providers]])],
   ]);
+  if (project.plugin.length > 0) (top.items[1].key as YAML.Scalar).commentBefore = commentText(project.plugin);
 
   const secretKeys = secretKeysOf(model);
   if (secretKeys.length > 0) {

@@ -30,7 +30,7 @@ import { generateSdks, installPythonSdk } from "../../tools/pulumi-cli/sdks";
 import {
   buildHostileTeam,
   expectTextsKept,
-  installPackage,
+  installPlugin,
   nativeResources,
   TEAM_SSO_SECRET,
 } from "../support/exportLanguages";
@@ -134,12 +134,12 @@ describe("export --language python under the real Pulumi CLI, on the native prov
     });
     expect(exported.code).toBe(0);
     expect(exported.stdout).toContain("pulumi config set --secret ssoOidcClientSecret <value>");
-    expect(fs.readdirSync(dir).sort()).toEqual(["Pulumi.yaml", "__main__.py", "package.json", "requirements.txt"]);
+    expect(fs.readdirSync(dir).sort()).toEqual(["Pulumi.yaml", "__main__.py", "requirements.txt"]);
     expect(fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8")).toContain("runtime: python\n");
     const program = fs.readFileSync(path.join(dir, "__main__.py"), "utf8");
     expect(program).toContain('client_secret=config.require_secret("ssoOidcClientSecret"),');
     expect(program).not.toContain(TEAM_SSO_SECRET);
-    installPackage(dir);
+    await installPlugin(cliDir, path.join(scratch, "stack"));
 
     const env = cliEnvironment(path.join(scratch, "stack"), cliDir);
     let config: Record<string, { value: string; secret: boolean }> = {

@@ -26,7 +26,7 @@ import { plainStack } from "../../tools/pulumi-cli/plainStack";
 import {
   buildHostileTeam,
   expectTextsKept,
-  installPackage,
+  installPlugin,
   nativeResources,
   TEAM_SSO_SECRET,
 } from "../support/exportLanguages";
@@ -54,6 +54,8 @@ describe("export --language yaml under the real Pulumi CLI", () => {
 
   /** The exported project's stack: its own backend, configured for the default provider. */
   async function stackOf(project: string, dir: string, secrets: Record<string, string> = {}) {
+    // As the exported Pulumi.yaml says: the plugin installed from its archive, found by name.
+    await installPlugin(cliDir, path.join(scratch, project));
     const { cli } = await plainStack({
       dir,
       scratch: path.join(scratch, project),
@@ -76,14 +78,13 @@ describe("export --language yaml under the real Pulumi CLI", () => {
     );
     expect([exported.code, exported.stderr]).toEqual([0, expect.not.stringContaining("error")]);
     expect(exported.stdout).toContain(`pulumi import --file ${importFile} --generate-code=false`);
-    expect(fs.readdirSync(dir).sort()).toEqual(["Pulumi.yaml", "import.json", "package.json"]);
+    expect(fs.readdirSync(dir).sort()).toEqual(["Pulumi.yaml", "import.json"]);
     const program = fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8");
     expect(program).toContain('name: "null"');
     expect(program).toContain('description: "$$$${x}"');
     const declared = (JSON.parse(fs.readFileSync(importFile, "utf8")) as { resources: unknown[] }).resources.length;
     // The team's groups, the identity, the custom role, two bindings, two subscriptions, the association.
     expect(declared).toBe(team.groups.size + 1 + 1 + 2 + 2 + 1);
-    installPackage(dir);
     const { cli, resources } = await stackOf(project, dir);
 
     emu.clearRequests();
@@ -138,7 +139,6 @@ describe("export --language yaml under the real Pulumi CLI", () => {
     expect(program).toContain("clientSecret: ${ssoOidcClientSecret}");
     expect(program).toContain("config:\n  ssoOidcClientSecret:\n    type: string\n    secret: true\n");
     expect(program).not.toContain(TEAM_SSO_SECRET);
-    installPackage(dir);
     const { cli, resources } = await stackOf(project, dir, { ssoOidcClientSecret: TEAM_SSO_SECRET });
 
     emu.clearRequests();
@@ -192,7 +192,6 @@ describe("export --language yaml under the real Pulumi CLI", () => {
       exportEnv(),
     );
     expect(exported.code).toBe(0);
-    installPackage(dir);
     const { cli } = await stackOf(project, dir, { ssoOidcClientSecret: TEAM_SSO_SECRET });
     emu.clearRequests();
     const imported = await cli(["import", "--file", importFile, "--generate-code=false", "--protect=false", "--yes"]);

@@ -18,7 +18,7 @@ import { terraformMapping } from "../../native/terraformMapping";
 import { withoutPlatformEnv } from "../../tools/orgProject";
 import { repoRoot } from "../../tools/host/stage";
 import { pulumiCliDir } from "../../tools/pulumi-cli/find";
-import { EXECUTABLE } from "../../tools/plugin/build";
+import { archiveName, EXECUTABLE, PLUGIN_NAME } from "../../tools/plugin/build";
 import { runProcess } from "../../tools/runProcess";
 import { describeNativeOrgStory } from "../support/nativeOrgStory";
 import { cliOnlyPath, InstalledPlugin, installPluginArchive } from "../support/pluginArchive";
@@ -91,6 +91,46 @@ describe("the plugin archive installed by `pulumi plugin install --file`, with o
       started.client.close();
       started.process.kill();
     }
+  });
+
+  test("a damaged archive is refused by `pulumi plugin install` with the CLI's own error, and nothing usable is left installed", async () => {
+    const damaged = path.join(scratch, "damaged", archiveName(plugin.version));
+    fs.mkdirSync(path.dirname(damaged));
+    // The first megabyte of the archive: a download cut short.
+    fs.writeFileSync(damaged, fs.readFileSync(plugin.archive).subarray(0, 1 << 20));
+    const home = path.join(scratch, "damaged-home");
+    const answer = await cli(
+      ["plugin", "install", "resource", PLUGIN_NAME, plugin.version, "--file", damaged],
+      path.dirname(damaged),
+      { PULUMI_HOME: home },
+    );
+    expect(answer.code).toBe(1);
+    const folder = path.join(home, "plugins", `resource-${PLUGIN_NAME}-v${plugin.version}`);
+    expect(answer.stderr.trim().split("\n").pop()).toBe(
+      `error: installing [resource plugin ${PLUGIN_NAME}-${plugin.version}] from ${damaged}: ` +
+        `untarring file ${path.join(folder, EXECUTABLE)}: unexpected EOF`,
+    );
+    expect(fs.existsSync(folder)).toBe(false);
+  });
+
+  test("an archive of another platform installs (the CLI does not look inside) and then fails with the CLI's own error where it runs", async () => {
+    // A macOS executable's header (Mach-O, 64-bit, arm64) where Linux expects ELF.
+    const other = path.join(scratch, "other-platform");
+    fs.mkdirSync(other);
+    fs.writeFileSync(path.join(other, EXECUTABLE), Buffer.from("cffaedfe0c000001", "hex"), { mode: 0o755 });
+    const archive = path.join(other, `${EXECUTABLE}-v${plugin.version}-darwin-arm64.tar.gz`);
+    expect(spawnSync("tar", ["-czf", archive, "-C", other, EXECUTABLE]).status).toBe(0);
+    const home = path.join(scratch, "other-platform-home");
+    const installed = await cli(
+      ["plugin", "install", "resource", PLUGIN_NAME, plugin.version, "--file", archive],
+      other,
+      { PULUMI_HOME: home },
+    );
+    expect(installed.code).toBe(0);
+    const executable = path.join(home, "plugins", `resource-${PLUGIN_NAME}-v${plugin.version}`, EXECUTABLE);
+    const run = await cli(["package", "get-schema", executable], other, { PULUMI_HOME: home });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`fork/exec ${executable}: exec format error`);
   });
 
   test("`pulumi package add <the installed executable>` in a YAML project: the SDK is written from the plugin; pulumi-yaml v1.25.0's host cannot link it", async () => {

@@ -3,17 +3,19 @@
  * API holding every hostile text of ./hostileTexts.ts (group names and descriptions, claims'
  * keys and values), references (groups under groups, a custom role and role bindings, one to a
  * built-in role, an account association, whose uid is its group's), identical subscriptions, and
- * optionally an identity provider with a client secret; the exported project made runnable as a
- * user's `npm install` makes it (the package's plugin under node_modules); and the state it ends in.
+ * optionally an identity provider with a client secret; the plugin an exported project runs on,
+ * installed from its release archive as a user installs it; and the state it ends in.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { RunningEmulator } from "../../emulator";
 import { call } from "../../tools/orgApi";
-import { stateFile } from "../../tools/pulumi-cli/cliEnvironment";
+import * as YAML from "yaml";
+import { cliEnvironment, stateFile } from "../../tools/pulumi-cli/cliEnvironment";
 import type { StateResource } from "../../tools/pulumi-cli/plainStack";
 import { repoRoot } from "../../tools/host/stage";
 import { HOSTILE_GROUP_TEXTS, HOSTILE_TEXTS, hostileClaims } from "./hostileTexts";
+import { InstalledPlugin, installPluginArchive } from "./pluginArchive";
 
 export const TEAM_SSO_SECRET = "export-languages-sso-secret-7f3a";
 
@@ -77,10 +79,25 @@ export async function buildHostileTeam(
   return { team, groups, identity, claims, subscriptions, association, identityProvider };
 }
 
-/** What `npm install` makes in an exported YAML or Python project: this checkout, built, in node_modules. */
+/**
+ * The plugin an exported YAML or Python project runs on, as its Pulumi.yaml says to install it:
+ * the archive of this checkout's plugin, by `pulumi plugin install … --file`, into the PULUMI_HOME
+ * of `cliEnvironment(scratch, cliDir)`; the engine finds it there by name.
+ */
+export function installPlugin(cliDir: string, scratch: string): Promise<InstalledPlugin> {
+  const { PULUMI_HOME, PULUMI_SKIP_UPDATE_CHECK } = cliEnvironment(scratch, cliDir);
+  return installPluginArchive(cliDir, scratch, { PULUMI_HOME, PULUMI_SKIP_UPDATE_CHECK });
+}
+
+/**
+ * An exported project pointed at this checkout's plugin folder (native/, run by node) by a
+ * `plugins` entry, for stories that run on the package's plugin rather than its archive.
+ */
 export function installPackage(projectDir: string): void {
-  fs.mkdirSync(path.join(projectDir, "node_modules"), { recursive: true });
-  fs.symlinkSync(repoRoot, path.join(projectDir, "node_modules", "platform-pulumi"));
+  const file = path.join(projectDir, "Pulumi.yaml");
+  const document = YAML.parseDocument(fs.readFileSync(file, "utf8"));
+  document.set("plugins", { providers: [{ name: "platform", path: path.join(repoRoot, "native") }] });
+  fs.writeFileSync(file, document.toString());
 }
 
 /** The stack's resources of the native provider, as the file backend keeps them. */

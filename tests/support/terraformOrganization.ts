@@ -53,7 +53,10 @@ export interface MigratedOrganization {
   invite: string;
 }
 
-export async function buildMigratedOrganization(emu: RunningEmulator, label: string): Promise<MigratedOrganization> {
+export async function buildMigratedOrganization(
+  emu: Pick<RunningEmulator, "url" | "token" | "rootUid">,
+  label: string,
+): Promise<MigratedOrganization> {
   const api = apiOf(emu);
   const v = "/iam/v2beta1";
   const roles = (await api.get(`${v}/roles?page_size=200`)).roles as Array<{ uid: string; name: string }>;

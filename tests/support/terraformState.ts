@@ -367,7 +367,7 @@ export function attributesOf(type: string, record: Rec, applied: Rec = {}): Reco
 }
 
 /** The emulator's API, as a Terraform provider's calls would reach it. */
-export function apiOf(emu: RunningEmulator) {
+export function apiOf(emu: Pick<RunningEmulator, "url" | "token">) {
   const request = async <T = Rec>(method: string, path: string, body?: unknown): Promise<T> => {
     const response = await fetch(`${emu.url}${path}`, {
       method,

@@ -23,11 +23,15 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as zlib from "node:zlib";
 import { repoRoot } from "../host/stage";
-import { bundlePlugin, PluginBundle } from "./bundle";
+import { API_DOCUMENT_ASSET, Bundle, bundleCli, bundlePlugin } from "./bundle";
 import { makeExecutable } from "./sea";
 
 export const PLUGIN_NAME = "platform";
-export const EXECUTABLE = `pulumi-resource-${PLUGIN_NAME}`;
+/** An executable's file name on this platform (`.exe` on Windows, as Pulumi's plugin cache expects). */
+export const executableFile = (name: string) => (process.platform === "win32" ? `${name}.exe` : name);
+export const EXECUTABLE = executableFile(`pulumi-resource-${PLUGIN_NAME}`);
+/** The command-line tool's executable, `platform-pulumi` with every subcommand of cli.ts. */
+export const CLI_EXECUTABLE = executableFile("platform-pulumi");
 
 /** `linux-amd64`: the platform part of a plugin archive's name, as Pulumi names them. */
 export function platformName(platform: string = process.platform, arch: string = process.arch): string {
@@ -36,7 +40,12 @@ export function platformName(platform: string = process.platform, arch: string =
 }
 
 export function archiveName(version: string): string {
-  return `${EXECUTABLE}-v${version}-${platformName()}.tar.gz`;
+  return `pulumi-resource-${PLUGIN_NAME}-v${version}-${platformName()}.tar.gz`;
+}
+
+/** `platform-pulumi-v<version>-<os>-<arch>.tar.gz`: the CLI executable's archive. */
+export function cliArchiveName(version: string): string {
+  return `platform-pulumi-v${version}-${platformName()}.tar.gz`;
 }
 
 export interface PluginArchive {
@@ -47,18 +56,31 @@ export interface PluginArchive {
   built: boolean;
 }
 
-function cacheRoot(): string {
-  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
-  return path.join(base, "platform-pulumi", "plugin");
+interface Recipe {
+  /** The cache's folder for this kind of archive. */
+  kind: "plugin" | "cli";
+  bundle: Bundle;
+  executable: string;
+  archive: string;
+  /** Asset name → file, carried in the executable. */
+  assets: Record<string, string>;
+  /** Throws unless the built executable runs. */
+  check(executable: string): Promise<unknown>;
 }
 
-function recipeHash(bundle: PluginBundle): string {
+function cacheRoot(kind: Recipe["kind"]): string {
+  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
+  return path.join(base, "platform-pulumi", kind);
+}
+
+function recipeHash(recipe: Recipe): string {
   const hash = crypto.createHash("sha256");
   const part = (name: string, data: string | Buffer) => hash.update(name).update("\0").update(data).update("\0");
-  part("bundle", bundle.code);
+  part("bundle", recipe.bundle.code);
   part("node", fs.readFileSync(process.execPath));
   part("platform", platformName());
   part("postject", fs.readFileSync(require.resolve("postject/package.json", { paths: [repoRoot] })));
+  for (const [name, file] of Object.entries(recipe.assets).sort()) part(`asset ${name}`, fs.readFileSync(file));
   for (const file of fs.readdirSync(__dirname).sort())
     if (file.endsWith(".js")) part(file, fs.readFileSync(path.join(__dirname, file)));
   return hash.digest("hex").slice(0, 16);
@@ -67,8 +89,35 @@ function recipeHash(bundle: PluginBundle): string {
 /** The archive of the built package's plugin: from the cache, or built into it. */
 export async function pluginArchive(): Promise<PluginArchive> {
   const bundle = await bundlePlugin();
-  const dir = path.join(cacheRoot(), recipeHash(bundle));
-  const file = path.join(dir, archiveName(bundle.version));
+  return seaArchive({
+    kind: "plugin",
+    bundle,
+    executable: EXECUTABLE,
+    archive: archiveName(bundle.version),
+    assets: {},
+    check: answersHandshake,
+  });
+}
+
+/** The archive of the built package's command-line tool: from the cache, or built into it. */
+export async function cliArchive(): Promise<PluginArchive> {
+  const bundle = await bundleCli();
+  return seaArchive({
+    kind: "cli",
+    bundle,
+    executable: CLI_EXECUTABLE,
+    archive: cliArchiveName(bundle.version),
+    assets: { [API_DOCUMENT_ASSET]: path.join(repoRoot, "dist", "emulator", "api-v2-schema.json") },
+    check: printsUsage,
+  });
+}
+
+async function seaArchive(recipe: Recipe): Promise<PluginArchive> {
+  const { bundle } = recipe;
+  for (const file of Object.values(recipe.assets))
+    if (!fs.existsSync(file)) throw new Error(`${file} is missing: run "npm run build" first`);
+  const dir = path.join(cacheRoot(recipe.kind), recipeHash(recipe));
+  const file = path.join(dir, recipe.archive);
   if (fs.existsSync(file)) return { file, version: bundle.version, built: false };
   fs.mkdirSync(path.dirname(dir), { recursive: true });
   // Built beside its final folder and renamed into place: a folder that exists is complete.
@@ -78,16 +127,15 @@ export async function pluginArchive(): Promise<PluginArchive> {
     const work = path.join(scratch, "work");
     fs.mkdirSync(content);
     fs.mkdirSync(work);
-    const executable = path.join(content, EXECUTABLE);
-    makeExecutable(bundle.code, executable, work);
-    await answersHandshake(executable);
-    fs.copyFileSync(path.join(repoRoot, "LICENSE"), path.join(content, "LICENSE"));
-    fs.writeFileSync(path.join(content, "THIRD-PARTY-NOTICES"), notices(bundle));
-    writeArchive(
-      content,
-      [EXECUTABLE, "LICENSE", "THIRD-PARTY-NOTICES"],
-      path.join(scratch, archiveName(bundle.version)),
-    );
+    const executable = path.join(content, recipe.executable);
+    makeExecutable(bundle.code, executable, work, recipe.assets);
+    await recipe.check(executable);
+    const files: Record<string, { data: Buffer; executable?: boolean }> = {
+      [recipe.executable]: { data: fs.readFileSync(executable), executable: true },
+      LICENSE: { data: fs.readFileSync(path.join(repoRoot, "LICENSE")) },
+      "THIRD-PARTY-NOTICES": { data: Buffer.from(notices(recipe)) },
+    };
+    fs.writeFileSync(path.join(scratch, recipe.archive), zlib.gzipSync(tarOf(files)));
     fs.rmSync(content, { recursive: true, force: true });
     fs.rmSync(work, { recursive: true, force: true });
     try {
@@ -102,10 +150,10 @@ export async function pluginArchive(): Promise<PluginArchive> {
   return { file, version: bundle.version, built: true };
 }
 
-function notices(bundle: PluginBundle): string {
+function notices({ executable, bundle }: Recipe): string {
   const lines = [...bundle.packages].map(([pkg, license]) => `${pkg}: ${license}`);
   return [
-    `${EXECUTABLE} is Node.js ${process.version} (MIT; https://github.com/nodejs/node/blob/main/LICENSE) running`,
+    `${executable} is Node.js ${process.version} (MIT; https://github.com/nodejs/node/blob/main/LICENSE) running`,
     "one bundle of the platform-pulumi package (Apache-2.0, LICENSE) and these npm packages, each under",
     "its own license as published with it:",
     "",
@@ -114,23 +162,59 @@ function notices(bundle: PluginBundle): string {
   ].join("\n");
 }
 
-/** A gzipped tar of `names` in `dir`, at its root, with fixed owners and times. */
-function writeArchive(dir: string, names: string[], output: string): void {
-  const tar = spawnSync(
-    "tar",
-    ["--sort=name", "--mtime=@0", "--owner=0", "--group=0", "--numeric-owner", "-cf", "-", ...names],
-    { cwd: dir, maxBuffer: 1 << 30 },
-  );
-  if (tar.error || tar.status !== 0)
-    throw new Error(`tar failed: ${tar.error?.message ?? ""}${tar.stderr?.toString() ?? ""}`);
-  fs.writeFileSync(output, zlib.gzipSync(tar.stdout));
+/**
+ * A ustar archive of `files` at its root, sorted, with fixed owners and times and the modes given
+ * here (a Windows file system has no executable bit to copy): the same bytes on every platform.
+ */
+export function tarOf(files: Record<string, { data: Buffer; executable?: boolean }>): Buffer {
+  const blocks: Buffer[] = [];
+  for (const name of Object.keys(files).sort()) {
+    const { data, executable } = files[name];
+    if (Buffer.byteLength(name) > 100) throw new Error(`tar: the name ${name} is longer than 100 bytes`);
+    const header = Buffer.alloc(512);
+    const field = (offset: number, length: number, value: string) => header.write(value, offset, length, "ascii");
+    const octal = (offset: number, length: number, value: number) =>
+      field(offset, length, value.toString(8).padStart(length - 1, "0") + "\0");
+    field(0, 100, name);
+    octal(100, 8, executable ? 0o755 : 0o644);
+    octal(108, 8, 0);
+    octal(116, 8, 0);
+    octal(124, 12, data.length);
+    octal(136, 12, 0);
+    field(148, 8, " ".repeat(8));
+    field(156, 1, "0");
+    field(257, 8, "ustar\u000000");
+    let sum = 0;
+    for (const byte of header) sum += byte;
+    field(148, 8, sum.toString(8).padStart(6, "0") + "\0 ");
+    blocks.push(header, data, Buffer.alloc((512 - (data.length % 512)) % 512));
+  }
+  blocks.push(Buffer.alloc(1024));
+  return Buffer.concat(blocks);
+}
+
+/** No PATH: the executable needs nothing beside it (Windows keeps SystemRoot, which its system libraries read). */
+const bareEnvironment = (): NodeJS.ProcessEnv =>
+  process.platform === "win32" ? { PATH: "", SystemRoot: process.env.SystemRoot } : { PATH: "" };
+
+/** Runs the CLI executable with `--help` and no PATH: it prints its usage and exits 0. */
+export function printsUsage(executable: string): Promise<void> {
+  const answer = spawnSync(executable, ["--help"], { encoding: "utf8", env: bareEnvironment(), timeout: 60_000 });
+  if (answer.error || answer.status !== 0 || !answer.stdout.startsWith("Usage: platform-pulumi"))
+    return Promise.reject(
+      new Error(
+        `${executable} --help did not print its usage: ${answer.error?.message ?? `exit ${answer.status}`}\n` +
+          `${answer.stdout}${answer.stderr}`,
+      ),
+    );
+  return Promise.resolve();
 }
 
 /** Starts the executable as the engine does (its address as the argument) and waits for the port it prints. */
 export function answersHandshake(executable: string, timeoutMs = 60_000): Promise<number> {
   return new Promise((resolve, reject) => {
     // No engine listens there: the plugin only prints its port before it would call it.
-    const child = spawn(executable, ["127.0.0.1:1"], { stdio: ["ignore", "pipe", "pipe"], env: { PATH: "" } });
+    const child = spawn(executable, ["127.0.0.1:1"], { stdio: ["ignore", "pipe", "pipe"], env: bareEnvironment() });
     let stdout = "";
     let stderr = "";
     const timer = setTimeout(() => {
@@ -157,17 +241,20 @@ export function answersHandshake(executable: string, timeoutMs = 60_000): Promis
   });
 }
 
-if (require.main === module) {
-  pluginArchive()
+/** Copies the archive into dist/<folder>/ and prints its path last (what the release workflow uploads). */
+export function publish(kind: string, folder: string, archive: Promise<PluginArchive>): void {
+  archive
     .then(({ file, built }) => {
-      const target = path.join(repoRoot, "dist", "plugin", path.basename(file));
+      const target = path.join(repoRoot, "dist", folder, path.basename(file));
       fs.mkdirSync(path.dirname(target), { recursive: true });
       fs.copyFileSync(file, target);
-      console.error(`plugin: ${built ? "built" : "found in the cache"} ${file} (${fs.statSync(file).size} bytes)`);
+      console.error(`${kind}: ${built ? "built" : "found in the cache"} ${file} (${fs.statSync(file).size} bytes)`);
       console.log(target);
     })
     .catch((error: unknown) => {
-      console.error(`plugin: ${error instanceof Error ? error.message : String(error)}`);
+      console.error(`${kind}: ${error instanceof Error ? error.message : String(error)}`);
       process.exit(1);
     });
 }
+
+if (require.main === module) publish("plugin", "plugin", pluginArchive());

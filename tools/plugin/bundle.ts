@@ -1,6 +1,6 @@
 /**
- * The plugin's code and every dependency it runs, in one CommonJS file (esbuild), for Node's
- * single-executable applications, whose `require` loads built-in modules only:
+ * The plugin's code (and the CLI's: bundleCli) and every dependency it runs, in one CommonJS file
+ * (esbuild), for Node's single-executable applications, whose `require` loads built-in modules only:
  *
  * - the entry starts native/plugin.ts with the package's version and its schema written now
  *   (GetSchema answers that text: the API document it is written from stays out of the bundle's
@@ -23,7 +23,7 @@ import { SDK_MODULE_IDS } from "../../native/sdkModules";
 /** Packages the plugin never runs (see above): each becomes a module that throws when used. */
 export const LEFT_OUT = ["typescript", "@npmcli/arborist"] as const;
 
-export interface PluginBundle {
+export interface Bundle {
   /** The bundle's JavaScript. */
   code: string;
   /** The package's version, which the plugin answers and the archive is named by. */
@@ -33,21 +33,24 @@ export interface PluginBundle {
 }
 
 const DIST_NATIVE = path.join(repoRoot, "dist", "native");
+const DIST_EMULATOR = path.join(repoRoot, "dist", "emulator");
 
-/** Bundles dist/native (the package must be built). */
-export async function bundlePlugin(): Promise<PluginBundle> {
-  const entry = path.join(DIST_NATIVE, "plugin.js");
-  if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run "npm run build" first`);
-  const { version } = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string };
-  const schema = JSON.stringify(packageSchema(version));
+/** The name of the API document among the CLI executable's assets (emulator/apiDocumentFile.ts). */
+export const API_DOCUMENT_ASSET = "api-v2-schema.json";
+
+function packageVersion(): string {
+  return (JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string }).version;
+}
+
+function built(file: string): string {
+  if (!fs.existsSync(file)) throw new Error(`${file} is missing: run "npm run build" first`);
+  return file;
+}
+
+async function bundle(entry: string, resolveDir: string, sourcefile: string, plugins: Plugin[]) {
   const esbuild = await import("esbuild");
   const result = await esbuild.build({
-    stdin: {
-      contents: `require("./plugin.js").startPlugin(${JSON.stringify(version)}, () => ${JSON.stringify(schema)});\n`,
-      resolveDir: DIST_NATIVE,
-      sourcefile: "pulumi-resource-platform.js",
-      loader: "js",
-    },
+    stdin: { contents: entry, resolveDir, sourcefile, loader: "js" },
     absWorkingDir: repoRoot,
     bundle: true,
     platform: "node",
@@ -59,10 +62,60 @@ export async function bundlePlugin(): Promise<PluginBundle> {
     write: false,
     metafile: true,
     logLevel: "silent",
-    plugins: [sdkModulesFromSdk(), leftOut()],
+    plugins,
   });
-  for (const warning of result.warnings) console.error(`plugin bundle: ${warning.text}`);
-  return { code: result.outputFiles[0].text, version, packages: bundledPackages(result.metafile) };
+  for (const warning of result.warnings) console.error(`${sourcefile}: ${warning.text}`);
+  return { code: result.outputFiles[0].text, metafile: result.metafile };
+}
+
+/** Bundles dist/native (the package must be built). */
+export async function bundlePlugin(): Promise<Bundle> {
+  built(path.join(DIST_NATIVE, "plugin.js"));
+  const version = packageVersion();
+  const schema = JSON.stringify(packageSchema(version));
+  const { code, metafile } = await bundle(
+    `require("./plugin.js").startPlugin(${JSON.stringify(version)}, () => ${JSON.stringify(schema)});\n`,
+    DIST_NATIVE,
+    "pulumi-resource-platform.js",
+    [sdkModulesFromSdk(), leftOut()],
+  );
+  return { code, version, packages: bundledPackages(metafile) };
+}
+
+/**
+ * Bundles dist/cli.js, every subcommand, as the `platform-pulumi` executable. What the emulator
+ * reads from files beside it comes in otherwise: the API document is an asset of the executable
+ * (API_DOCUMENT_ASSET), and the OIDC worker thread starts from its own bundle, held as a string.
+ */
+export async function bundleCli(): Promise<Bundle> {
+  const cli = built(path.join(repoRoot, "dist", "cli.js"));
+  built(path.join(DIST_EMULATOR, "oidcWorker.js"));
+  const worker = await bundle('require("./oidcWorker.js");\n', DIST_EMULATOR, "oidc-worker-entry.js", []);
+  const { code, metafile } = await bundle(`require(${JSON.stringify(cli)});\n`, repoRoot, "platform-pulumi.js", [
+    sdkModulesFromSdk(),
+    leftOut(),
+    replaced(/[\\/]dist[\\/]emulator[\\/]apiDocumentFile\.js$/, [
+      `exports.DEFAULT_DOCUMENT_PATH = ${JSON.stringify(`the executable's asset ${API_DOCUMENT_ASSET}`)};`,
+      `exports.readDefaultDocument = () => require("node:sea").getAsset(${JSON.stringify(API_DOCUMENT_ASSET)}, "utf8");`,
+    ]),
+    replaced(/[\\/]dist[\\/]emulator[\\/]oidcWorkerStart\.js$/, [
+      'const { Worker } = require("node:worker_threads");',
+      `exports.startOidcWorker = () => new Worker(${JSON.stringify(worker.code)}, { eval: true });`,
+    ]),
+  ]);
+  const packages = bundledPackages(metafile);
+  for (const [name, license] of bundledPackages(worker.metafile)) packages.set(name, license);
+  return { code, version: packageVersion(), packages: new Map([...packages].sort(([a], [b]) => a.localeCompare(b))) };
+}
+
+/** The compiled module at `filter` as `lines` instead. */
+function replaced(filter: RegExp, lines: string[]): Plugin {
+  return {
+    name: `replaced ${filter.source}`,
+    setup(build) {
+      build.onLoad({ filter }, () => ({ contents: lines.join("\n") + "\n", loader: "js" }));
+    },
+  };
 }
 
 /** native/sdkModules.js as requires of the SDK's own dependencies, resolved from the SDK's folder. */
@@ -98,7 +151,7 @@ function leftOut(): Plugin {
       build.onResolve({ filter: names }, (args) => ({ path: args.path, namespace: "left-out" }));
       build.onLoad({ filter: /.*/, namespace: "left-out" }, (args) => ({
         contents:
-          `const why = ${JSON.stringify(`${args.path} is not in the platform plugin's executable (tools/plugin/bundle.ts): a provider never serializes closures`)};\n` +
+          `const why = ${JSON.stringify(`${args.path} is not in this single executable (tools/plugin/bundle.ts): neither the plugin nor the CLI serializes closures`)};\n` +
           "module.exports = new Proxy({}, { get(_target, key) { if (key === '__esModule' || typeof key === 'symbol') return undefined; throw new Error(why); } });\n",
         loader: "js",
       }));
