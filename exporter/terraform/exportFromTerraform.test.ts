@@ -597,7 +597,7 @@ describe("the command line", () => {
     const out = path.join(scratch, `cli-${++counter}`);
     const answer = await cli(["--from-terraform", first, second, "--out", out, "--language", "python"]);
     expect([answer.code, answer.stderr]).toEqual([0, expect.stringContaining("skipped 3 instance(s)")]);
-    expect(answer.stdout).toContain(`Wrote Pulumi.yaml, __main__.py, requirements.txt, package.json to ${out}:`);
+    expect(answer.stdout).toContain(`Wrote Pulumi.yaml, __main__.py, requirements.txt to ${out}:`);
     expect(answer.stdout).toContain(
       `  # in the configuration whose state is ${second}:\n  terraform state rm chainguard_image_repo.app\n`,
     );

@@ -107,7 +107,7 @@ describe("export --from-terraform under the real Pulumi CLI", () => {
     expect([exported.code, exported.stderr]).toEqual([0, expect.stringContaining("skipped 3 instance(s)")]);
     const fromJson = await run(jsonFile, path.join(scratch, "yaml-json"));
     expect(fromJson.code).toBe(0);
-    for (const file of ["Pulumi.yaml", "import.json", "package.json"])
+    for (const file of ["Pulumi.yaml", "import.json"])
       expect(fs.readFileSync(path.join(scratch, "yaml-json", file), "utf8")).toBe(
         fs.readFileSync(path.join(dir, file), "utf8"),
       );
