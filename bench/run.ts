@@ -606,7 +606,7 @@ async function figureLimitedUp(o: Options): Promise<void> {
   heading(
     o,
     "limited-up",
-    `[14] up of ${records} records at --parallel ${parallel} against a service ${latencyMs} ms away that allows ${rateLimit} requests a second, on ${stacks} fresh stacks, under the real Pulumi CLI`,
+    `[14] up of ${records} records at --parallel ${parallel} against a service ${latencyMs} ms away that allows ${rateLimit} requests a second, on ${stacks} fresh stacks of the dynamic resources and ${stacks} of the native plugin, under the real Pulumi CLI`,
   );
   const cli = await locatePulumiCli({ progress: process.stderr });
   const r = await benchLimitedUp({
