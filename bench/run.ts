@@ -6,7 +6,7 @@
  *
  *   node dist/bench/run.js [--quick]
  *                          [--only requests,size,refresh,read,preview,emulator,require,scale,lookup,cli,
- *                                  native,plugin,batch,batch-preview]
+ *                                  native,plugin,batch,batch-preview,limited-up]
  *                          [--runs N] [--resources N] [--concurrency N] [--scale-sizes N,M]
  *                          [--cli-sizes N,M] [--cli-checkpoint-sizes N,M]
  *                          [--native-resources N] [--native-runs N] [--batch-records N] [--batch-runs N] [--cpu-prof]
@@ -33,6 +33,7 @@ import { benchCliScale } from "./cliScale";
 import { benchNativeVsDynamic, NATIVE_STEPS } from "./cliNative";
 import { BATCH_SETUP, BATCH_TARGETS, benchCliBatch, reportCliBatch } from "./cliBatch";
 import { benchCliBatchPreview, reportCliBatchPreview } from "./cliBatchPreview";
+import { benchLimitedUp, LIMITED_UP_SETUP, limitedUpLine, reportLimitedUp } from "./cliLimitedUp";
 import { locatePulumiCli } from "../tools/pulumi-cli/find";
 import { benchLookupMemory } from "./lookupMemory";
 import { benchReadInProcess } from "./readInProcess";
@@ -56,6 +57,7 @@ const FIGURES = [
   "batch",
   "batch-preview",
   "plugin",
+  "limited-up",
 ] as const;
 type Figure = (typeof FIGURES)[number];
 
@@ -599,6 +601,26 @@ async function figurePlugin(o: Options): Promise<void> {
   record(o, "plugin", r);
 }
 
+async function figureLimitedUp(o: Options): Promise<void> {
+  const { records, stacks, parallel, latencyMs, rateLimit } = LIMITED_UP_SETUP;
+  heading(
+    o,
+    "limited-up",
+    `[14] up of ${records} records at --parallel ${parallel} against a service ${latencyMs} ms away that allows ${rateLimit} requests a second, on ${stacks} fresh stacks of the dynamic resources and ${stacks} of the native plugin, under the real Pulumi CLI`,
+  );
+  const cli = await locatePulumiCli({ progress: process.stderr });
+  const r = await benchLimitedUp({
+    ...LIMITED_UP_SETUP,
+    cliDir: cli.dir,
+    cliVersion: cli.version,
+    progress: (run, i) => process.stderr.write(`  [14]${limitedUpLine(run, i)}\n`),
+  });
+  const report = reportLimitedUp(r);
+  for (const line of report.lines) console.log(line);
+  misses.push(...report.misses);
+  record(o, "limited-up", r);
+}
+
 function writeResults(): void {
   // Figures measured alone replace their own entry; the others keep theirs (each says when).
   let previous: Record<string, unknown> = {};
@@ -642,6 +664,7 @@ async function main(): Promise<void> {
   if (o.figures.has("batch")) await figureBatch(o);
   if (o.figures.has("batch-preview")) await figureBatchPreview(o);
   if (o.figures.has("plugin")) await figurePlugin(o);
+  if (o.figures.has("limited-up")) await figureLimitedUp(o);
   writeResults();
   console.log(`\nWritten: ${path.relative(process.cwd(), resultsPath) || resultsPath}`);
   console.log(

@@ -8,7 +8,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type * as provider from "@pulumi/pulumi/provider";
 import type { Kind } from "../provider/kind";
-import type { Provider as KindProvider } from "../provider/lifecycle";
+import type { KindDiffResult, Provider as KindProvider } from "../provider/lifecycle";
 import { PreviewedUpdate, previewUpdate } from "../provider/operations/previewUpdate";
 import { KINDS } from "../resources/kinds";
 import { nativeFunctions } from "./functions";
@@ -94,6 +94,7 @@ function servedKinds(): Map<string, Served> {
  * which @pulumi/pulumi/provider's Provider is never told: native/server.ts asks this instead).
  */
 export interface NativeProvider extends provider.Provider {
+  diff(id: string, urn: string, olds: unknown, news: unknown): Promise<KindDiffResult>;
   previewUpdate(id: string, urn: string, olds: unknown, news: unknown): { outs: Props };
 }
 

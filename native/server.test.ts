@@ -7,7 +7,7 @@
  * SDK's `main` alone fails in its server before the provider is called: the control. Configure
  * answers supportsPreview, and the previews of an update and a create write nothing: the update's
  * outputs keep the uid (what a child's parentUid takes) and leave what only the service's answer
- * tells unknown.
+ * tells unknown. A Diff names the properties that changed, each with how (what a preview shows).
  */
 import * as path from "node:path";
 import * as providerProto from "@pulumi/pulumi/proto/provider_pb";
@@ -162,5 +162,61 @@ describe("native/server.ts: configure and an import's Read on the SDK's gRPC ser
     );
     expect(applied.getProperties()!.toJavaScript()).toMatchObject({ uid, description: "edited in the program" });
     expect(emu.requests().map((r) => `${r.method} ${r.path}`)).toEqual([`PATCH /iam/v2beta1/groups/${uid}`]);
+  });
+
+  test("a diff names the properties that changed and how, against the old outputs; no change names none", async () => {
+    const plugin = await startPlugin(LAUNCHER, []);
+    plugins.push(plugin);
+    await configure(plugin.client);
+    const refresh = new providerProto.ReadRequest();
+    refresh.setId(uid);
+    refresh.setUrn(GROUP_URN);
+    refresh.setProperties(StructProto.Struct.fromJavaScript({ uid, name: "imported", parentUid: emu.rootUid }));
+    const read = await unary<providerProto.ReadRequest, providerProto.ReadResponse>(
+      plugin.client.read.bind(plugin.client),
+      refresh,
+    );
+    // Described, whichever test ran before (the one above edits the description).
+    const inputs = read.getInputs()!.toJavaScript();
+    expect(inputs).toMatchObject({ description: expect.stringMatching(/./) });
+    const diff = async (news: Record<string, unknown>) => {
+      const request = new providerProto.DiffRequest();
+      request.setId(uid);
+      request.setUrn(GROUP_URN);
+      request.setOlds(read.getProperties());
+      request.setNews(StructProto.Struct.fromJavaScript(news as Record<string, StructProto.JavaScriptValue>));
+      const answer = await unary<providerProto.DiffRequest, providerProto.DiffResponse>(
+        plugin.client.diff.bind(plugin.client),
+        request,
+      );
+      return {
+        changes: answer.getChanges(),
+        diffs: answer.getDiffsList(),
+        detailed: answer.getHasdetaileddiff(),
+        paths: answer
+          .getDetaileddiffMap()
+          .getEntryList()
+          .map(([key]) => {
+            const property = answer.getDetaileddiffMap().get(key)!;
+            return [key, property.getKind(), property.getInputdiff()];
+          }),
+      };
+    };
+    const { DiffChanges } = providerProto.DiffResponse;
+    const { Kind } = providerProto.PropertyDiff;
+    expect(await diff(inputs)).toEqual({ changes: DiffChanges.DIFF_NONE, diffs: [], detailed: false, paths: [] });
+    expect(await diff({ ...inputs, description: "edited in the diff" })).toEqual({
+      changes: DiffChanges.DIFF_SOME,
+      diffs: ["description"],
+      detailed: true,
+      paths: [["description", Kind.UPDATE, false]],
+    });
+    const { description: _dropped, ...without } = inputs;
+    expect(await diff(without)).toEqual({
+      changes: DiffChanges.DIFF_SOME,
+      diffs: ["description"],
+      detailed: true,
+      paths: [["description", Kind.DELETE, false]],
+    });
   });
 });

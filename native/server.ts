@@ -22,6 +22,11 @@
  *   request) and `create` the inputs as they are, what the engine answered itself before. The
  *   SDK's own handlers would write: they never look at `preview`.
  *
+ * - `diff` answers the changes and the replacements but not which properties changed: the engine
+ *   then names what differs between the old and new inputs, and an update that writes only a
+ *   client secret previews as `[diff: +adopt]`. Here the diff also answers the properties the
+ *   provider found changed.
+ *
  * The server class is not exported, so the guard wraps the service implementation `main` hands
  * to grpc-js (the instance @pulumi/pulumi itself loads): everything else is the SDK's own, but for
  * the mapping requests of Pulumi's converters, which it leaves unanswered (native/terraformMapping.ts).
@@ -56,6 +61,7 @@ export function settingsOf(variables: Iterable<[string, string]>): Map<string, s
 export function guardedImplementation(
   implementation: Implementation,
   previewUpdate: NativeProvider["previewUpdate"],
+  diff?: NativeProvider["diff"],
 ): Implementation {
   const guarded = Object.create(implementation) as Implementation;
   guarded.checkConfig = function (call, callback) {
@@ -97,6 +103,47 @@ export function guardedImplementation(
       callback(error, response);
     });
   };
+  if (diff)
+    guarded.diff = function (call, callback) {
+      const request = call.request as providerProto.DiffRequest;
+      const { DiffChanges } = providerProto.DiffResponse;
+      diff(
+        request.getId(),
+        request.getUrn(),
+        request.getOlds()?.toJavaScript() ?? {},
+        request.getNews()?.toJavaScript() ?? {},
+      )
+        .then((result) => {
+          // The SDK's handler, with the changed properties added.
+          const response = new providerProto.DiffResponse();
+          response.setChanges(
+            result.changes === true
+              ? DiffChanges.DIFF_SOME
+              : result.changes === false
+                ? DiffChanges.DIFF_NONE
+                : DiffChanges.DIFF_UNKNOWN,
+          );
+          if (result.replaces?.length) response.setReplacesList([...result.replaces]);
+          if (result.deleteBeforeReplace) response.setDeletebeforereplace(true);
+          response.setDiffsList([...result.diffs]);
+          const details = Object.entries(result.detailedDiff);
+          // Detailed, the engine shows each path's old and new value; without, it compares old and
+          // new inputs itself, and two secrets compare equal on screen (`[diff: ]`).
+          if (details.length > 0) {
+            response.setHasdetaileddiff(true);
+            const map = response.getDetaileddiffMap();
+            for (const [path, change] of details) {
+              const property = new providerProto.PropertyDiff();
+              property.setKind(PROPERTY_DIFF[change.kind][change.replace ? 1 : 0]);
+              // Against the old outputs, which a diff compares the new inputs to.
+              property.setInputdiff(false);
+              map.set(path, property);
+            }
+          }
+          callback(undefined, response);
+        })
+        .catch((error: unknown) => callback(error, undefined));
+    };
   guarded.update = function (call, callback) {
     const request = call.request as providerProto.UpdateRequest;
     if (!request.getPreview()) return implementation.update.call(this, call, callback);
@@ -133,6 +180,14 @@ export function guardedImplementation(
 
 const STRUCT = "google-protobuf/google/protobuf/struct_pb";
 
+const { Kind: DiffKind } = providerProto.PropertyDiff;
+/** A property's change as the engine's kind: [in place, replacing]. */
+const PROPERTY_DIFF = {
+  add: [DiffKind.ADD, DiffKind.ADD_REPLACE],
+  update: [DiffKind.UPDATE, DiffKind.UPDATE_REPLACE],
+  delete: [DiffKind.DELETE, DiffKind.DELETE_REPLACE],
+} as const;
+
 const structOf = (value: Record<string, unknown>): StructProto.Struct =>
   sdkModule<typeof StructProto>(STRUCT).Struct.fromJavaScript(value as Record<string, StructProto.JavaScriptValue>);
 
@@ -147,6 +202,7 @@ export function serve(impl: NativeProvider, args: string[]): Promise<void> {
         ? guardedImplementation(
             withTerraformMapping(implementation as unknown as Implementation, impl.version ?? ""),
             impl.previewUpdate.bind(impl),
+            impl.diff.bind(impl),
           )
         : implementation;
     return addService.call(this, service, wrapped as typeof implementation);

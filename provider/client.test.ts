@@ -4,6 +4,7 @@ import * as path from "node:path";
 import { RunningEmulator } from "../emulator";
 import { startProviderEmulator } from "../tests/support/providerEmulator";
 import { createClient, encodeQuery, sharedClient } from "./client";
+import { DeadlineExceededError, withCallDeadline } from "./deadline";
 import { ApiError, SettingsError, UnknownOutcomeError, UnreachableError } from "./errors";
 import { Settings, configureFromPulumi, resetConfigured, resolveSettings } from "./settings";
 import { fakeClock, seededRandom } from "../tests/support/fakeClock";
@@ -280,15 +281,23 @@ describe("retries", () => {
     flaky.close();
   });
 
-  test("RESOURCE_EXHAUSTED through every send ends with the decoded error and the hint", async () => {
+  test("RESOURCE_EXHAUSTED through every send is waited out as Retry-After asks until the call's deadline, then fails naming the wait", async () => {
     emu.setFaults([{ path: "^/iam/v2beta1/roles$", exhaustedRate: 1, retryAfterSeconds: 1 }]);
     const options = fast();
     const client = createClient(settingsOf(), options);
-    const error: any = await client.request({ method: "GET", domain: "iam", path: "roles" }).catch((e: any) => e);
-    expect(emu.requests()).toHaveLength(8);
-    expect(options.clock.sleeps).toEqual(Array(7).fill(1000));
-    expect(error).toMatchObject({ status: "RESOURCE_EXHAUSTED", httpStatus: 429 });
-    expect(error.message).toMatch(/rate limiting; retries were exhausted/);
+    const error: any = await withCallDeadline(
+      "reading roles",
+      5_000,
+      () => client.request({ method: "GET", domain: "iam", path: "roles" }),
+      options.clock.now,
+    ).catch((e: any) => e);
+    // Sent at 0, 1, 2, 3 and 4 s; a sixth would be sent at the deadline.
+    expect(emu.requests()).toHaveLength(5);
+    expect(options.clock.sleeps).toEqual(Array(4).fill(1000));
+    expect(error).toBeInstanceOf(DeadlineExceededError);
+    expect(error.message).toMatch(
+      /^no answer within 5 s \(platform:timeout\); the service asked to retry after 1 s \(Retry-After\), past this call's deadline; last: RESOURCE_EXHAUSTED/,
+    );
     await client.close();
   });
 

@@ -183,7 +183,7 @@ function bounded(init: ApiErrorInit): ApiErrorInit {
 const HINTS: Partial<Record<string, string>> = {
   UNAUTHENTICATED: "check platform:token (PLATFORM_TOKEN), or platform:identity and platform:identityTokenFile",
   PERMISSION_DENIED: "the caller's identity needs a role binding that grants this on the group or one of its ancestors",
-  RESOURCE_EXHAUSTED: "the service is rate limiting; retries were exhausted, run again later",
+  RESOURCE_EXHAUSTED: "the service is rate limiting; run again later, or lower platform:maxConcurrency",
   UNAVAILABLE: "the service stayed unavailable through every retry; run again later",
 };
 

@@ -100,6 +100,16 @@ test("local inputs: compared, kept through read, never sent; a change alone cost
     changes: true,
     replaces: [],
     deleteBeforeReplace: false,
+    diffs: ["keep"],
+    detailedDiff: { keep: { kind: "update", replace: false } },
+  });
+  // A nested field is named by the member that changed, as the update's mask names it.
+  expect(await provider.diff("acme/x1", olds, { ...news, keep: true, shape: { source: "s", extra: "e" } })).toEqual({
+    changes: true,
+    replaces: [],
+    deleteBeforeReplace: false,
+    diffs: ["shape"],
+    detailedDiff: { "shape.extra": { kind: "add", replace: false } },
   });
   expect((await provider.update("acme/x1", olds, news)).outs).toMatchObject({ keep: false });
   // Dropped from the program: dropped from the state.

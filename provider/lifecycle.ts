@@ -20,18 +20,29 @@ import { check } from "./operations/check";
 import { configure } from "./operations/configure";
 import { create } from "./operations/create";
 import { deleteRecord } from "./operations/delete";
-import { diff } from "./operations/diff";
+import { PropertyChange, diff } from "./operations/diff";
 import { read } from "./operations/read";
 import { partOfRecord } from "./operations/partOfRecord";
 import { update } from "./operations/update";
 import { postRecord } from "./postRecord";
 import { takeOver } from "./takeOver";
 import { verbSteps } from "./verbSteps";
+import type { Props } from "./values";
+
+/**
+ * What a diff answers: dynamic.DiffResult, and the input properties that changed, which the native
+ * plugin passes on so that a preview names them (the dynamic-provider host has no place for them).
+ */
+export interface KindDiffResult extends dynamic.DiffResult {
+  readonly diffs: string[];
+  /** The same by path, a nested field by its changed members (`oidc.clientSecret`). */
+  readonly detailedDiff: Record<string, PropertyChange>;
+}
 
 /** The operations of dynamic.ResourceProvider a kind's provider implements: all of them. */
 export type Lifecycle = Required<
-  Pick<dynamic.ResourceProvider, "configure" | "check" | "diff" | "create" | "read" | "update" | "delete">
->;
+  Pick<dynamic.ResourceProvider, "configure" | "check" | "create" | "read" | "update" | "delete">
+> & { diff(id: string, olds: Props, news: Props): Promise<KindDiffResult> };
 
 /** A kind's provider: the lifecycle, and the description it was made from (for look-ups and adoption). */
 export type Provider = Lifecycle & { readonly kind: Kind };

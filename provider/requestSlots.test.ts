@@ -197,6 +197,31 @@ test("a 429 without Retry-After pauses no one: each request backs off on its own
   expect(clock.sleeps).toHaveLength(1);
 });
 
+test("under a rate limit, creates refused more often than a request is otherwise sent wait their turn until they pass", async () => {
+  const clock = fakeClock();
+  const { sent, sends, client, peak } = clientWith(2, clock);
+  const create = (i: number) =>
+    withCallDeadline(
+      `creating g${i}`,
+      60_000,
+      () => client.request<{ uid: string }>({ method: "POST", domain: "iam", path: "groups", body: { name: `g${i}` } }),
+      clock.now,
+    );
+  const creates = [0, 1].map(create);
+  // Each create refused 10 times (a request is otherwise sent at most 8), 1 s asked each time.
+  for (let round = 0; round < 10; round++) {
+    await sends(2 * round + 2);
+    await settle();
+    for (const s of sent.slice(2 * round)) s.answer(429, RATE_LIMITED, "1");
+  }
+  await sends(22);
+  for (const s of sent.slice(20)) s.answer(200, { uid: (JSON.parse(s.req.body!) as { name: string }).name });
+  expect((await Promise.all(creates)).map((r) => r.uid)).toEqual(["g0", "g1"]);
+  expect(sent.map((s) => s.req.method)).toEqual(Array(22).fill("POST"));
+  expect(peak()).toBe(2);
+  expect(clock.sleeps).toEqual(Array(20).fill(1000));
+});
+
 test("errors pass through the bound unchanged, and the slot is freed", async () => {
   const clock = fakeClock();
   const { sent, sends, get } = clientWith(1, clock);

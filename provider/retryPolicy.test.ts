@@ -8,8 +8,10 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { fakeClock, seededRandom } from "../tests/support/fakeClock";
 import { createClient } from "./client";
+import { DeadlineExceededError } from "./deadline";
 import { ConnectionLostError, UnknownOutcomeError, UnreachableError } from "./errors";
 import {
+  BASE_DELAY_MS,
   MAX_CREATE_SENDS,
   MAX_RETRY_AFTER_MS,
   MAX_SENDS_PER_REQUEST,
@@ -67,6 +69,42 @@ describe("decisions", () => {
     ).toBe(false);
     expect(mayResendCreate(MAX_CREATE_SENDS - 1)).toBe(true);
     expect(mayResendCreate(MAX_CREATE_SENDS)).toBe(false);
+  });
+
+  test("a refusal that asks to wait (429, 503 with Retry-After) is repeated whatever the count, for a POST too; it does not use up the count of other failures", () => {
+    const many = 10 * MAX_SENDS_PER_REQUEST;
+    for (const method of ["POST", "GET", "PATCH", "DELETE"]) {
+      expect(decide({ method, sends: many, refusals: many, outcome: answered(429, 8, 1_000) })).toEqual({
+        retry: true,
+        delayMs: 1_000,
+      });
+      expect(decide({ method, sends: many, refusals: many, outcome: answered(503, 14, 2_000) })).toEqual({
+        retry: true,
+        delayMs: 2_000,
+      });
+      // A 429 without Retry-After backs off, the steps counted in refusals.
+      expect(decide({ method, sends: many, refusals: many, outcome: answered(429, 8) }, () => 0)).toEqual({
+        retry: true,
+        delayMs: 2_000,
+      });
+    }
+    // A 503 that says nothing of when is an outage: counted.
+    expect(decide({ method: "GET", sends: MAX_SENDS_PER_REQUEST, outcome: answered(503, 14) }).retry).toBe(false);
+    // Seven refusals then failures of another kind: those still get their own count of sends.
+    const lost: Outcome = { kind: "lost", cause: "ECONNRESET" };
+    const afterRefusals = (counted: number) => ({ method: "GET", sends: 7 + counted, refusals: 7, outcome: lost });
+    expect(decide(afterRefusals(MAX_SENDS_PER_REQUEST - 1)).retry).toBe(true);
+    expect(decide(afterRefusals(MAX_SENDS_PER_REQUEST)).retry).toBe(false);
+    const unsent: Outcome = { kind: "unsent", cause: "ECONNREFUSED" };
+    expect(decide({ method: "GET", sends: 9, refusals: 7, outcome: unsent }).retry).toBe(true);
+    expect(decide({ method: "GET", sends: 10, refusals: 7, outcome: unsent }).retry).toBe(false);
+  });
+
+  test("a Retry-After of 0 still waits the first backoff step: a service answering it forever is not hammered", () => {
+    expect(decide({ method: "GET", sends: 1, refusals: 1, outcome: answered(429, 8, 0) })).toEqual({
+      retry: true,
+      delayMs: BASE_DELAY_MS,
+    });
   });
 
   test("UNAUTHENTICATED is repeated at once only when the token can be renewed", () => {
@@ -137,17 +175,33 @@ describe("the worst case, counted against servers that fail every time", () => {
   test.each([
     ["GET", 503, 14, MAX_SENDS_PER_REQUEST],
     ["POST", 503, 14, MAX_SENDS_PER_REQUEST],
-    ["GET", 429, 8, MAX_SENDS_PER_REQUEST],
     ["GET", 500, 13, MAX_SENDS_PER_REQUEST],
     ["POST", 500, 13, 1],
     ["GET", 401, 16, 1],
     ["GET", 403, 7, 1],
-  ] as const)("%s answered %i every time: %i requests", async (method, httpStatus, code, expected) => {
+  ] as const)("%s answered %i (code %i) every time: %i requests", async (method, httpStatus, code, expected) => {
     const server = await failing((_req, res) => status(res, httpStatus, code));
     const error = await attempt(server.url, method);
     expect(error).toBeInstanceOf(Error);
     expect(server.hits).toHaveLength(expected);
   });
+
+  test.each(["GET", "POST"] as const)(
+    "%s answered 429 with Retry-After 1 every time: sent once a second until the call's deadline (120 s), then DeadlineExceededError saying the service asked to wait",
+    async (method) => {
+      const server = await failing((_req, res) => {
+        res.writeHead(429, { "content-type": "application/json", "retry-after": "1" });
+        res.end(JSON.stringify({ code: 8, message: "Resource exhausted: rate limit reached" }));
+      });
+      const error = await attempt(server.url, method);
+      expect(error).toBeInstanceOf(DeadlineExceededError);
+      expect((error as Error).message).toMatch(
+        /no answer within 120 s \(platform:timeout\); the service asked to retry after 1 s \(Retry-After\), past this call's deadline; last: RESOURCE_EXHAUSTED/,
+      );
+      // Sent at 0, 1, … 119 s: the wait from the last would end at the deadline.
+      expect(server.hits).toHaveLength(120);
+    },
+  );
 
   test("connections dropped every time: a GET is sent 8 times, a POST once (unknown outcome)", async () => {
     const server = await failing((req) => req.socket.destroy());

@@ -9,7 +9,7 @@
 import type { Clock, Random } from "./clock";
 import { CallScope, DeadlineExceededError, currentCall } from "./deadline";
 import { ApiError, ConnectionLostError, UnknownOutcomeError, UnreachableError } from "./errors";
-import { MAX_RETRY_AFTER_MS, Outcome, Situation, decide, retryAfterMs } from "./retryPolicy";
+import { MAX_RETRY_AFTER_MS, Outcome, Situation, asksToWait, decide, retryAfterMs } from "./retryPolicy";
 import type { RequestSlots } from "./requestSlots";
 import { HttpAnswer, HttpRequest, SendFailure, Transport } from "./transport";
 
@@ -59,6 +59,7 @@ export async function sendWithPolicy(options: SendLoopOptions, req: LoopRequest)
   if (!scope) throw new Error("sendWithPolicy runs inside a call scope (withCallDeadline)");
   const where = `${req.method} ${req.path}`;
   let lastFailure = "";
+  let refusals = 0;
   for (let sends = 1; ; sends++) {
     const left = scope.deadline - scope.now();
     if (left <= 0) throw expired(scope, lastFailure ? `last: ${lastFailure}` : `before ${where} was sent`);
@@ -108,10 +109,12 @@ export async function sendWithPolicy(options: SendLoopOptions, req: LoopRequest)
             : new ConnectionLostError(req.method, req.path, error.code, error.message, sends);
       }
     }
+    if (asksToWait(outcome)) refusals++;
     const decision = decide(
       {
         method: req.method,
         sends,
+        refusals,
         outcome,
         ...(failure instanceof ApiError ? req.situation?.(failure) : {}),
       },

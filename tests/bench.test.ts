@@ -5,7 +5,9 @@
  * List first), ceil(N/200) for a look-up of N results, one
  * token exchange per token lifetime; and figure 12 (bench/cliBatch.ts) on 100 records: a drift
  * check under the real CLI at a fraction of a request per record, with the same drift as one GET
- * per record. Counts only; timings belong to `npm run bench`.
+ * per record; and figure 14 (bench/cliLimitedUp.ts) on 25 records at 5 requests a second: an `up`
+ * refused 429 many times succeeds, on the dynamic resources and on the native plugin. Counts
+ * only; timings belong to `npm run bench`.
  */
 import {
   countExchangesOverHours,
@@ -14,6 +16,7 @@ import {
   countResourceRequests,
 } from "../bench/requests";
 import { BATCH_SETUP, benchCliBatch } from "../bench/cliBatch";
+import { benchLimitedUp, LIMITED_UP_SETUP } from "../bench/cliLimitedUp";
 import { managedKinds } from "../bench/kinds";
 import { pulumiCliDir } from "../tools/pulumi-cli/find";
 import { startWorld, World } from "../bench/world";
@@ -110,3 +113,26 @@ test("figure 12 at a small size under the real CLI: a drift check against a far-
   expect(variants.ours.requestsPerRecord.median).toBeLessThanOrEqual(0.25);
   expect([variants.ours.failedSteps, variants.today.failedSteps]).toEqual([0, 0]);
 }, 900_000);
+
+test("figure 14 at a small size under the real CLI: up of a new stack against a service that allows 5 requests a second waits out every 429 and deploys every record, with the dynamic resources and the native plugin", async () => {
+  const r = await benchLimitedUp({
+    ...LIMITED_UP_SETUP,
+    records: 25,
+    stacks: 1,
+    rateLimit: 5,
+    cliDir: pulumiCliDir(),
+    cliVersion: "(the tests' CLI)",
+  });
+  expect(r.runs.map((run) => run.provider)).toEqual(["dynamic", "native"]);
+  for (const run of r.runs) {
+    expect({ code: run.code, deployed: run.deployed, failure: run.failure }).toEqual({
+      code: 0,
+      deployed: 25,
+      failure: undefined,
+    });
+    // 25 creates, 16 in flight, against a burst of 5: many were refused, and each was sent again until accepted.
+    expect(run.rateLimited).toBeGreaterThanOrEqual(5);
+    expect(run.requests - run.rateLimited).toBe(25);
+  }
+  expect(r.allSucceeded).toBe(true);
+}, 300_000);

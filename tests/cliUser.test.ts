@@ -219,8 +219,17 @@ describe("a user with the Pulumi CLI: the walk-through's commands and the GitHub
         env: { ...process.env, GOWORK: "off", GOFLAGS: "-mod=readonly" },
       });
       if (answer.error) throw new Error(`actionlint needs Go >= 1.26 (go tool actionlint): ${answer.error.message}`);
-      expect(answer.stdout + answer.stderr).toBe("");
-      expect(answer.status).toBe(0);
+      // actionlint prints its findings on stdout and exits 1 with any; stderr is go's, which on a machine
+      // whose module cache lacks actionlint says what it downloads first.
+      expect({
+        status: answer.status,
+        findings: answer.stdout,
+        stderr: answer.status === 0 ? "" : answer.stderr,
+      }).toEqual({
+        status: 0,
+        findings: "",
+        stderr: "",
+      });
     });
 
     test("runs the walk-through's drift check and apply with --stack: a pull request passes clean, fails on a console edit with exit 7, a push to main repairs it, as an assumed identity", async () => {

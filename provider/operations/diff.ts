@@ -1,10 +1,35 @@
 /** Diff: what changed, what replaces the record and in which order; no request. The record is held. */
-import { changedFields, replacedFields } from "../changes";
+import { changedFields, maskPaths, replacedFields } from "../changes";
 import type { Kind } from "../kind";
 import type { KindContext } from "../kindContext";
 import type { Lifecycle } from "../lifecycle";
 import { ResourceError } from "../resourceError";
-import { Props, containsUnknown, isUnset, sameValue } from "../values";
+import { Props, containsUnknown, isObject, isUnset, sameValue } from "../values";
+
+/** How one property changed, from the old outputs to the new inputs; `replace` when it replaces the record. */
+export interface PropertyChange {
+  kind: "add" | "update" | "delete";
+  replace: boolean;
+}
+
+const at = (props: Props, path: string): unknown =>
+  path.split(".").reduce<unknown>((value, key) => (isObject(value) ? value[key] : undefined), props);
+
+/**
+ * Each changed property by its path: a nested field by its changed members (`oidc.clientSecret`),
+ * as the update's mask names them, so a preview shows the member that is written.
+ */
+function detailedDiff(kind: Kind, olds: Props, news: Props, changed: string[], replaces: string[]) {
+  const paths = maskPaths(olds, news, changed, kind.nested);
+  return Object.fromEntries(
+    paths.map((path): [string, PropertyChange] => {
+      const [before, after] = [at(olds, path), at(news, path)];
+      // Absent, not unset: a flag turned false is an update, as the preview should show it.
+      const change = before === undefined || before === null ? "add" : after === undefined ? "delete" : "update";
+      return [path, { kind: change, replace: replaces.includes(path.split(".")[0]) }];
+    }),
+  );
+}
 
 /** The same List filters and the same key fields: the two would be one record to the service. */
 const sameNaturalKey = (kind: Kind, olds: Props, news: Props) =>
@@ -35,6 +60,10 @@ export function diff({ kind, registerSecrets, claims }: KindContext): Lifecycle[
       // subscription sink) the new record is created first. A part of another's record (a SCIM
       // token) is one per record: the old one is undone first.
       deleteBeforeReplace: replaces.length > 0 && (kind.partOf !== undefined || sameNaturalKey(kind, olds, news)),
+      // Named here, or the engine names what differs between the old and new inputs (a client
+      // secret's one write would read as `adopt`, an input that changes nothing on the service).
+      diffs: changed,
+      detailedDiff: detailedDiff(kind, olds, wanted, changed, replaces),
     };
   };
 }

@@ -200,6 +200,8 @@ describe("export --language yaml under the real Pulumi CLI", () => {
     expect([preview.code, preview.stderr]).toEqual([0, ""]);
     expect(preview.stdout).toMatch(/~ platform:iam:IdentityProvider: \(update\)/);
     expect(preview.stdout).toMatch(/Resources:\s+~ 1 to update\s+1 unchanged/);
+    // The change shown is the one written: the client secret, as a secret.
+    expect(preview.stdout).toMatch(/~ oidc: \{\n\s+\+ clientSecret: \[secret\]\n\s+\}/);
     expect(preview.stdout).not.toContain(TEAM_SSO_SECRET);
     expect(writes()).toEqual([]);
     const up = await cli(["up", "--yes"]);

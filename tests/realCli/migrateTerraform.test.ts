@@ -9,9 +9,10 @@
  *   terraform show -json (byte-identical projects and import files); `pulumi import --file …
  *   --generate-code=false` brings every record in with no write; the one change a preview then
  *   shows is the identity provider's client secret, which the service never answers (one PATCH,
- *   the value from secret config); then `preview --refresh --expect-no-changes` is clean with no
- *   write. A state without an identity provider previews clean right after the import. The
- *   invite, whose code no import can bring in, is left out by --partial and named.
+ *   the value from secret config), previewed as that field's change (`[diff: ~oidc]`); then
+ *   `preview --refresh --expect-no-changes` is clean with no write. A state without an identity
+ *   provider previews clean right after the import. The invite, whose code no import can bring
+ *   in, is left out by --partial and named.
  * - TypeScript, the adoption path: the program run by the Automation API; `up` adopts every
  *   record (the invite too, by uid), the one write the client secret; then no changes, and
  *   destroy deletes nothing. One for_each key is in other alphabets (`lédger 東京`), carried in its
@@ -162,6 +163,11 @@ describe("export --from-terraform under the real Pulumi CLI", () => {
       expect.stringMatching(/~ platform:iam:IdentityProvider:$/),
     ]);
     expect(preview.stdout).toMatch(new RegExp(`~ 1 to update\\s+${imports} unchanged`));
+    // The change shown is the one written: the client secret, as a secret (no value on screen).
+    expect(preview.stdout).toMatch(/~ oidc: \{\n\s+\+ clientSecret: \[secret\]\n\s+\}/);
+    const summary = await cli(["preview"]);
+    expect([summary.code, summary.stderr]).toEqual([0, ""]);
+    expect(summary.stdout).toMatch(/~ +platform:iam:IdentityProvider sso update \[diff: ~oidc\]/);
     expect(writes()).toEqual([]);
     const up = await cli(["up", "--yes"]);
     expect([up.code, up.stderr]).toEqual([0, ""]);

@@ -1,5 +1,5 @@
 // actionlint, the linter of GitHub Actions workflows, pinned for the test that runs it on
-// examples/github-actions/pulumi.yml (tests/githubActions.test.ts): `go tool actionlint`.
+// examples/github-actions/pulumi.yml (tests/cliUser.test.ts, tests/releaseWorkflow.test.ts): `go tool actionlint`.
 // A module of its own, so that the Pulumi CLI's pins (tools/pulumi-cli) and the cache
 // of its build stay as they are.
 module platform-pulumi/tools/actionlint
