@@ -1,5 +1,5 @@
 /**
- * Figure 14: `pulumi up` of a new stack against a far-away, rate-limited service, under the real
+ * Figure 15: `pulumi up` of a new stack against a far-away, rate-limited service, under the real
  * Pulumi CLI. Figure 12's program (per team a group, two CI identities in it, a role binding of
  * each on it) deployed by `up --parallel P` on a fresh emulator that answers every request
  * `latencyMs` late and lets the token send `rateLimit` requests a second (then 429 with
@@ -230,7 +230,7 @@ export function reportLimitedUp(r: LimitedUpResult): { lines: string[]; misses: 
         .filter(({ run }) => run.code !== 0 || run.deployed !== r.records)
         .map(
           ({ run, i }) =>
-            `[14] ${run.provider} stack ${i + 1}: up exited ${run.code}, ${run.deployed} of ${r.records} records`,
+            `[15] ${run.provider} stack ${i + 1}: up exited ${run.code}, ${run.deployed} of ${r.records} records`,
         );
   for (const { failure } of r.runs) if (failure) lines.push(`  a failed up ended:\n${failure}`);
   return { lines, misses };

@@ -606,14 +606,14 @@ async function figureLimitedUp(o: Options): Promise<void> {
   heading(
     o,
     "limited-up",
-    `[14] up of ${records} records at --parallel ${parallel} against a service ${latencyMs} ms away that allows ${rateLimit} requests a second, on ${stacks} fresh stacks of the dynamic resources and ${stacks} of the native plugin, under the real Pulumi CLI`,
+    `[15] up of ${records} records at --parallel ${parallel} against a service ${latencyMs} ms away that allows ${rateLimit} requests a second, on ${stacks} fresh stacks of the dynamic resources and ${stacks} of the native plugin, under the real Pulumi CLI`,
   );
   const cli = await locatePulumiCli({ progress: process.stderr });
   const r = await benchLimitedUp({
     ...LIMITED_UP_SETUP,
     cliDir: cli.dir,
     cliVersion: cli.version,
-    progress: (run, i) => process.stderr.write(`  [14]${limitedUpLine(run, i)}\n`),
+    progress: (run, i) => process.stderr.write(`  [15]${limitedUpLine(run, i)}\n`),
   });
   const report = reportLimitedUp(r);
   for (const line of report.lines) console.log(line);

@@ -5,7 +5,7 @@
  * List first), ceil(N/200) for a look-up of N results, one
  * token exchange per token lifetime; and figure 12 (bench/cliBatch.ts) on 100 records: a drift
  * check under the real CLI at a fraction of a request per record, with the same drift as one GET
- * per record; and figure 14 (bench/cliLimitedUp.ts) on 25 records at 5 requests a second: an `up`
+ * per record; and figure 15 (bench/cliLimitedUp.ts) on 25 records at 5 requests a second: an `up`
  * refused 429 many times succeeds, on the dynamic resources and on the native plugin. Counts
  * only; timings belong to `npm run bench`.
  */
@@ -114,7 +114,7 @@ test("figure 12 at a small size under the real CLI: a drift check against a far-
   expect([variants.ours.failedSteps, variants.today.failedSteps]).toEqual([0, 0]);
 }, 900_000);
 
-test("figure 14 at a small size under the real CLI: up of a new stack against a service that allows 5 requests a second waits out every 429 and deploys every record, with the dynamic resources and the native plugin", async () => {
+test("figure 15 at a small size under the real CLI: up of a new stack against a service that allows 5 requests a second waits out every 429 and deploys every record, with the dynamic resources and the native plugin", async () => {
   const r = await benchLimitedUp({
     ...LIMITED_UP_SETUP,
     records: 25,
