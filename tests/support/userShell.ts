@@ -7,6 +7,8 @@
  * - `pulumi preview|up|refresh|destroy …`: through the Automation API with the same flags
  *   (tools/pulumi-cli/command.ts), on the same stack, backend and environment, because a CLI built
  *   from its Go modules has no Node.js language host to run the program itself;
+ * - `npx platform-pulumi …`: by bash, as npx runs the installed package's bin (`node
+ *   node_modules/platform-pulumi/dist/cli.js …`), in the program's folder;
  * - `export NAME=…`: evaluated by bash, and the variables it sets are kept for the lines after it;
  * - `npm install`, `npm ci`, `npm run build` and `cd` into the program: what staging the program
  *   already did (tools/pulumi-cli/stageProgram.ts: its files, the built package installed as a copy).
@@ -29,6 +31,8 @@ export interface LineRun {
 
 /** Variables bash sets by itself in every shell. */
 const BASH_OWN = new Set(["_", "PWD", "OLDPWD", "SHLVL"]);
+
+const NPX_PLATFORM_PULUMI = "npx platform-pulumi ";
 
 const STAGED_PART = /^(npm (ci|install|run build)|cd \S+)$/;
 
@@ -60,6 +64,10 @@ export class UserShell {
       return { line, how: "staging", code: 0, stdout: "", stderr: "" };
     }
     if (line.startsWith("mkdir ")) return this.asWritten(line, lineEnv);
+    if (line.startsWith(NPX_PLATFORM_PULUMI)) {
+      const bin = `node node_modules/platform-pulumi/dist/cli.js ${line.slice(NPX_PLATFORM_PULUMI.length)}`;
+      return { ...this.asWritten(bin, lineEnv), line };
+    }
     if (!line.startsWith("pulumi ")) throw new Error(`no way to run "${line}" here`);
     const argv = words(line.slice("pulumi ".length), lineEnv);
     if (runsProgram(argv)) {
