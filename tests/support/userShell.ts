@@ -18,6 +18,7 @@
 import { spawnSync } from "node:child_process";
 import { programCommand, runsProgram } from "../../tools/pulumi-cli/command";
 import type { RealCliStack } from "../../tools/pulumi-cli/stack";
+import { runProcess } from "../../tools/runProcess";
 
 export type How = "bash, as written" | "Automation API, same flags" | "environment" | "staging";
 
@@ -66,7 +67,9 @@ export class UserShell {
     if (line.startsWith("mkdir ")) return this.asWritten(line, lineEnv);
     if (line.startsWith(NPX_PLATFORM_PULUMI)) {
       const bin = `node node_modules/platform-pulumi/dist/cli.js ${line.slice(NPX_PLATFORM_PULUMI.length)}`;
-      return { ...this.asWritten(bin, lineEnv), line };
+      // Not spawnSync: the command may ask a server in this process (a stand-in of GitHub's token endpoint).
+      const answer = await runProcess("bash", ["-c", bin], { cwd: this.stack.programDir, env: lineEnv });
+      return { line, how: "bash, as written", ...answer };
     }
     if (!line.startsWith("pulumi ")) throw new Error(`no way to run "${line}" here`);
     const argv = words(line.slice("pulumi ".length), lineEnv);
