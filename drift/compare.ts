@@ -18,12 +18,15 @@ interface Where {
 export interface ChangedEntry extends Where {
   uid: string;
   type: string;
+  /** The names of the groups from the one read below down to the record's parent, `/`-joined. */
+  parent: string;
   fields: FieldChange[];
 }
 
 export interface DeletedEntry extends Where {
   uid: string;
   type: string;
+  parent: string;
 }
 
 export interface UnmanagedEntry {
@@ -106,8 +109,12 @@ const where = (m: Managed): Where => ({
   ...(m.address !== undefined ? { address: m.address } : {}),
 });
 
+const GROUP = "platform:iam:Group";
+
 function isBelow(under: string, m: Managed): boolean {
   const below = (uid: string) => uid.startsWith(`${under}/`);
+  // The group itself, which the stack that builds below it often declares too.
+  if (m.type === GROUP && m.uid === under) return true;
   // A record keyed by its parent has the parent's uid: the group's own is below it too.
   if (m.uid.includes("/")) return below(m.uid) || (m.kind.keyedByParent === true && m.uid === under);
   // A role's uid is one segment: its parent says where it lives.
@@ -119,7 +126,7 @@ export function compareOrganization(org: Organization, sources: readonly SourceR
   const foreign = managed.filter((m) => !isBelow(org.under, m));
   if (foreign.length > 0) throw new ForeignRecordsError(org.under, foreign);
 
-  const live = new Map<string, ApiRecord>();
+  const live = new Map<string, ApiRecord>([[keyOf(GROUP, org.under), org.group]]);
   const groupNames = new Map<string, string>([[org.under, org.name]]);
   for (const { exported, records } of org.kinds) {
     const type = typeTokenOf(exported.kind);
@@ -141,11 +148,19 @@ export function compareOrganization(org: Organization, sources: readonly SourceR
     const record = live.get(key);
     for (const m of holders) {
       if (!record) {
-        deleted.push({ uid, type, ...where(m) });
+        deleted.push({ uid, type, parent: pathOf(m.parent ?? org.under, org.under, groupNames), ...where(m) });
         continue;
       }
       const fields = m.changes(record);
-      if (fields.length > 0) changed.push({ uid, type, ...where(m), fields });
+      const parent = m.kind.toOutputs(record)[m.kind.parentField] ?? m.parent;
+      if (fields.length > 0)
+        changed.push({
+          uid,
+          type,
+          parent: pathOf(typeof parent === "string" ? parent : org.under, org.under, groupNames),
+          ...where(m),
+          fields,
+        });
     }
   }
 

@@ -10,6 +10,7 @@ import { BUILTIN_ROLES, startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
 import { ApiClient, createClient } from "../provider/client";
 import { call } from "../tools/orgApi";
+import { exportedKinds } from "../exporter/kinds";
 import { attributesOf, tfstate } from "../tests/support/terraformState";
 import { ForeignRecordsError } from "./compare";
 import { kindOfType } from "./stackExport";
@@ -150,12 +151,16 @@ test("changed, deleted, unmanaged and pending across a stack export and a Terraf
     importFile,
     client,
   });
-  expect(report.requests).toBe(emu.requests().length);
+  // The group's GET, one List per kind (one page each here), and the group's own record of a kind keyed by its parent.
+  const kinds = exportedKinds().map((k) => k.kind);
+  expect(report.requests).toBe(1 + kinds.length + kinds.filter((k) => k.keyedByParent).length);
+  expect(emu.requests().map((r) => r.method)).toEqual(Array(report.requests).fill("GET"));
   expect(report.changed).toEqual(
     [
       {
         uid: o.teamA.uid,
         type: "platform:iam:Group",
+        parent: "story",
         source: `stack file ${stackFile}`,
         urn: "urn:pulumi:dev::drift::platform:iam:Group::team-a",
         fields: [{ name: "description", recorded: "A", live: "edited" }],
@@ -163,6 +168,7 @@ test("changed, deleted, unmanaged and pending across a stack export and a Terraf
       {
         uid: o.teamB.uid,
         type: "platform:iam:Group",
+        parent: "story",
         source: `terraform state ${stateFile}`,
         address: "chainguard_group.team_b",
         fields: [{ name: "description", recorded: "B", live: "by hand" }],
@@ -173,6 +179,7 @@ test("changed, deleted, unmanaged and pending across a stack export and a Terraf
     {
       uid: o.old.uid,
       type: "platform:iam:Identity",
+      parent: "story/team-a",
       source: `stack file ${stackFile}`,
       urn: "urn:pulumi:dev::drift::pulumi-nodejs:dynamic/iam:Identity::old",
     },
@@ -207,6 +214,8 @@ test("changed, deleted, unmanaged and pending across a stack export and a Terraf
 
   const text = textReport(report, false);
   expect(text).toContain(`description: "A" → "edited"`);
+  // A tree by parent: each path once, its findings below it.
+  expect(text.split("\n").filter((line) => /^story/.test(line))).toEqual(["story", "story/team-a", "story/team-b"]);
   expect(text).not.toContain("\x1b[");
   expect(textReport(report, true)).toContain("\x1b[");
   const markdown = markdownReport(report);
@@ -365,4 +374,77 @@ describe("bad input: a clear error, no report", () => {
     };
     await expect(driftOrganization({ ...base, client: failing })).rejects.toThrow(/the List of \w+ failed/);
   });
+});
+
+test("a secret field that changed is named, its values never; one the export keeps encrypted is not compared", async () => {
+  const o = await organization("secrets");
+  const secret = "client-secret-7d1e";
+  const sso = await post(`identityProviders/${o.teamA.uid}`, {
+    name: "sso",
+    defaultRole: VIEWER,
+    oidc: { issuer: "https://login.example.com", clientId: "platform", clientSecret: secret },
+  });
+  const outputs = kindOfType("platform:iam:IdentityProvider")!.toOutputs(await get(`identityProviders/${sso.uid}`));
+  const oidc = { ...(outputs.oidc as object), clientSecret: secret };
+  const wrapped = (value: unknown, plain: boolean) => ({
+    "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
+    ...(plain ? { plaintext: JSON.stringify(value) } : { ciphertext: "v1:abc" }),
+  });
+  const stackOf = (plain: boolean) => ({
+    version: 3,
+    deployment: {
+      resources: [
+        {
+          urn: "urn:pulumi:dev::drift::platform:iam:IdentityProvider::sso",
+          custom: true,
+          id: sso.uid,
+          type: "platform:iam:IdentityProvider",
+          outputs: { ...outputs, oidc: wrapped(oidc, plain) },
+        },
+      ],
+    },
+  });
+  const unchanged = await driftOrganization({
+    under: o.org.uid,
+    stackFiles: [write("same.json", stackOf(true))],
+    client,
+  });
+  expect(unchanged.report.changed).toEqual([]);
+  await call(api(), "PATCH", `${V}/identityProviders/${sso.uid}?update_mask=oidc.issuer`, {
+    name: "sso",
+    oidc: { issuer: "https://elsewhere.example.com", clientId: "platform" },
+  });
+  const shown = await driftOrganization({ under: o.org.uid, stackFiles: [write("shown.json", stackOf(true))], client });
+  expect(shown.report.changed).toEqual([
+    expect.objectContaining({ uid: sso.uid, fields: [{ name: "oidc", secret: true }] }),
+  ]);
+  for (const text of [jsonReport(shown.report), textReport(shown.report, false), markdownReport(shown.report)]) {
+    expect(text).not.toContain(secret);
+    expect(text).not.toContain("elsewhere.example.com");
+    expect(text).not.toContain("login.example.com");
+  }
+  const encrypted = await driftOrganization({
+    under: o.org.uid,
+    stackFiles: [write("encrypted.json", stackOf(false))],
+    client,
+  });
+  expect(encrypted.report.changed).toEqual([]);
+  expect(encrypted.report.deleted).toEqual([]);
+});
+
+test("a source may manage the group read below: compared with it, not counted among the records below it", async () => {
+  const o = await organization("itself");
+  const stack = {
+    version: 3,
+    deployment: { resources: [resource("platform:iam:Group", "org", await get(`groups/${o.org.uid}`))] },
+  };
+  await call(api(), "PATCH", `${V}/groups/${o.org.uid}?update_mask=description`, {
+    name: "itself",
+    description: "new",
+  });
+  const { report } = await driftOrganization({ under: o.org.uid, stackFiles: [write("itself.json", stack)], client });
+  expect(report.changed).toEqual([
+    expect.objectContaining({ uid: o.org.uid, fields: [{ name: "description", recorded: "", live: "new" }] }),
+  ]);
+  expect(report.coverage).toMatchObject({ managed: 0, records: 5 });
 });

@@ -4,6 +4,7 @@
  * Built-in roles and the records of groups above are never below the group, so never read.
  */
 import type { ApiClient, ApiRequest } from "../provider/client";
+import type { ApiRecord } from "../provider/kind";
 import { isNotFound } from "../provider/errors";
 import { uidIssue } from "../provider/uid";
 import { exportedKinds, servedKinds } from "../exporter/kinds";
@@ -13,6 +14,8 @@ export interface Organization {
   under: string;
   /** The name of the group read below. */
   name: string;
+  /** That group's own record: a source may manage it too. */
+  group: ApiRecord;
   kinds: KindRecords[];
   /** The requests sent to read it. */
   requests: number;
@@ -37,9 +40,9 @@ export async function readOrganization(client: ApiClient, under: string): Promis
   // A kind left unread would leave its records out unseen: nothing could be called clean.
   if (unserved.length > 0) throw new Error(`${unserved.join("; ")}: drift reads every kind, so it cannot run here`);
   const counting = countingClient(client);
-  let group: { name?: unknown };
+  let group: ApiRecord;
   try {
-    group = await counting.request<{ name?: unknown }>({ method: "GET", domain: "iam", path: `groups/${under}` });
+    group = await counting.request<ApiRecord>({ method: "GET", domain: "iam", path: `groups/${under}` });
   } catch (error) {
     if (isNotFound(error)) throw new Error(`there is no group ${under} (--under names the group to read below)`);
     throw error;
@@ -48,6 +51,7 @@ export async function readOrganization(client: ApiClient, under: string): Promis
   return {
     under,
     name: typeof group?.name === "string" ? group.name : under,
+    group: { ...group, uid: under },
     kinds: tree.kinds,
     requests: counting.count(),
   };

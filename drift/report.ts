@@ -40,26 +40,29 @@ export function textReport(report: DriftReport, colour: boolean): string {
   if (kinds.length > 0)
     lines.push(`Coverage: ${kinds.map(([type, k]) => `${type} ${k.managed}/${k.records}`).join(", ")}`);
   if (report.ignored > 0) lines.push(`Ignored (--ignore): ${report.ignored} unmanaged record(s)`);
-  for (const e of report.changed) {
-    lines.push(paint(33, `~ changed   ${e.type} ${e.uid}`) + `  (${whereOf(e)})`);
-    for (const f of e.fields) lines.push(`      ${fieldLine(f)}`);
+  // Every finding under its parent's path: where in the organization to look.
+  const byParent = new Map<string, string[]>();
+  const add = (parent: string, ...entry: string[]) => byParent.set(parent, [...(byParent.get(parent) ?? []), ...entry]);
+  for (const e of report.changed)
+    add(
+      e.parent,
+      paint(33, `~ ${e.type} ${e.uid}`) + `  changed since ${whereOf(e)}`,
+      ...e.fields.map((f) => `    ${fieldLine(f)}`),
+    );
+  for (const e of report.deleted)
+    add(e.parent, paint(31, `- ${e.type} ${e.uid}`) + `  deleted, managed by ${whereOf(e)}`);
+  for (const e of report.unmanaged) add(e.parent, paint(36, `+ ${e.type} ${e.name}`) + `  ${e.uid}, unmanaged`);
+  for (const parent of [...byParent.keys()].sort()) {
+    lines.push(parent);
+    for (const line of byParent.get(parent)!) lines.push(`  ${line}`);
   }
-  for (const e of report.deleted) lines.push(paint(31, `- deleted   ${e.type} ${e.uid}`) + `  (${whereOf(e)})`);
   for (const e of report.conflicts)
-    lines.push(paint(35, `! conflict  ${e.type} ${e.uid}`) + `  managed by ${e.sources.map(whereOf).join(" and ")}`);
+    lines.push(paint(35, `! ${e.type} ${e.uid}`) + `  managed by ${e.sources.map(whereOf).join(" and ")}`);
   for (const e of report.pending)
     lines.push(
-      paint(35, `… pending   ${e.type} ${e.uid ?? "(no uid yet)"}`) +
-        `  ${e.operation} in ${whereOf(e)}; the way back: ${e.way.join("; ")}`,
+      paint(35, `… ${e.type} ${e.uid ?? "(no uid yet)"}`) +
+        `  ${e.operation} in ${whereOf(e)}, interrupted; the way back: ${e.way.join("; ")}`,
     );
-  if (report.unmanaged.length > 0) {
-    lines.push("Unmanaged, by parent:");
-    let parent: string | undefined;
-    for (const e of report.unmanaged) {
-      if (e.parent !== parent) lines.push(`  ${(parent = e.parent)}`);
-      lines.push(paint(36, `    + ${e.type} ${e.name}`) + `  ${e.uid}`);
-    }
-  }
   return lines.join("\n") + "\n";
 }
 
@@ -87,16 +90,16 @@ export function markdownReport(report: DriftReport): string {
   };
   section(
     "Changed",
-    "| Record | Type | Managed by | Fields |",
+    "| Parent | Record | Type | Managed by | Fields |",
     report.changed.map(
       (e) =>
-        `| ${code(e.uid)} | ${code(e.type)} | ${cell(whereOf(e))} | ${e.fields.map((f) => cell(fieldLine(f))).join("<br>")} |`,
+        `| ${cell(e.parent)} | ${code(e.uid)} | ${code(e.type)} | ${cell(whereOf(e))} | ${e.fields.map((f) => cell(fieldLine(f))).join("<br>")} |`,
     ),
   );
   section(
     "Deleted",
-    "| Record | Type | Managed by |",
-    report.deleted.map((e) => `| ${code(e.uid)} | ${code(e.type)} | ${cell(whereOf(e))} |`),
+    "| Parent | Record | Type | Managed by |",
+    report.deleted.map((e) => `| ${cell(e.parent)} | ${code(e.uid)} | ${code(e.type)} | ${cell(whereOf(e))} |`),
   );
   section(
     "Unmanaged",
