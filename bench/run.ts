@@ -6,10 +6,11 @@
  *
  *   node dist/bench/run.js [--quick]
  *                          [--only requests,size,refresh,read,preview,emulator,require,scale,lookup,cli,
- *                                  native,plugin,batch,batch-preview,limited-up]
+ *                                  native,plugin,batch,batch-preview,drift,limited-up]
  *                          [--runs N] [--resources N] [--concurrency N] [--scale-sizes N,M]
  *                          [--cli-sizes N,M] [--cli-checkpoint-sizes N,M]
  *                          [--native-resources N] [--native-runs N] [--batch-records N] [--batch-runs N] [--cpu-prof]
+ *                          [--drift-sizes N,M] [--drift-clone-to N]
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -33,6 +34,7 @@ import { benchCliScale } from "./cliScale";
 import { benchNativeVsDynamic, NATIVE_STEPS } from "./cliNative";
 import { BATCH_SETUP, BATCH_TARGETS, benchCliBatch, reportCliBatch } from "./cliBatch";
 import { benchCliBatchPreview, reportCliBatchPreview } from "./cliBatchPreview";
+import { benchCliDrift, DRIFT_TARGETS, reportCliDrift } from "./cliDrift";
 import { benchLimitedUp, LIMITED_UP_SETUP, limitedUpLine, reportLimitedUp } from "./cliLimitedUp";
 import { locatePulumiCli } from "../tools/pulumi-cli/find";
 import { benchLookupMemory } from "./lookupMemory";
@@ -57,6 +59,7 @@ const FIGURES = [
   "batch",
   "batch-preview",
   "plugin",
+  "drift",
   "limited-up",
 ] as const;
 type Figure = (typeof FIGURES)[number];
@@ -90,13 +93,15 @@ function options() {
       "batch-records": { type: "string" },
       "batch-runs": { type: "string" },
       "cpu-prof": { type: "boolean", default: false },
+      "drift-sizes": { type: "string" },
+      "drift-clone-to": { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
   });
   if (values.help) {
     console.log(
-      `usage: node dist/bench/run.js [--quick] [--only ${FIGURES.join(",")}] [--runs N] [--resources N] [--concurrency N] [--scale-sizes N,M] [--cli-sizes N,M] [--cli-checkpoint-sizes N,M] [--native-resources N] [--native-runs N] [--batch-records N] [--batch-runs N] [--cpu-prof]`,
+      `usage: node dist/bench/run.js [--quick] [--only ${FIGURES.join(",")}] [--runs N] [--resources N] [--concurrency N] [--scale-sizes N,M] [--cli-sizes N,M] [--cli-checkpoint-sizes N,M] [--native-resources N] [--native-runs N] [--batch-records N] [--batch-runs N] [--cpu-prof] [--drift-sizes N,M] [--drift-clone-to N]`,
     );
     process.exit(0);
   }
@@ -138,6 +143,8 @@ function options() {
       values["cli-checkpoint-sizes"] ?? (quick ? "50,200" : "250,1000"),
     ),
     cpuProf: values["cpu-prof"],
+    driftSizes: sizes("drift-sizes", values["drift-sizes"] ?? (quick ? "200,1000" : "1000,10000")),
+    driftCloneTo: count("drift-clone-to", values["drift-clone-to"], quick ? 10_000 : 100_000, 0),
   };
 }
 
@@ -165,6 +172,7 @@ function command(o: Options, figure: Figure): string {
   if (figure === "batch-preview" && o.cpuProf) flags.push("--cpu-prof");
   if (figure === "batch" || figure === "batch-preview")
     flags.push(`--batch-records ${o.batchRecords}`, `--batch-runs ${o.batchRuns}`);
+  if (figure === "drift") flags.push(`--drift-sizes ${o.driftSizes.join(",")}`, `--drift-clone-to ${o.driftCloneTo}`);
   if (figure === "read") flags.push(`--runs ${o.runs}`, `--resources ${o.resources}`, `--concurrency ${o.concurrency}`);
   if (figure === "requests") flags.push(`--resources ${o.resources}`, `--concurrency ${o.concurrency}`);
   return `npm run build && node dist/bench/run.js ${flags.join(" ")}`;
@@ -594,6 +602,33 @@ async function figureBatchPreview(o: Options): Promise<void> {
   record(o, "batch-preview", r);
 }
 
+async function figureDrift(o: Options): Promise<void> {
+  heading(
+    o,
+    "drift",
+    `[14] platform-pulumi drift beside preview --refresh and refresh --preview-only of ${o.driftSizes.join(" and ")} records under the real Pulumi CLI, against a far-away, rate-limited service`,
+  );
+  const cli = await locatePulumiCli({ progress: process.stderr });
+  const r = await benchCliDrift({
+    ...BATCH_SETUP,
+    parallel: 64,
+    sizes: o.driftSizes,
+    cloneTo: o.driftCloneTo,
+    cliDir: cli.dir,
+    cliVersion: cli.version,
+  });
+  const report = reportCliDrift(r);
+  for (const line of report.lines) console.log(line);
+  misses.push(...report.misses);
+  // The names themselves are in the run's output when they differ; the results keep their counts.
+  const sizes = r.sizes.map((f) => ({
+    ...f,
+    made: { edited: f.made.edited.length, deleted: f.made.deleted.length, unmanaged: f.made.unmanaged },
+    named: Object.fromEntries(Object.entries(f.named).map(([tool, names]) => [tool, names.length])),
+  }));
+  record(o, "drift", { ...r, sizes, target: DRIFT_TARGETS });
+}
+
 async function figurePlugin(o: Options): Promise<void> {
   heading(o, "plugin", "[13] The plugin's single executable against the npm package's launcher: size and start-up");
   const r = await benchPluginStart({ runs: o.runs });
@@ -664,6 +699,7 @@ async function main(): Promise<void> {
   if (o.figures.has("batch")) await figureBatch(o);
   if (o.figures.has("batch-preview")) await figureBatchPreview(o);
   if (o.figures.has("plugin")) await figurePlugin(o);
+  if (o.figures.has("drift")) await figureDrift(o);
   if (o.figures.has("limited-up")) await figureLimitedUp(o);
   writeResults();
   console.log(`\nWritten: ${path.relative(process.cwd(), resultsPath) || resultsPath}`);

@@ -2,9 +2,12 @@
  * `npm run demo`: the whole life of a stack, on a local emulator of the Platform API.
  *
  *   1. preview and up      the example organization (examples/org-hierarchy) is created
- *   2. someone edits it    a description and a repo's tier are changed and an identity deleted, behind Pulumi's back
- *   3. drift check         `preview --refresh --expect-no-changes` fails and names each
- *   4. repair              `up --refresh` puts them back
+ *   2. someone edits it    a description and a repo's tier are changed, an identity deleted and a role
+ *                          binding made, behind Pulumi's back
+ *   3. drift check         `preview --refresh --expect-no-changes` fails and names each change of what the
+ *                          stack manages, but not the binding; `platform-pulumi drift` names all of them
+ *   4. repair              `up --refresh` puts back what the program declares; the binding made by hand,
+ *                          which no program declares, is deleted by hand
  *   5. destroy             the organization is as it was before the demo
  *
  * It runs on the real Pulumi CLI (`npm run -s pulumi-cli`: a `pulumi` v3 on PATH, else the one
@@ -12,6 +15,8 @@
  * harness as the real-CLI tests (tools/pulumi-cli/stack.ts). Its first line says when it builds the
  * CLI. With neither a CLI nor Go to build one it says what to install and exits non-zero.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
@@ -20,6 +25,7 @@ import { EXAMPLE_SSO_CLIENT_SECRET, exampleDir } from "../tools/orgProject";
 import { programCommand } from "../tools/pulumi-cli/command";
 import { LocatedCli, locatePulumiCli } from "../tools/pulumi-cli/find";
 import { realCliStack } from "../tools/pulumi-cli/stack";
+import { runProcess } from "../tools/runProcess";
 
 interface Runner {
   /** One line: which CLI runs the demo. */
@@ -27,6 +33,12 @@ interface Runner {
   run(args: string[]): Promise<{ code: number; output: string }>;
   /** The stack outputs, as `pulumi stack output --json` shows them. */
   outputs(): Promise<any>;
+  /** `platform-pulumi <args>` in the program's folder, with the stack's backend and the API's URL and token. */
+  platformPulumi(args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
+  /** The stack's name. */
+  stack: string;
+  /** The program's folder, where platformPulumi runs. */
+  folder: string;
   close(): void;
 }
 
@@ -101,6 +113,14 @@ async function main(): Promise<number> {
     }
     return code;
   };
+  const drift = async (args: string[]) => {
+    say(`$ platform-pulumi drift ${args.join(" ")}`);
+    const result = await runner.platformPulumi(["drift", ...args]);
+    if (result.code !== 0 && result.code !== 3)
+      throw new Error(`"platform-pulumi drift ${args.join(" ")}" exited with ${result.code}:\n${result.stderr}`);
+    return result;
+  };
+  const driftArgs = ["--under", emu.rootUid, "--stack", runner.stack];
 
   try {
     rule("0. The organization before");
@@ -120,6 +140,18 @@ async function main(): Promise<number> {
     say();
     await showTree("The organization now");
 
+    // The emulator's samples and its owner are below the organization too, and no stack manages them.
+    const baseline = await drift([...driftArgs, "--format", "json"]);
+    const unmanagedBefore = JSON.parse(baseline.stdout).unmanaged as { uid: string }[];
+    const ignoreFile = path.join(runner.folder, "drift-ignore.json");
+    fs.writeFileSync(ignoreFile, JSON.stringify({ uids: unmanagedBefore.map((e) => e.uid) }, null, 2) + "\n");
+    say(
+      `  │ ${unmanagedBefore.length} records below ${ROOT_LABEL} that the stack does not manage (the emulator's samples and its`,
+    );
+    say("  │ owner): written to drift-ignore.json as meant to stay unmanaged (--ignore), so that drift reports only");
+    say("  │ what changes from here on.");
+    say();
+
     rule("2. Someone changes things in the console (direct API calls, not Pulumi)");
     const platformUid = outputs.tree.teams.platform as string;
     const gitlabUid = outputs.tree.identities["gitlab-ci"] as string;
@@ -136,22 +168,56 @@ async function main(): Promise<number> {
       catalogTier: "CATALOG_TIER_APPLICATION",
     });
     say(`PATCH  repo "platform-base": catalogTier = CATALOG_TIER_APPLICATION`);
+    const githubDeployUid = outputs.tree.identities["github-deploy"] as string;
+    const owner = (await call(api, "GET", "/iam/v2beta1/roles?name=owner")).roles[0];
+    const handMade = await call(api, "POST", `/iam/v2beta1/roleBindings/${platformUid}`, {
+      identityUid: githubDeployUid,
+      roleUid: owner.uid,
+    });
+    say(`POST   role binding: "github-deploy" is owner on "platform"  (${handMade.uid as string})`);
 
     rule("3. Drift check, as CI runs it on every pull request");
     const code = await step(["preview", "--refresh", "--expect-no-changes"], true);
     say(`→ exit code ${code}: the check fails and names what differs (the description, the missing identity`);
     say("  and its binding, the repo's tier), so the pull request shows the drift before anyone merges.");
+    say("  It does not name the binding made by hand: a preview reads only what the stack manages, and a");
+    say("  grant of owner made in the console is exactly the drift that matters most in an IAM organization.");
+    say();
+    say("platform-pulumi drift reads every record below the organization (one List per kind) and compares");
+    say("them with the stack's export: what changed, what is gone, and what no stack manages.");
+    const found = await drift([...driftArgs, "--ignore", "drift-ignore.json"]);
+    say(indent(found.stdout));
+    say();
+    const named = (uid: string) => found.stdout.includes(uid);
+    if (found.code !== 3 || ![platformUid, gitlabUid, handMade.uid as string].every(named))
+      throw new Error(
+        `platform-pulumi drift did not name the edit, the deleted identity and the binding:\n${found.stdout}`,
+      );
+    say(`→ exit code ${found.code}: the description edit, the deleted identity (and its binding), the repo's tier,`);
+    say("  and the binding no stack manages, unmanaged. (--import-file FILE would write the import file that");
+    say(
+      "  brings it into a stack with `pulumi import --file`; --format markdown fits a pull request or a job summary.)",
+    );
 
     rule("4. Repair: up with refresh puts back what the program declares");
     await step(["up", "--refresh", "--yes"]);
     await step(["preview", "--refresh", "--expect-no-changes"]);
     say("→ exit code 0: the service matches the program again.");
     await showTree("The organization after the repair");
+    const after = await drift([...driftArgs, "--ignore", "drift-ignore.json"]);
+    say(indent(after.stdout));
+    say();
+    if (after.code !== 3 || !after.stdout.includes(handMade.uid as string))
+      throw new Error(`after the repair, drift did not name the binding made by hand:\n${after.stdout}`);
+    say("→ the program's records match again; the binding made by hand is still there, since no program declares");
+    say("  it. Nobody meant to keep it: it is deleted in the console.");
+    await call(api, "DELETE", `/iam/v2beta1/roleBindings/${handMade.uid as string}`);
+    say(`DELETE role binding "github-deploy" is owner on "platform"`);
 
     rule("5. Destroy");
     await step(["destroy", "--yes"]);
-    const after = await showTree("The organization after destroy");
-    if (!isDeepStrictEqual(after, before))
+    const end = await showTree("The organization after destroy");
+    if (!isDeepStrictEqual(end, before))
       throw new Error("the organization after destroy differs from the one before the demo");
     say("→ exactly as in step 0: everything the stack created is gone, nothing else was touched.");
     say();
@@ -228,7 +294,10 @@ function cliRunner(emu: RunningEmulator, cli: LocatedCli): Runner {
     "built before": `${cli.dir} (built from tools/pulumi-cli/go.mod)`,
   }[cli.source];
   let outputs: Record<string, unknown> = {};
+  const cliJs = path.join(__dirname, "..", "cli.js");
   return {
+    stack: stack.stack,
+    folder: stack.programDir,
     describe:
       `Engine: the real Pulumi CLI ${cli.version}, ${where}; each command runs through the Automation API ` +
       "with the same flags, file backend and passphrase secrets in a temporary folder.",
@@ -239,6 +308,11 @@ function cliRunner(emu: RunningEmulator, cli: LocatedCli): Runner {
       return { code: result.code, output: result.stdout + result.stderr };
     },
     outputs: async () => outputs,
+    platformPulumi: (args) =>
+      runProcess(process.execPath, [cliJs, ...args], {
+        cwd: stack.programDir,
+        env: { ...stack.env, PLATFORM_API_URL: emu.url, PLATFORM_TOKEN: emu.token },
+      }),
     close: () => stack.remove(),
   };
 }

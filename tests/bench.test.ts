@@ -5,7 +5,10 @@
  * List first), ceil(N/200) for a look-up of N results, one
  * token exchange per token lifetime; and figure 12 (bench/cliBatch.ts) on 100 records: a drift
  * check under the real CLI at a fraction of a request per record, with the same drift as one GET
- * per record; and figure 15 (bench/cliLimitedUp.ts) on 25 records at 5 requests a second: an `up`
+ * per record; and figure 14 (bench/cliDrift.ts) on 50 records: `platform-pulumi drift` names the
+ * same changed and deleted records as `preview --refresh` and `refresh --preview-only`, in the
+ * kinds' pages and no more than 5 requests beyond, also with the organization's records cloned
+ * to 1,000; and figure 15 (bench/cliLimitedUp.ts) on 25 records at 5 requests a second: an `up`
  * refused 429 many times succeeds, on the dynamic resources and on the native plugin. Counts
  * only; timings belong to `npm run bench`.
  */
@@ -16,6 +19,7 @@ import {
   countResourceRequests,
 } from "../bench/requests";
 import { BATCH_SETUP, benchCliBatch } from "../bench/cliBatch";
+import { benchCliDrift } from "../bench/cliDrift";
 import { benchLimitedUp, LIMITED_UP_SETUP } from "../bench/cliLimitedUp";
 import { managedKinds } from "../bench/kinds";
 import { pulumiCliDir } from "../tools/pulumi-cli/find";
@@ -114,6 +118,31 @@ test("figure 12 at a small size under the real CLI: a drift check against a far-
   expect([variants.ours.failedSteps, variants.today.failedSteps]).toEqual([0, 0]);
 }, 900_000);
 
+test("figure 14 at a small size under the real CLI: drift names the same changed and deleted records as preview --refresh and refresh --preview-only, in the kinds' pages + 5 requests, at any size of the organization", async () => {
+  const r = await benchCliDrift({
+    ...BATCH_SETUP,
+    parallel: 64,
+    sizes: [50],
+    cloneTo: 1_000,
+    cliDir: pulumiCliDir(),
+    cliVersion: "(the tests' CLI)",
+  });
+  const [size] = r.sizes;
+  expect(size.sameNamed).toBe(true);
+  // An edited group and identity, a deleted binding; the identity and binding made by hand are drift's alone.
+  expect(size.named.drift).toEqual([...size.made.edited, ...size.made.deleted].sort());
+  expect(size.named.drift.length).toBe(3);
+  expect(size.drift.unmanaged).toBeGreaterThanOrEqual(size.made.unmanaged);
+  expect(size.drift.rateLimited).toBe(0);
+  expect(size.drift.requests).toBe(size.drift.reportedRequests);
+  expect(r.growth.map((g) => g.records >= g.managed)).toEqual([true, true]);
+  expect(r.growth[1].records).toBeGreaterThanOrEqual(1_000);
+  // Past one page of 200 a kind: the pages grow, and drift with them.
+  expect(r.growth[1].pagesFloor).toBeGreaterThan(r.growth[0].pagesFloor);
+  for (const g of r.growth) expect(g.requests).toBeLessThanOrEqual(g.pagesFloor + 5);
+  // Records cloned into the emulator are unmanaged, every one of them.
+  expect(r.growth[1].unmanaged - r.growth[0].unmanaged).toBe(r.growth[1].cloned);
+}, 900_000);
 test("figure 15 at a small size under the real CLI: up of a new stack against a service that allows 5 requests a second waits out every 429 and deploys every record, with the dynamic resources and the native plugin", async () => {
   const r = await benchLimitedUp({
     ...LIMITED_UP_SETUP,

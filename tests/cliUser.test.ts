@@ -212,6 +212,62 @@ describe("a user with the Pulumi CLI: the walk-through's commands and the GitHub
       return { runs };
     }
 
+    test("runs the scheduled drift job as an assumed identity: its Markdown report in the job summary names the console edit and a role binding made by hand, and the job fails with exit 3", async () => {
+      const lines = walkthroughLines();
+      const shell = new UserShell(stack, userEnv());
+      for (const line of lines.slice(0, lines.indexOf(FIRST_UP) + 1)) {
+        const run = await shell.run(line);
+        if (run.code !== 0) throw new Error(failure(run));
+      }
+      await editPlatformDescription();
+      const owner = (await call(api(), "GET", "/iam/v2beta1/roles?name=owner")).roles[0];
+      const handMade = (
+        await call(api(), "POST", `/iam/v2beta1/roleBindings/${await platformGroupUid()}`, {
+          identityUid,
+          roleUid: owner.uid,
+        })
+      ).uid as string;
+      // A scheduled run on main presents main's subject.
+      event = "push";
+      const summary = path.join(stack.programDir, "step-summary.md");
+      const { steps, mayRequestIdToken } = workflowJob(WORKFLOW, "drift", {
+        github: { event_name: "schedule", ref: "refs/heads/main" },
+        vars: {
+          PLATFORM_API_URL: emu.url,
+          PLATFORM_IDENTITY: identityUid,
+          PLATFORM_DRIFT_UNDER: emu.rootUid,
+          PULUMI_STACK: stack.stack,
+          PULUMI_BACKEND_URL: `file://${path.join(stack.programDir, "state")}`,
+        },
+        secrets: { PULUMI_CONFIG_PASSPHRASE: shell.exported.PULUMI_CONFIG_PASSPHRASE, PULUMI_ACCESS_TOKEN: "" },
+      });
+      expect(mayRequestIdToken).toBe(true);
+      const jobShell = new UserShell(stack);
+      const runs: LineRun[] = [];
+      for (const step of steps.filter((s) => s.run !== undefined))
+        for (const line of step.run!.split("\n").map(withoutComment).filter(Boolean))
+          runs.push(await jobShell.run(line, { ...step.env, ...endpoint.env, GITHUB_STEP_SUMMARY: summary }));
+      // A failure's message says why.
+      const outcome = (r: LineRun) =>
+        `${r.how}: ${r.line} → ${r.code}${r.code === 0 || r.code === 3 ? "" : ` ${r.stderr}`}`;
+      expect(runs.map(outcome)).toEqual([
+        "staging: npm ci → 0",
+        `bash, as written: pulumi login file://${path.join(stack.programDir, "state")} → 0`,
+        `bash, as written: npx platform-pulumi drift --under "$PLATFORM_DRIFT_UNDER" --stack "$PULUMI_STACK" --format markdown >> "$GITHUB_STEP_SUMMARY" → 3`,
+      ]);
+      const report = fs.readFileSync(summary, "utf8");
+      expect(report).toMatch(/^### ⚠️ Drift below `/);
+      const changed = report.slice(report.indexOf("#### Changed"), report.indexOf("#### Unmanaged"));
+      expect(changed).toContain(`\`${await platformGroupUid()}\``);
+      expect(changed).toContain('description: "Platform engineering');
+      expect(changed).toContain('"edited in the console"');
+      expect(report.slice(report.indexOf("#### Unmanaged"))).toContain(`\`${handMade}\``);
+      // Logged in as the identity: GitHub's token exchanged at the API, no static token.
+      expect(emu.requests().some((r) => r.path.startsWith("/sts/exchange"))).toBe(true);
+      for (const run of runs) expect(secretsIn(run.stdout + run.stderr)).toEqual([]);
+      expect(secretsIn(report)).toEqual([]);
+    });
+
     test("passes actionlint", () => {
       const answer = spawnSync("go", ["tool", "actionlint", "-no-color", WORKFLOW], {
         cwd: ACTIONLINT_MODULE,

@@ -61,6 +61,11 @@ test("a clone of HEAD into an empty folder, with nothing beside it, passes `npm 
   const demo = inClone(npm, ["run", "demo"]);
   expect(outcome(demo)).toEqual({ status: 0, tail: "" });
   expect(demo.stdout).toContain("exactly as in step 0");
+  // The console's drift as platform-pulumi drift names it: the edit, the deleted identity, the binding made by hand.
+  expect(demo.stdout).toMatch(/\$ platform-pulumi drift --under \S+ --stack dev --ignore drift-ignore\.json/);
+  expect(demo.stdout).toMatch(/~ platform:iam:Group \S+ +changed since stack dev \S+::platform\n/);
+  expect(demo.stdout).toMatch(/- platform:iam:Identity \S+ +deleted, managed by stack dev \S+::gitlab-ci\n/);
+  expect(demo.stdout).toMatch(/demo-org\/engineering\/platform\n(.*\n)*.*\+ platform:iam:RoleBinding .*, unmanaged\n/);
   expect(demo.stdout).toContain("Done. The program: examples/org-hierarchy/index.ts.");
 
   expect(outcome(inClone(npm, ["run", "build"]))).toEqual({ status: 0, tail: "" });

@@ -7,6 +7,8 @@
  * - `pulumi preview|up|refresh|destroy …`: through the Automation API with the same flags
  *   (tools/pulumi-cli/command.ts), on the same stack, backend and environment, because a CLI built
  *   from its Go modules has no Node.js language host to run the program itself;
+ * - `npx platform-pulumi …`: by bash, as npx runs the installed package's bin (`node
+ *   node_modules/platform-pulumi/dist/cli.js …`), in the program's folder;
  * - `export NAME=…`: evaluated by bash, and the variables it sets are kept for the lines after it;
  * - `npm install`, `npm ci`, `npm run build` and `cd` into the program: what staging the program
  *   already did (tools/pulumi-cli/stageProgram.ts: its files, the built package installed as a copy).
@@ -16,6 +18,7 @@
 import { spawnSync } from "node:child_process";
 import { programCommand, runsProgram } from "../../tools/pulumi-cli/command";
 import type { RealCliStack } from "../../tools/pulumi-cli/stack";
+import { runProcess } from "../../tools/runProcess";
 
 export type How = "bash, as written" | "Automation API, same flags" | "environment" | "staging";
 
@@ -29,6 +32,8 @@ export interface LineRun {
 
 /** Variables bash sets by itself in every shell. */
 const BASH_OWN = new Set(["_", "PWD", "OLDPWD", "SHLVL"]);
+
+const NPX_PLATFORM_PULUMI = "npx platform-pulumi ";
 
 const STAGED_PART = /^(npm (ci|install|run build)|cd \S+)$/;
 
@@ -60,6 +65,12 @@ export class UserShell {
       return { line, how: "staging", code: 0, stdout: "", stderr: "" };
     }
     if (line.startsWith("mkdir ")) return this.asWritten(line, lineEnv);
+    if (line.startsWith(NPX_PLATFORM_PULUMI)) {
+      const bin = `node node_modules/platform-pulumi/dist/cli.js ${line.slice(NPX_PLATFORM_PULUMI.length)}`;
+      // Not spawnSync: the command may ask a server in this process (a stand-in of GitHub's token endpoint).
+      const answer = await runProcess("bash", ["-c", bin], { cwd: this.stack.programDir, env: lineEnv });
+      return { line, how: "bash, as written", ...answer };
+    }
     if (!line.startsWith("pulumi ")) throw new Error(`no way to run "${line}" here`);
     const argv = words(line.slice("pulumi ".length), lineEnv);
     if (runsProgram(argv)) {

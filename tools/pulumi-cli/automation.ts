@@ -28,6 +28,8 @@ export interface RealCliRequest {
   diff?: boolean;
   /** `--parallel`: resource operations in flight at once (the CLI's default: four per CPU). */
   parallel?: number;
+  /** `pulumi refresh --preview-only`: what a refresh would change, the state left as it is. */
+  previewOnly?: boolean;
   /** Collect the steps that are not `same` from the engine's events (RealCliResult.steps). */
   steps?: boolean;
   /** A file each engine event is appended to as it comes, one JSON line each, for a test to follow the run. */
@@ -196,7 +198,7 @@ interface CommandResult {
 function operate(
   stack: Automation.Stack,
   operation: Exclude<RealCliOperation, "export">,
-  { refresh, expectNoChanges, diff, parallel }: RealCliRequest,
+  { refresh, expectNoChanges, diff, parallel, previewOnly }: RealCliRequest,
   display: { color: "never"; onEvent?: (event: Automation.EngineEvent) => void },
 ) {
   switch (operation) {
@@ -205,6 +207,7 @@ function operate(
     case "up":
       return stack.up({ ...display, refresh, diff, parallel });
     case "refresh":
+      if (previewOnly) return stack.previewRefresh({ ...display, expectNoChanges, parallel });
       return stack.refresh({ ...display, expectNoChanges, parallel });
     case "destroy":
       return stack.destroy({ ...display });

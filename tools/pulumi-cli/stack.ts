@@ -53,6 +53,8 @@ export interface RealCliRunOptions {
   diff?: boolean;
   /** `--parallel` (the CLI's default: four per CPU). */
   parallel?: number;
+  /** `refresh --preview-only`: the refresh's changes shown, the state left as it is. */
+  previewOnly?: boolean;
   /** Collect the steps that are not `same` (RealCliResult.steps). */
   steps?: boolean;
   /** Append each engine event to this file as it comes (one JSON line each). */
@@ -200,6 +202,7 @@ export function realCliStack(options: RealCliStackOptions): RealCliStack {
       expectNoChanges: runOptions.expectNoChanges,
       diff: runOptions.diff,
       parallel: runOptions.parallel,
+      previewOnly: runOptions.previewOnly,
       steps: runOptions.steps,
       eventsFile: runOptions.eventsFile,
       programDir: program.dir,
