@@ -6,7 +6,8 @@
  * emulator it starts; `export` in each language and `--from-terraform` writing their programs
  * into the folders named, and nothing anywhere else. Then the YAML export of a team, imported with
  * `pulumi import --file` and previewed clean with only the CLI, its YAML host and the plugin
- * installed from its archive (tests/support/pluginArchive.ts): what a YAML user runs.
+ * installed from its archive (tests/support/pluginArchive.ts): what a YAML user runs; then `drift`
+ * reading that stack through the user's own `pulumi stack export`, clean, then naming a group made by hand.
  */
 import { ChildProcess, spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -180,7 +181,7 @@ describe("the platform-pulumi executable from its archive, with only it and the 
     onlyNamed(migration, ["program", "terraform.tfstate"]);
   });
 
-  test("a team's YAML export is imported by `pulumi import --file` and previews clean with only the CLI, its YAML host and the plugin installed from its archive", async () => {
+  test("a team's YAML export is imported by `pulumi import --file` and previews clean with only the CLI, its YAML host and the plugin installed from its archive; drift reads its stack and names a group made by hand", async () => {
     const teamApi = apiOf(api);
     const team = await teamApi.post(`/iam/v2beta1/groups/${api.rootUid}`, { name: "yaml users" });
     await teamApi.post(`/iam/v2beta1/groups/${team.uid}`, { name: "builders", description: "Build $${x}" });
@@ -234,6 +235,24 @@ describe("the platform-pulumi executable from its archive, with only it and the 
     expect([preview.code, preview.stderr]).toEqual([0, ""]);
     expect(preview.stdout).not.toMatch(/[~+-] platform:/);
     expect(preview.stdout).toMatch(new RegExp(`${declared + 1} unchanged`));
+
+    // The drift report from the same executable, reading the stack through the user's own pulumi.
+    const driftEnv = { ...env, ...apiEnv(), PULUMI_BACKEND_URL: cliEnv.PULUMI_BACKEND_URL };
+    const drift = (pass: string) =>
+      run(["drift", "--under", team.uid, "--stack", "dev", "--cwd", project, "--format", "json"], {
+        ...driftEnv,
+        PULUMI_CONFIG_PASSPHRASE: pass,
+      });
+    const clean = await drift(cliEnv.PULUMI_CONFIG_PASSPHRASE);
+    expect([clean.code, clean.stderr]).toEqual([0, ""]);
+    expect(JSON.parse(clean.stdout).coverage).toMatchObject({ managed: declared, records: declared });
+    const byHand = await teamApi.post(`/iam/v2beta1/groups/${team.uid}`, { name: "made by hand" });
+    const found = await drift(cliEnv.PULUMI_CONFIG_PASSPHRASE);
+    expect(found.code).toBe(3);
+    const report = JSON.parse(found.stdout) as { unmanaged: Array<{ uid: string; type: string }>; changed: unknown[] };
+    expect(report.unmanaged.map((entry) => [entry.uid, entry.type])).toEqual([[byHand.uid, "platform:iam:Group"]]);
+    expect(report.changed).toEqual([]);
+    expect(found.stdout + found.stderr).not.toContain(api.token);
     onlyNamed(users, ["backend", "program"]);
   });
 });
