@@ -6,14 +6,22 @@
  * List of their uids (several, when their uids would make a URL too long). A read alone is what
  * it always was: one GET. 1,000 records refreshed at `--parallel 64` are a few dozen requests.
  *
- * What a batch never changes:
+ * What a batch never changes: a read is never worse off for it, whatever the service does.
  * - A record a List does not answer is not taken for gone: its read sends its own GET, and only
  *   that GET's NOT_FOUND drops it (a List leaves out what the caller may not list, and a record
  *   may have been deleted, or created again, between the two).
  * - A List that fails (any error, or an answer that is not a List's) answers nothing: each read
  *   sends its own GET, so one record's error never becomes another's.
- * - Each read keeps its call's deadline: the List ends when the first of its reads' deadlines
- *   does, and a read still waiting at its own deadline fails with DeadlineExceededError.
+ * - A record a List answers twice with different contents, or without a field every GET of the
+ *   kind in the process carried, or that its reader does not take as in its place, is read by
+ *   its own GET. Until a GET of the kind has answered, one read goes alone first.
+ * - A read waits behind a request of its kind (a GET or List that is slow, or never answers) at
+ *   most a short bound of its own (MIN_WAIT_MS to MAX_WAIT_MS, a quarter of its time left), then
+ *   sends its own GET.
+ * - A List is a call of its own: at most a quarter of its earliest read's time left (MAX_LIST_MS
+ *   at most), one repeat (MAX_LIST_SENDS), and a Retry-After it is answered pauses only itself.
+ *   A List hung, refused or rate-limited beyond that gives its reads back to their own GETs with
+ *   most of their deadline left.
  * - Each record answered goes through the same read as a GET's answer (provider/operations/read.ts):
  *   its outputs, uid and parent checked against that resource's own state.
  *
