@@ -16,7 +16,14 @@ export interface CallScope {
   /** The budget the deadline came from, for messages. */
   budgetMs: number;
   now(): number;
+  /** Sends of each request at most, when fewer than the retry policy allows (a List for several reads). */
+  maxSends?: number;
+  /** A Retry-After answered to this call pauses only this call, not every send of the client. */
+  pausesOnlyItself?: boolean;
 }
+
+/** How a call made for several others sends its requests: fewer repeats, and a pause of its own. */
+export type SendLimits = Pick<CallScope, "maxSends" | "pausesOnlyItself">;
 
 const scopes = new AsyncLocalStorage<CallScope>();
 
@@ -48,8 +55,9 @@ export function withCallDeadlineAt<T>(
   budgetMs: number,
   fn: () => Promise<T>,
   now: () => number = Date.now,
+  limits: SendLimits = {},
 ): Promise<T> {
-  return scopes.run({ what, deadline, budgetMs, now }, fn);
+  return scopes.run({ what, deadline, budgetMs, now, ...limits }, fn);
 }
 
 /** The default overall budget of one provider call or look-up. */

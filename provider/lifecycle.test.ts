@@ -394,6 +394,31 @@ test("a uid the service answers is checked like an input before it becomes a res
   }
 });
 
+test("a read checks the answer's place: the uid asked, under the state's parent, and the parent it says its uid's", async () => {
+  const state = { uid: "acme/t1", parentUid: "acme", name: "t" };
+  const readWith = (answer: Record<string, unknown>, over: Partial<ResourceKind> = {}) =>
+    defineProvider({ ...kind, ...over }, () => scripted([() => answer])).read("acme/t1", state);
+  await expect(readWith(record({ uid: "acme/t9" }))).rejects.toThrow(
+    /^reading thing "t" failed: the API answered the record "acme\/t9" for "acme\/t1"; it was not recorded/,
+  );
+  // The same uid asked for, under another parent than the state's.
+  const moved = defineProvider(kind, () => scripted([() => record({ uid: "other/t1" })]));
+  await expect(moved.read("other/t1", state)).rejects.toThrow(
+    /its uid places it under "other", not under its parentUid "acme"/,
+  );
+  // A record whose parent field (a binding's group) is not the one its uid names.
+  const saysGroup: Partial<ResourceKind> = {
+    toOutputs: (r) => ({ ...r, parentUid: (r.group as { uid: string }).uid }),
+  };
+  await expect(readWith(record({ group: { uid: "elsewhere" } }), saysGroup)).rejects.toThrow(
+    /it says its parentUid is "elsewhere", but its uid places it under "acme"/,
+  );
+  expect((await readWith(record({ group: { uid: "acme" } }), saysGroup)).id).toBe("acme/t1");
+  // A first read (an import) has no parent in its state: the record's own consistency is still checked.
+  const imported = defineProvider({ ...kind, ...saysGroup }, () => scripted([() => record({ group: { uid: "x" } })]));
+  await expect(imported.read("acme/t1", {})).rejects.toThrow(/says its parentUid is "x"/);
+});
+
 test("create: a lost answer for a kind whose code is only answered at create deletes what it made and sends again", async () => {
   const invite: ResourceKind = { ...kind, onlyAtCreate: ["code"], secrets: ["code"] };
   const client = scripted([

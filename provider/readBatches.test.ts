@@ -8,8 +8,18 @@
 import type { ApiClient, ApiRequest } from "./client";
 import { currentCall, DeadlineExceededError, withCallDeadline } from "./deadline";
 import { ApiError } from "./errors";
-import { MAX_IDS_QUERY_CHARS, readBatches, readGathering, ReadGathering } from "./readBatches";
-import { fakeClock, FakeClock } from "../tests/support/fakeClock";
+import { createClient } from "./client";
+import {
+  LIST_SHARE,
+  MAX_IDS_QUERY_CHARS,
+  MAX_LIST_MS,
+  MIN_WAIT_MS,
+  readBatches,
+  readGathering,
+  ReadGathering,
+} from "./readBatches";
+import { HttpAnswer, SendFailure, SendLimits, Transport } from "./transport";
+import { fakeClock, FakeClock, seededRandom } from "../tests/support/fakeClock";
 
 interface Asked {
   req: ApiRequest;
@@ -235,39 +245,211 @@ test("two resources of one record share its place in the List", async () => {
   await first;
 });
 
-test("deadlines: the List ends when the first of its reads' calls does, and a read still waiting at its own deadline fails", async () => {
+test("deadlines: the List's call is its own, a quarter of its earliest read's time left at most MAX_LIST_MS", async () => {
   const clock = fakeClock();
-  const s = scripted({ clock });
-  const first = s.read("org/a", 60_000);
-  await s.requests(1);
-  const soon = s.read("org/b", 10_000);
-  const later = s.read("org/c", 30_000);
-  const failed = expect(soon).rejects.toThrow(
-    /no answer within 10 s \(platform:timeout\); it was waiting to be read with other groups by one List/,
-  );
-  await turn();
-  clock.advance(10_000);
-  await failed;
-  await expect(soon).rejects.toBeInstanceOf(DeadlineExceededError);
-  s.asked[0].answer(record("org/a"));
-  await s.requests(2);
-  // b gave up; c, left alone, is read by its own GET.
-  expect(s.said()[1]).toBe("GET groups/org/c");
-  s.asked[1].answer(record("org/c"));
-  await later;
-  await first;
-
-  // The List's call: the earliest deadline of the reads it answers.
   const t = scripted({ clock });
   const a = t.read("org/a", 60_000);
   await t.requests(1);
-  const reads = [t.read("org/b", 50_000), t.read("org/c", 20_000), t.read("org/d", 40_000)];
+  const reads = [t.read("org/b", 50_000), t.read("org/c", 20_000), t.read("org/d", 200_000)];
   const started = clock.now();
   t.asked[0].answer(record("org/a"));
   await t.requests(2);
-  expect(t.asked[1].deadline).toBe(started + 20_000);
+  expect(t.asked[1].deadline).toBe(started + 20_000 * LIST_SHARE);
   t.asked[1].answer(list("org/b", "org/c", "org/d"));
   await Promise.all([a, ...reads]);
+
+  // Reads with time to spare: the List still ends after MAX_LIST_MS.
+  const u = scripted({ clock });
+  const e = u.read("org/e", 600_000);
+  await u.requests(1);
+  const more = [u.read("org/f", 600_000), u.read("org/g", 600_000)];
+  u.asked[0].answer(record("org/e"));
+  await u.requests(2);
+  expect(u.asked[1].deadline).toBe(clock.now() + MAX_LIST_MS);
+  u.asked[1].answer(list("org/f", "org/g"));
+  await Promise.all([e, ...more]);
+});
+
+/**
+ * The batcher on the real client and send loop, over a transport the test answers send by send
+ * on a fake clock: what a hung, refused or rate-limited List costs its reads, in sends and time.
+ */
+function wired() {
+  const clock = fakeClock();
+  interface Sent {
+    said: string;
+    limits: SendLimits;
+    sentAt: number;
+    answer(status: number, body: unknown, retryAfter?: string): void;
+    cut(): void;
+  }
+  const sends: Sent[] = [];
+  const waiters: Array<{ count: number; resolve: () => void }> = [];
+  const transport: Transport = {
+    send(req, limits) {
+      return new Promise<HttpAnswer>((resolve, reject) => {
+        const url = new URL(req.url);
+        const uid = decodeURIComponent(url.pathname.split("/groups/")[1] ?? "");
+        // A send the service never answers ends at its call's deadline, as the real transport's does.
+        const timer = clock.timer(limits.deadlineMs ?? Infinity, () =>
+          reject(new SendFailure("ABORTED", true, "the call's deadline passed")),
+        );
+        sends.push({
+          said: uid ? `GET ${uid}` : `LIST ${url.searchParams.getAll("uidp.ids").join(",")}`,
+          limits,
+          sentAt: clock.now(),
+          answer(status, body, retryAfter) {
+            timer.cancel();
+            resolve({ status, contentType: "application/json", text: JSON.stringify(body), retryAfter });
+          },
+          cut() {
+            timer.cancel();
+            reject(new SendFailure("ECONNRESET", true, "the connection was reset"));
+          },
+        });
+        for (const w of waiters.filter((w) => sends.length >= w.count)) w.resolve();
+      });
+    },
+    close: async () => {},
+  };
+  const client = createClient(
+    { apiUrl: "http://api.test", authUrl: "http://api.test", apiVersion: "v2beta1", token: "t" },
+    { transport, clock, random: seededRandom(7) },
+  );
+  const get = (uid: string) => client.request({ method: "GET", domain: "iam", path: `groups/${uid}` });
+  const batches = readBatches({ ...KIND, noun: "group" }, () => client, get, { clock, gathering: NO_ENGINE });
+  const read = (uid: string, budgetMs = 60_000, accepts?: (record: unknown) => boolean) =>
+    withCallDeadline(`reading group ${uid}`, budgetMs, () => batches.read(uid, accepts), clock.now);
+  const sent = (count: number) =>
+    sends.length >= count ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count, resolve }));
+  /** A GET of org/a held while b and c come, then answered: b and c go as one List (the last send). */
+  const listOfBC = async (budgetMs = 60_000) => {
+    const a = read("org/a", budgetMs);
+    await sent(1);
+    const others = [read("org/b", budgetMs), read("org/c", budgetMs)];
+    await turn();
+    sends[0].answer(200, record("org/a"));
+    await sent(2);
+    expect(sends[1].said).toBe("LIST org/b,org/c");
+    return { a, others };
+  };
+  return { clock, sends, read, sent, listOfBC, said: () => sends.map((s) => s.said) };
+}
+
+test("a read never waits behind a hung GET longer than its own short bound: then it sends its own GET", async () => {
+  const w = wired();
+  const hung = w.read("org/a", 60_000);
+  await w.sent(1);
+  const b = w.read("org/b", 60_000);
+  await turn();
+  w.clock.advance(MIN_WAIT_MS - 1);
+  await turn();
+  expect(w.said()).toEqual(["GET org/a"]);
+  w.clock.advance(1);
+  await w.sent(2);
+  expect(w.said()).toEqual(["GET org/a", "GET org/b"]);
+  w.sends[1].answer(200, record("org/b"));
+  expect(await b).toEqual(record("org/b"));
+  // Only the hung record fails, at its own deadline.
+  w.clock.advance(60_000);
+  await expect(hung).rejects.toBeInstanceOf(DeadlineExceededError);
+});
+
+test("a hung List ends at its own short deadline: its reads send their GETs with most of their deadline left", async () => {
+  const w = wired();
+  const { a, others } = await w.listOfBC(60_000);
+  const listAt = w.clock.now();
+  expect(w.sends[1].limits.deadlineMs).toBe(MAX_LIST_MS);
+  w.clock.advance(MAX_LIST_MS);
+  await w.sent(4);
+  expect(w.said().slice(2).sort()).toEqual(["GET org/b", "GET org/c"]);
+  expect(w.said().filter((s) => s.startsWith("LIST"))).toHaveLength(1);
+  for (const get of w.sends.slice(2)) {
+    expect(get.sentAt).toBe(listAt + MAX_LIST_MS);
+    expect(get.limits.deadlineMs).toBeGreaterThanOrEqual(60_000 * 0.75);
+  }
+  for (const get of w.sends.slice(2)) get.answer(200, record(get.said.slice(4)));
+  expect(await Promise.all([a, ...others])).toEqual(["org/a", "org/b", "org/c"].map(record));
+});
+
+test("a List refused (500) or cut off is sent once more at most, then its reads send their own GETs", async () => {
+  for (const refuse of ["500", "cut"] as const) {
+    const w = wired();
+    const { a, others } = await w.listOfBC();
+    for (const at of [1, 2]) {
+      await w.sent(at + 1);
+      expect(w.sends[at].said).toBe("LIST org/b,org/c");
+      if (refuse === "500") w.sends[at].answer(500, { code: 13, message: "internal" });
+      else w.sends[at].cut();
+    }
+    await w.sent(5);
+    expect(w.said().slice(3).sort()).toEqual(["GET org/b", "GET org/c"]);
+    for (const get of w.sends.slice(3)) get.answer(200, record(get.said.slice(4)));
+    expect(await Promise.all([a, ...others])).toEqual(["org/a", "org/b", "org/c"].map(record));
+    // One backoff between the two Lists, nothing more.
+    expect(w.clock.sleeps).toHaveLength(1);
+  }
+});
+
+test("a List answered 429 with a Retry-After past its own deadline is not waited, and its pause holds back no GET", async () => {
+  const w = wired();
+  const { a, others } = await w.listOfBC();
+  const at = w.clock.now();
+  w.sends[1].answer(429, { code: 8, message: "slow down" }, "20");
+  await w.sent(4);
+  // At once: the reads' GETs go without waiting the 20 s the List was asked to.
+  expect(w.clock.now()).toBe(at);
+  expect(w.clock.sleeps).toEqual([]);
+  expect(w.said().slice(2).sort()).toEqual(["GET org/b", "GET org/c"]);
+  for (const get of w.sends.slice(2)) get.answer(200, record(get.said.slice(4)));
+  expect(await Promise.all([a, ...others])).toEqual(["org/a", "org/b", "org/c"].map(record));
+
+  // A Retry-After the List can afford is waited once, by the List alone.
+  const v = wired();
+  const second = await v.listOfBC();
+  v.sends[1].answer(429, { code: 8, message: "slow down" }, "1");
+  await v.sent(3);
+  expect(v.clock.sleeps).toEqual([1000]);
+  v.sends[2].answer(200, list("org/b", "org/c"));
+  expect(await Promise.all([second.a, ...second.others])).toEqual(["org/a", "org/b", "org/c"].map(record));
+});
+
+test("a List that answers a record twice with different contents: that record is read by its own GET", async () => {
+  const w = wired();
+  const { a, others } = await w.listOfBC();
+  const changed = { ...record("org/b"), description: "not what the first copy says" };
+  w.sends[1].answer(200, { groups: [record("org/b"), record("org/c"), changed, record("org/c")] });
+  await w.sent(3);
+  expect(w.said()).toEqual(["GET org/a", "LIST org/b,org/c", "GET org/b"]);
+  w.sends[2].answer(200, changed);
+  expect(await Promise.all([a, ...others])).toEqual([record("org/a"), changed, record("org/c")]);
+});
+
+test("a List whose record lacks a field every GET of the kind carried: that record is read by its own GET", async () => {
+  const w = wired();
+  const { a, others } = await w.listOfBC();
+  const { description: _left, ...bare } = record("org/b");
+  w.sends[1].answer(200, { groups: [bare, record("org/c")] });
+  await w.sent(3);
+  expect(w.said()).toEqual(["GET org/a", "LIST org/b,org/c", "GET org/b"]);
+  w.sends[2].answer(200, record("org/b"));
+  expect(await Promise.all([a, ...others])).toEqual(["org/a", "org/b", "org/c"].map(record));
+});
+
+test("a List's record the reader does not accept (not in its place) is read by its own GET", async () => {
+  const w = wired();
+  const a = w.read("org/a");
+  await w.sent(1);
+  const b = w.read("org/b", 60_000, (r) => (r as { name?: string }).name === "b");
+  const c = w.read("org/c");
+  await turn();
+  w.sends[0].answer(200, record("org/a"));
+  await w.sent(2);
+  w.sends[1].answer(200, { groups: [{ ...record("org/b"), name: "elsewhere" }, record("org/c")] });
+  await w.sent(3);
+  expect(w.said()[2]).toBe("GET org/b");
+  w.sends[2].answer(200, record("org/b"));
+  expect(await Promise.all([a, b, c])).toEqual(["org/a", "org/b", "org/c"].map(record));
 });
 
 test("platform:batchReads false: one GET per read, whatever overlaps", async () => {

@@ -6,14 +6,22 @@
  * List of their uids (several, when their uids would make a URL too long). A read alone is what
  * it always was: one GET. 1,000 records refreshed at `--parallel 64` are a few dozen requests.
  *
- * What a batch never changes:
+ * What a batch never changes: a read is never worse off for it, whatever the service does.
  * - A record a List does not answer is not taken for gone: its read sends its own GET, and only
  *   that GET's NOT_FOUND drops it (a List leaves out what the caller may not list, and a record
  *   may have been deleted, or created again, between the two).
  * - A List that fails (any error, or an answer that is not a List's) answers nothing: each read
  *   sends its own GET, so one record's error never becomes another's.
- * - Each read keeps its call's deadline: the List ends when the first of its reads' deadlines
- *   does, and a read still waiting at its own deadline fails with DeadlineExceededError.
+ * - A record a List answers twice with different contents, or without a field every GET of the
+ *   kind in the process carried, or that its reader does not take as in its place, is read by
+ *   its own GET. Until a GET of the kind has answered, one read goes alone first.
+ * - A read waits behind a request of its kind (a GET or List that is slow, or never answers) at
+ *   most a short bound of its own (MIN_WAIT_MS to MAX_WAIT_MS, a quarter of its time left), then
+ *   sends its own GET.
+ * - A List is a call of its own: at most a quarter of its earliest read's time left (MAX_LIST_MS
+ *   at most), one repeat (MAX_LIST_SENDS), and a Retry-After it is answered pauses only itself.
+ *   A List hung, refused or rate-limited beyond that gives its reads back to their own GETs with
+ *   most of their deadline left.
  * - Each record answered goes through the same read as a GET's answer (provider/operations/read.ts):
  *   its outputs, uid and parent checked against that resource's own state.
  *
@@ -28,7 +36,7 @@
  */
 import type { ApiClient, Query } from "./client";
 import { Clock, Timer, systemClock } from "./clock";
-import { CallScope, DeadlineExceededError, callBudgetMs, currentCall, withCallDeadlineAt } from "./deadline";
+import { CallScope, callBudgetMs, currentCall, withCallDeadlineAt } from "./deadline";
 import type { Kind } from "./kind";
 import { MAX_PAGE_SIZE } from "./pagination";
 
@@ -81,8 +89,12 @@ export function readGathering(): ReadGathering {
 const processGathering = readGathering();
 
 export interface ReadBatches {
-  /** The record `uid` names, as its GET answers it: read alone, or answered with others of its kind by one List. */
-  read(uid: string): Promise<unknown>;
+  /**
+   * The record `uid` names, as its GET answers it: read alone, or answered with others of its
+   * kind by one List. A List's record that `accepts` refuses (its place is not the one the
+   * caller expects) is read again by its own GET, whose answer is the caller's to judge.
+   */
+  read(uid: string, accepts?: (record: unknown) => boolean): Promise<unknown>;
 }
 
 /** What became of a read that waited: its record, or undefined to send its own GET. */
@@ -91,8 +103,26 @@ type Outcome = { record: unknown } | undefined;
 interface Waiting {
   uid: string;
   scope?: CallScope;
+  accepts?: (record: unknown) => boolean;
   settle(outcome: Outcome): void;
+  /** Taken into a List: from now on the List's own deadline bounds the wait. */
+  taken(): void;
 }
+
+/**
+ * The longest a List may take, and its share of the time its earliest read has left: a List
+ * that hangs or is refused leaves its reads most of their deadline for their own GETs.
+ */
+export const MAX_LIST_MS = 10_000;
+export const LIST_SHARE = 1 / 4;
+/** Sends of one List at most: one repeat, then its reads go by their own GETs. */
+export const MAX_LIST_SENDS = 2;
+/**
+ * How long a read waits behind a request of its kind before it goes alone: a few of the kind's
+ * round trips, at least MIN_WAIT_MS, at most MAX_WAIT_MS and a quarter of the time it has left.
+ */
+export const MIN_WAIT_MS = 2_000;
+export const MAX_WAIT_MS = 10_000;
 
 /** The length `uidp.ids=<uid>&` takes in a query. */
 const idChars = (uid: string) => "uidp.ids=&".length + encodeURIComponent(uid).length;
@@ -187,29 +217,63 @@ export function readBatches(
     });
   };
 
+  /** The fields every GET of the kind answered so far carried: a List's record lacking one is read by its own GET. */
+  let carried: Set<string> | undefined;
+  const getAlone = async (uid: string): Promise<unknown> => {
+    const record = await track(() => get(uid));
+    if (record !== null && typeof record === "object") {
+      const keys = Object.keys(record).filter((key) => (record as Record<string, unknown>)[key] !== undefined);
+      carried = carried ? new Set(keys.filter((key) => carried!.has(key))) : new Set(keys);
+    }
+    return record;
+  };
+  const lacksCarried = (record: unknown) =>
+    record === null || typeof record !== "object" || [...(carried ?? [])].some((key) => !Object.hasOwn(record, key));
+
+  /** Whether the reader takes the List's record; one it cannot judge goes to its own GET, which reports it. */
+  const accepted = (one: Waiting, record: unknown) => {
+    try {
+      return one.accepts?.(record) ?? true;
+    } catch {
+      return false;
+    }
+  };
+
   const flush = () => {
     const waiting = queue.splice(0);
     if (waiting.length === 1) return waiting[0].settle(undefined);
+    if (carried === undefined) {
+      // No GET of the kind has shown which fields a record carries: one goes alone first, the others wait for it.
+      waiting[0].settle(undefined);
+      queue.push(...waiting.slice(1));
+      return;
+    }
+    for (const one of waiting) one.taken();
     for (const chunk of chunks(waiting)) void track(() => list(chunk));
   };
 
-  /** One List of the chunk's uids (every page it answers); what it does not answer is read alone. */
+  /**
+   * One List of the chunk's uids (every page it answers), within a short deadline of its own and
+   * one repeat at most; its reads get their records once its last page is in. What it does not
+   * answer, answers twice differently, or answers lacking a field its GETs carry is read alone.
+   */
   const list = async (chunk: Waiting[]): Promise<void> => {
     const unanswered = new Map<string, Waiting[]>();
     for (const one of chunk) unanswered.set(one.uid, [...(unanswered.get(one.uid) ?? []), one]);
     const uids = [...unanswered.keys()];
-    const now = Date.now();
+    const now = clock.now();
     const deadlineOf = (one: Waiting) => one.scope?.deadline ?? now + callBudgetMs();
-    const deadline = Math.min(...chunk.map(deadlineOf));
+    const budgetMs = Math.max(1, Math.min(MAX_LIST_MS, (Math.min(...chunk.map(deadlineOf)) - now) * LIST_SHARE));
+    const answered = new Map<string, { record: unknown; text: string; twice?: boolean }>();
     try {
       await withCallDeadlineAt(
         `reading ${uids.length} ${kind.collection} by their uids`,
-        deadline,
-        deadline - now,
+        now + budgetMs,
+        budgetMs,
         async () => {
           let pageToken: string | undefined;
-          // A page that brings nothing asked for, or more pages than uids, ends the walk: the rest are read alone.
-          for (let page = 0; page <= uids.length && unanswered.size > 0; page++) {
+          // A page that brings nothing new asked for, or more pages than uids, ends the walk: the rest are read alone.
+          for (let page = 0; page <= uids.length && answered.size < uids.length; page++) {
             const query: Query = {
               ...kind.listEveryRecord,
               "uidp.ids": uids,
@@ -221,77 +285,86 @@ export function readBatches(
             let found = 0;
             for (const record of records) {
               const uid = (record as { uid?: unknown } | null)?.uid;
-              const readers = typeof uid === "string" ? unanswered.get(uid) : undefined;
-              if (!readers) continue;
-              unanswered.delete(uid as string);
+              if (typeof uid !== "string" || !unanswered.has(uid)) continue;
+              const text = JSON.stringify(record);
+              const earlier = answered.get(uid);
+              if (earlier) {
+                // The same record twice with different contents: neither copy is taken at its word.
+                if (earlier.text !== text) earlier.twice = true;
+                continue;
+              }
+              answered.set(uid, { record, text });
               found++;
-              for (const one of readers) one.settle({ record });
             }
             if (next === undefined || found === 0) break;
             pageToken = next;
           }
         },
+        () => clock.now(),
+        { maxSends: MAX_LIST_SENDS, pausesOnlyItself: true },
       );
     } catch {
-      // The List failed: every read it was to answer sends its own GET, which reports its own error.
+      // The List failed: it answers nothing, and every read it was to answer sends its own GET.
+      answered.clear();
     }
-    for (const readers of unanswered.values()) for (const one of readers) one.settle(undefined);
+    for (const [uid, readers] of unanswered) {
+      const answer = answered.get(uid);
+      const sound = answer !== undefined && !answer.twice && !lacksCarried(answer.record);
+      for (const one of readers)
+        one.settle(sound && accepted(one, answer.record) ? { record: answer.record } : undefined);
+    }
   };
 
-  const wait = (uid: string): Promise<Outcome> =>
-    new Promise<Outcome>((resolve, reject) => {
+  const wait = (uid: string, accepts?: (record: unknown) => boolean): Promise<Outcome> =>
+    new Promise<Outcome>((resolve) => {
       const scope = currentCall();
-      let timer: Timer | undefined;
+      const bound: { timer?: Timer } = {};
       let done = false;
       const one: Waiting = {
         uid,
         scope,
+        accepts,
         settle(outcome) {
           if (done) return;
           done = true;
-          timer?.cancel();
+          bound.timer?.cancel();
           resolve(outcome);
         },
+        taken: () => bound.timer?.cancel(),
       };
-      if (scope)
-        timer = clock.timer(Math.max(0, scope.deadline - scope.now()), () => {
-          if (done) return;
-          done = true;
-          const at = queue.indexOf(one);
-          if (at >= 0) queue.splice(at, 1);
-          reject(
-            new DeadlineExceededError(
-              scope.what,
-              scope.budgetMs,
-              `it was waiting to be read with other ${kind.noun}s by one List`,
-            ),
-          );
-        });
+      // Behind a request of its kind that is slow or hung, a read goes alone once its own short bound passes.
+      const left = scope ? scope.deadline - scope.now() : callBudgetMs();
+      const boundMs = Math.min(Math.max(MIN_WAIT_MS, 4 * lastRoundTripMs), MAX_WAIT_MS, left / 4);
+      bound.timer = clock.timer(Math.max(0, boundMs), () => {
+        const at = queue.indexOf(one);
+        if (at >= 0) queue.splice(at, 1);
+        one.settle(undefined);
+      });
       queue.push(one);
       if (busy === 0) schedule();
     });
 
-  const readOne = async (uid: string): Promise<unknown> => {
+  const readOne = async (uid: string, accepts?: (record: unknown) => boolean): Promise<unknown> => {
     let waited: Promise<Outcome>;
     if (busy === 0 && queue.length === 0) {
       gathering.arrived();
       // Alone, unless the engine owes more reads: the workers a batch just freed, coming back.
-      if (gathering.owed === 0) return track(() => get(uid));
-      waited = wait(uid);
+      if (gathering.owed === 0) return getAlone(uid);
+      waited = wait(uid, accepts);
     } else {
       // Waiting first: if it was the last read owed, the reads go with it.
-      waited = wait(uid);
+      waited = wait(uid, accepts);
       gathering.arrived();
     }
     const outcome = await waited;
-    return outcome ? outcome.record : track(() => get(uid));
+    return outcome ? outcome.record : getAlone(uid);
   };
 
   return {
-    async read(uid) {
+    async read(uid, accepts) {
       if (client().batchReads?.() === false) return get(uid);
       try {
-        return await readOne(uid);
+        return await readOne(uid, accepts);
       } finally {
         // Answered: the engine's worker is free to send the next read.
         gathering.answered();

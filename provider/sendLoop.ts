@@ -88,7 +88,7 @@ export async function sendWithPolicy(options: SendLoopOptions, req: LoopRequest)
       const retryAfter = retryAfterMs(answer.retryAfter, scope.now());
       outcome = { kind: "answered", httpStatus: answer.status, code: error.code, retryAfterMs: retryAfter };
       // The service limits the caller, not this request: every send of the client waits as long.
-      if (retryAfter !== undefined && (answer.status === 429 || answer.status === 503))
+      if (retryAfter !== undefined && (answer.status === 429 || answer.status === 503) && !scope.pausesOnlyItself)
         options.slots?.pauseUntil(options.clock.now() + Math.min(retryAfter, MAX_RETRY_AFTER_MS));
     } catch (error) {
       if (!(error instanceof SendFailure)) throw error;
@@ -120,7 +120,7 @@ export async function sendWithPolicy(options: SendLoopOptions, req: LoopRequest)
       },
       options.random,
     );
-    if (!decision.retry) throw failure;
+    if (!decision.retry || sends >= (scope.maxSends ?? Infinity)) throw failure;
     lastFailure = failure.message;
     if (decision.delayMs >= scope.deadline - scope.now()) {
       const asked =

@@ -11,7 +11,8 @@ import type { KindContext } from "../kindContext";
 import type { Lifecycle } from "../lifecycle";
 import { readBatches } from "../readBatches";
 import { failed } from "../resourceError";
-import { Props, pick, stripUndefined } from "../values";
+import { quoteUid } from "../uid";
+import { Props, parentOfUid, pick, stripUndefined } from "../values";
 
 export function read(
   { kind, client, requests, records, registerSecrets, claims }: KindContext,
@@ -21,6 +22,30 @@ export function read(
   const batches = readBatches(kind, client, (uid) => requests.get(uid));
   // A parent the record does not tell (a role's uid is one segment) and the local inputs come from the state.
   const carriedByRead = [kind.parentField, ...kind.localInputs];
+  const { parentField } = kind;
+  /** The parent a uid names: none for a uid of one segment (a role's); a record keyed by its parent, itself. */
+  const parentNamedBy = (uid: string) => (kind.keyedByParent ? uid : parentOfUid(uid));
+  /**
+   * Why the record answered for `uid` is not in its place, or undefined: its uid must be the one
+   * asked, under the parent the state holds (a part of another's record is that record), and
+   * the parent it says it is in (a binding's group) must be the one its uid names.
+   */
+  const misplaced = (uid: string, record: unknown, props: Props): string | undefined => {
+    const answered = (record as { uid?: unknown } | null)?.uid;
+    if (typeof answered !== "string") return undefined;
+    if (answered !== uid && !kind.partOf && !kind.keyedByParent)
+      return `the API answered the record ${quoteUid(answered)} for ${quoteUid(uid)}`;
+    const named = parentNamedBy(answered);
+    if (named === undefined) return undefined;
+    const expected = props[parentField];
+    if (!kind.partOf && typeof expected === "string" && named !== expected)
+      return `its uid places it under ${quoteUid(named)}, not under its ${parentField} ${quoteUid(expected)}`;
+    const said =
+      record !== null && typeof record === "object" ? kind.toOutputs(record as never)[parentField] : undefined;
+    if (typeof said === "string" && said !== named)
+      return `it says its ${parentField} is ${quoteUid(said)}, but its uid places it under ${quoteUid(named)}`;
+    return undefined;
+  };
   return async (id, props: Props = {}) => {
     registerSecrets(props);
     // A refresh of a resource of the state (its outputs hold a uid): it holds its record (provider/claims.ts).
@@ -28,7 +53,7 @@ export function read(
     const uid = records.recordUid(id, props);
     let record: unknown;
     try {
-      record = await batches.read(uid);
+      record = await batches.read(uid, (answered) => misplaced(uid, answered, props) === undefined);
     } catch (error) {
       // Gone: an empty id tells the engine to drop it from the state.
       if (isNotFound(error)) {
@@ -38,6 +63,13 @@ export function read(
       throw failed("reading", kind.label({ ...props, uid: id }), error);
     }
     const outputs = records.keepWriteOnly(records.outputsOf(record, pick(props, carriedByRead)), props);
+    const wrongPlace = misplaced(uid, record, props);
+    if (wrongPlace !== undefined)
+      throw failed(
+        "reading",
+        kind.label({ ...props, uid: id }),
+        new Error(`${wrongPlace}; it was not recorded: check that platform:apiUrl points at the Platform API`),
+      );
     let answered = records.keepsAny(props) ? { ...outputs, ...records.keptFromState(props) } : outputs;
     if (kind.readDrift) {
       // What the record says of the state (a token regenerated elsewhere), or that this part of it is gone.

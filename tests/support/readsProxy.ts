@@ -3,8 +3,8 @@
  * (provider/readBatches.ts): it holds the requests a test chooses until the test lets them go
  * (so that reads overlap because the test says so, not by timing), tells the test when a request
  * it waits for has come, and may answer a request itself or change what the emulator answered
- * (a List cut into pages, a record left out of a List, a List refused). Every request it saw is
- * listed, in order, with its query.
+ * (a List cut into pages, a record left out of a List, a List refused; an answer that throws cuts
+ * the connection). Every request it saw is listed, in order, with its query.
  */
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -21,6 +21,8 @@ export interface SeenRequest {
 export interface ProxyAnswer {
   status: number;
   body: unknown;
+  /** Headers besides the content's (a 429's Retry-After). */
+  headers?: Record<string, string>;
 }
 
 /** What the proxy does; read at each request, so a test may change it between its steps. */
@@ -101,7 +103,11 @@ export async function readsProxy(options: ReadsProxyOptions): Promise<ReadsProxy
 
   const reply = (res: http.ServerResponse, answer: ProxyAnswer) => {
     const text = JSON.stringify(answer.body);
-    res.writeHead(answer.status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+    res.writeHead(answer.status, {
+      ...answer.headers,
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(text),
+    });
     res.end(text);
   };
 

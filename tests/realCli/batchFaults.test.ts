@@ -1,0 +1,269 @@
+/**
+ * Batched reads no worse than one GET each, under the REAL Pulumi CLI: a small stack of groups
+ * (the dynamic resources, which read through the same core as the native provider), behind a
+ * proxy in front of the emulator that plays one fault (tests/support/readsProxy.ts), checked by
+ * `pulumi preview --refresh --expect-no-changes` with batching on and off (PLATFORM_BATCH_READS).
+ * Both must end alike: the same records failing, the same changes planned.
+ *
+ * The reads overlap because the test makes them: the proxy holds the first GET of groups until
+ * the engine's events say every refresh has started, so the others wait in the provider and go
+ * as Lists; with batching off the same GET is held the same way.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { startEmulator } from "../../emulator";
+import type { RunningEmulator } from "../../emulator";
+import { nodeProgramFolder } from "../../tools/pulumi-cli/programFolder";
+import { RealCliStack, realCliStack } from "../support/realCli";
+import {
+  firstGetOf,
+  ProxyAnswer,
+  ReadsProxy,
+  readsProxy,
+  ReadsProxyOptions,
+  said,
+  SeenRequest,
+} from "../support/readsProxy";
+
+jest.setTimeout(600_000);
+
+const GROUPS = 6;
+const PROJECT = "batch-faults";
+const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
+import * as platform from "platform-pulumi";
+
+const rootUid = new pulumi.Config().require("rootUid");
+for (let i = 0; i < ${GROUPS}; i++)
+  new platform.iam.Group(\`team-\${i}\`, { parentUid: rootUid, name: \`team-\${i}\`, description: \`Team \${i}\` });
+`;
+/** Seconds a read may take (PLATFORM_TIMEOUT): short, so a hung request costs the test little. */
+const TIMEOUT_S = 12;
+
+describe("batched reads under faults, beside one GET per read", () => {
+  let emu: RunningEmulator;
+  let proxy: ReadsProxy;
+  let stack: RealCliStack;
+  let scratch: string;
+  const behaviour: ReadsProxyOptions = { upstream: "" };
+  /** The groups' uids by resource name. */
+  const names = new Map<string, string>();
+
+  beforeAll(async () => {
+    emu = await startEmulator({ quiet: true, seed: false });
+    behaviour.upstream = emu.url;
+    proxy = await readsProxy(behaviour);
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), "platform-batch-faults-"));
+    stack = realCliStack({
+      programDir: nodeProgramFolder(path.join(scratch, "program"), PROJECT, PROGRAM),
+      project: PROJECT,
+      label: PROJECT,
+      config: { [`${PROJECT}:rootUid`]: emu.rootUid, "platform:apiUrl": proxy.url },
+      secretConfig: { "platform:token": emu.token },
+    });
+    const up = await stack.run("up", { env: { PULUMI_SKIP_CHECKPOINTS: "true" } });
+    if (up.code !== 0) throw new Error(`up exited ${up.code}:\n${up.stdout}${up.stderr}`);
+    for (const r of stack.checkpoint()?.checkpoint.latest?.resources ?? [])
+      if (r.custom && r.id && r.type.includes("dynamic/")) names.set(r.id, r.urn.split("::").pop()!);
+    expect(names.size).toBe(GROUPS);
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await emu?.close();
+    stack?.remove();
+    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  /** Resolves once the engine has started `count` refresh steps of groups (its event log, as the CLI appends it). */
+  async function refreshesStarted(eventsFile: string, count: number): Promise<void> {
+    let changedSince = true;
+    let wake: (() => void) | undefined;
+    const watcher = fs.watch(path.dirname(eventsFile), () => {
+      changedSince = true;
+      wake?.();
+    });
+    try {
+      for (;;) {
+        if (!changedSince) await new Promise<void>((resolve) => (wake = resolve));
+        changedSince = false;
+        const text = fs.existsSync(eventsFile) ? fs.readFileSync(eventsFile, "utf8") : "";
+        const started = text
+          .slice(0, text.lastIndexOf("\n") + 1)
+          .split("\n")
+          .filter((line) => line.includes('"resourcePreEvent"'))
+          .map((line) => JSON.parse(line).resourcePreEvent.metadata)
+          .filter((m) => m.op === "refresh" && m.type.includes("dynamic/")).length;
+        if (started >= count) return;
+      }
+    } finally {
+      watcher.close();
+    }
+  }
+
+  interface Outcome {
+    /** Whether the preview exited 0. */
+    ok: boolean;
+    /** The resources an error was reported on. */
+    failed: string[];
+    /** The changes the preview plans after the refresh: "update team-3". */
+    planned: string[];
+  }
+
+  /**
+   * One drift check with the proxy playing `fault`; the first GET of groups is held until every
+   * refresh has started, unless `holdFirstGet` is "forever" (a GET that never answers).
+   */
+  async function driftCheck(
+    label: string,
+    batchReads: boolean,
+    fault: Omit<ReadsProxyOptions, "upstream" | "hold"> & { holdFirstGet?: "forever" },
+  ): Promise<Outcome & { seen: string[] }> {
+    behaviour.hold = firstGetOf("groups");
+    behaviour.forward = fault.forward;
+    behaviour.answer = fault.answer;
+    proxy.reset();
+    const eventsFile = path.join(scratch, `${label}-${batchReads}.jsonl`);
+    const running = stack.start("preview", {
+      refresh: true,
+      expectNoChanges: true,
+      parallel: 16,
+      steps: true,
+      eventsFile,
+      env: { PLATFORM_BATCH_READS: String(batchReads), PLATFORM_TIMEOUT: String(TIMEOUT_S) },
+    });
+    try {
+      // A run that ends before every refresh has started ends the wait, saying why.
+      const ended = running.result.then((r) => {
+        throw new Error(`the preview ended before every refresh started (${r.code}):\n${r.stdout}${r.stderr}`);
+      });
+      await Promise.race([
+        ended,
+        refreshesStarted(eventsFile, GROUPS).then(() => proxy.waitFor((req) => said(req).startsWith("GET groups/"))),
+      ]);
+      ended.catch(() => undefined);
+    } finally {
+      // A GET that never answers stays held: its read ends at its own deadline.
+      if (fault.holdFirstGet !== "forever") proxy.release();
+    }
+    const run = await running.result;
+    const nameOf = (urn: string) => urn.split("::").pop()!;
+    const steps = run.steps ?? [];
+    // The engine reports a failed refresh as an error on its resource.
+    const failed = fs
+      .readFileSync(eventsFile, "utf8")
+      .split("\n")
+      .filter((line) => line.includes('"diagnosticEvent"'))
+      .map((line) => JSON.parse(line).diagnosticEvent)
+      .filter((d) => d.severity === "error" && d.urn)
+      .map((d) => nameOf(d.urn));
+    const planned = steps.filter((st) => st.op !== "refresh").map((st) => `${st.op} ${nameOf(st.urn)}`);
+    return {
+      ok: run.code === 0,
+      failed: [...new Set(failed)].sort(),
+      planned: [...new Set(planned)].sort(),
+      seen: proxy.seen.map(said),
+    };
+  }
+
+  /** The same drift check batched and not: both must come to `expected`; returns what the batched one sent. */
+  async function sameBothWays(
+    label: string,
+    fault: Parameters<typeof driftCheck>[2],
+    expected: (held: string) => Outcome,
+  ): Promise<string[]> {
+    const results: Array<Outcome & { seen: string[] }> = [];
+    for (const batchReads of [false, true]) results.push(await driftCheck(label, batchReads, fault));
+    const [alone, batched] = results;
+    const held = names.get(alone.seen.find((s) => s.startsWith("GET groups/"))!.slice("GET groups/".length))!;
+    const heldBatched = names.get(batched.seen.find((s) => s.startsWith("GET groups/"))!.slice("GET groups/".length))!;
+    const { seen: _a, ...aloneOutcome } = alone;
+    const { seen: _b, ...batchedOutcome } = batched;
+    expect(aloneOutcome).toEqual(expected(held));
+    expect(batchedOutcome).toEqual(expected(heldBatched));
+    return batched.seen;
+  }
+
+  const clean = (): Outcome => ({ ok: true, failed: [], planned: [] });
+  const listsOf = (seen: string[]) => seen.filter((s) => s.startsWith("LIST groups"));
+  const isList = (req: SeenRequest) => said(req).startsWith("LIST groups");
+  /** A List was sent (so the fault was met), and none more than twice: one repeat at most. */
+  const sentTwiceAtMost = (lists: string[]) => {
+    expect(lists.length).toBeGreaterThan(0);
+    for (const list of new Set(lists)) expect(lists.filter((l) => l === list).length).toBeLessThanOrEqual(2);
+  };
+
+  test("a GET that never answers: only its own record fails, batched or not", async () => {
+    await sameBothWays("hung-get", { holdFirstGet: "forever" }, (held) => ({
+      ok: false,
+      failed: [held],
+      planned: [],
+    }));
+  });
+
+  test("a List that never answers: its reads send their own GETs in time, and the check is clean", async () => {
+    const never = new Promise<ProxyAnswer>(() => {});
+    const seen = await sameBothWays("hung-list", { answer: (req) => (isList(req) ? never : undefined) }, clean);
+    expect(listsOf(seen).length).toBeGreaterThan(0);
+  });
+
+  test("a List answered 429 with a Retry-After past its reads' time: not waited, its reads' GETs go at once", async () => {
+    const limited: ProxyAnswer = {
+      status: 429,
+      body: { code: 8, message: "Too many requests", details: [] },
+      headers: { "retry-after": "20" },
+    };
+    const seen = await sameBothWays("list-429", { answer: (req) => (isList(req) ? limited : undefined) }, clean);
+    expect(listsOf(seen).length).toBeGreaterThan(0);
+  });
+
+  test("a List answered 500, or cut off: sent twice at most, then its reads send their own GETs", async () => {
+    const refused: ProxyAnswer = { status: 500, body: { code: 13, message: "Internal error", details: [] } };
+    const seen = await sameBothWays("list-500", { answer: (req) => (isList(req) ? refused : undefined) }, clean);
+    sentTwiceAtMost(listsOf(seen));
+    const cut = await sameBothWays(
+      "list-cut",
+      {
+        answer: (req) => {
+          if (isList(req)) throw new Error("the connection is cut");
+          return undefined;
+        },
+      },
+      clean,
+    );
+    sentTwiceAtMost(listsOf(cut));
+  });
+
+  test("a List that repeats a record with different contents: that record is read by its own GET, no false drift", async () => {
+    const seen = await sameBothWays(
+      "repeated-record",
+      {
+        answer: (req, upstream) => {
+          if (!upstream || !isList(req)) return undefined;
+          const body = upstream.body as { groups: Array<Record<string, unknown>> };
+          const forged = body.groups.map((g) => ({ ...g, description: "forged" }));
+          return { status: 200, body: { ...body, groups: [...body.groups, ...forged] } };
+        },
+      },
+      clean,
+    );
+    expect(listsOf(seen).length).toBeGreaterThan(0);
+    expect(new Set(seen.filter((s) => s.startsWith("GET groups/"))).size).toBe(GROUPS);
+  });
+
+  test("a List whose records lack a field the GET carries: those records are read by their own GETs, no false drift", async () => {
+    const seen = await sameBothWays(
+      "missing-field",
+      {
+        answer: (req, upstream) => {
+          if (!upstream || !isList(req)) return undefined;
+          const body = upstream.body as { groups: Array<Record<string, unknown>> };
+          const bare = body.groups.map(({ description: _left, ...g }) => g);
+          return { status: 200, body: { ...body, groups: bare } };
+        },
+      },
+      clean,
+    );
+    expect(listsOf(seen).length).toBeGreaterThan(0);
+    expect(new Set(seen.filter((s) => s.startsWith("GET groups/"))).size).toBe(GROUPS);
+  });
+});
