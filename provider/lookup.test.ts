@@ -15,7 +15,7 @@ import * as repos from "../resources/registry/repo/lookups";
 import * as tags from "../resources/registry/tag/lookups";
 import * as vulnerabilities from "../resources/vulnerabilities/advisory";
 import { fakeClient } from "../tests/support/lookupClient";
-import { defineLookup, listQuery, withClient } from "./lookup";
+import { defineLookup, exactlyOne, listQuery, withClient } from "./lookup";
 import { formatIssues } from "./zodIssues";
 
 const resolve = <T>(output: pulumi.Output<T>): Promise<T> => (output as unknown as { promise(): Promise<T> }).promise();
@@ -299,4 +299,15 @@ test("formatIssues names nested paths with indexes", () => {
   const result = schema.safeParse({ roles: [{ name: "a" }, { name: "b" }, { name: "c" }, { name: 7 }] });
   expect(result.success).toBe(false);
   expect(formatIssues(result.error!)).toBe("roles[3].name: expected string, received number");
+});
+
+test("exactlyOne counts records in their own plural", () => {
+  const two = [{ uid: "a/1" }, { uid: "a/2" }];
+  expect(() => exactlyOne("identity", two, 'named "ci"')).toThrow(
+    /^2 identities match named "ci" \(uids: a\/1, a\/2\)/,
+  );
+  expect(() => exactlyOne("identity", [], 'named "ci"')).toThrow(/may list identities there$/);
+  expect(() => exactlyOne("group", two, "x")).toThrow(/^2 groups match/);
+  expect(() => exactlyOne("advisory", two, "x")).toThrow(/^2 advisories match/);
+  expect(() => exactlyOne("identity provider", [], "x")).toThrow(/may list identity providers there$/);
 });

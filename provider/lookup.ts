@@ -10,6 +10,7 @@ import type { z } from "zod";
 import { ApiClient, Domain, Query, sharedClient } from "./client";
 import { callBudgetMs, withCallDeadline } from "./deadline";
 import { dependenciesDone } from "./invokeDependencies";
+import { plural } from "./plural";
 import { lazily } from "./lazyZod";
 import { safeMessage } from "./messages";
 import { listAll, listPages } from "./pagination";
@@ -223,10 +224,10 @@ export function exactlyOne<T extends { uid: string }>(what: string, matches: T[]
   if (matches.length === 1) return matches[0];
   if (matches.length === 0)
     throw new Error(
-      `no ${what} matches ${criteria}; check the name and scope, and that the caller may list ${what}s there`,
+      `no ${what} matches ${criteria}; check the name and scope, and that the caller may list ${plural(what)} there`,
     );
   throw new Error(
-    `${matches.length} ${what}s match ${criteria} (uids: ${matches.map((m) => m.uid).join(", ")}); narrow the scope (descendantsOf/childrenOf) or look it up by uid`,
+    `${matches.length} ${plural(what)} match ${criteria} (uids: ${matches.map((m) => m.uid).join(", ")}); narrow the scope (descendantsOf/childrenOf) or look it up by uid`,
   );
 }
 
