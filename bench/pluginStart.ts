@@ -39,6 +39,8 @@ export interface PluginStartSample {
 
 export interface PluginStartResult {
   node: string;
+  /** os.loadavg() (1, 5, 15 minutes) as the rounds began: the machine may be shared. */
+  loadAverage: number[];
   size: {
     /** The archive `pulumi plugin install --file` takes, and the executable it unpacks. */
     archiveBytes: number;
@@ -64,8 +66,17 @@ export interface BaselineResult {
   /** `platform-pulumi --help`, start to exit, of this build's CLI executable and the earlier one's. */
   cliHelpMs: Spread;
   baselineCliHelpMs: Spread;
+  /** `node -e 0`, start to exit: the floor any single executable of Node.js starts above. */
+  emptyNodeMs: Spread;
   /** This build / the earlier one, sample by sample. */
   ratio: { handshake: Spread; schema: Spread; cliHelp: Spread };
+}
+
+/** Milliseconds from starting an empty `node` to its exit. */
+function emptyNodeMs(): number {
+  const started = performance.now();
+  execFileSync(process.execPath, ["-e", "0"]);
+  return performance.now() - started;
 }
 
 /** Milliseconds from starting `executable --help` to its exit (it must print its usage). */
@@ -156,7 +167,12 @@ export async function benchPluginStart(options: { runs: number; baseline?: strin
     const executable = path.join(unpacked, "new", EXECUTABLE);
     const launcher = path.join(repoRoot, "native", EXECUTABLE);
     const samples = { executable: [] as PluginStartSample[], launcher: [] as PluginStartSample[] };
-    const old = { plugin: [] as PluginStartSample[], help: [] as number[], baselineHelp: [] as number[] };
+    const old = {
+      plugin: [] as PluginStartSample[],
+      help: [] as number[],
+      baselineHelp: [] as number[],
+      emptyNode: [] as number[],
+    };
     let cli = "";
     let oldPlugin = "";
     let oldCli = "";
@@ -168,6 +184,7 @@ export async function benchPluginStart(options: { runs: number; baseline?: strin
       oldPlugin = path.join(unpacked, "old", EXECUTABLE);
       oldCli = path.join(unpacked, "old", CLI_EXECUTABLE);
     }
+    const loadAverage = os.loadavg().map((load) => Math.round(load * 100) / 100);
     // One of each first, not counted: the files into the page cache.
     await sample(executable, []);
     await sample(process.execPath, [launcher]);
@@ -183,6 +200,7 @@ export async function benchPluginStart(options: { runs: number; baseline?: strin
         old.plugin.push(await sample(oldPlugin, []));
         old.help.push(helpMs(cli));
         old.baselineHelp.push(helpMs(oldCli));
+        old.emptyNode.push(emptyNodeMs());
       }
     }
     const of = (list: PluginStartSample[], key: keyof PluginStartSample) => list.map((s) => s[key]);
@@ -194,6 +212,7 @@ export async function benchPluginStart(options: { runs: number; baseline?: strin
     const npm = npmSizes();
     return {
       node: process.version,
+      loadAverage,
       size: {
         archiveBytes: fs.statSync(archive.file).size,
         executableBytes: fs.statSync(executable).size,
@@ -214,6 +233,7 @@ export async function benchPluginStart(options: { runs: number; baseline?: strin
           plugin: figures(old.plugin),
           cliHelpMs: spread(old.help),
           baselineCliHelpMs: spread(old.baselineHelp),
+          emptyNodeMs: spread(old.emptyNode),
           ratio: {
             handshake: spread(ratios(of(samples.executable, "handshakeMs"), of(old.plugin, "handshakeMs"))),
             schema: spread(ratios(of(samples.executable, "schemaMs"), of(old.plugin, "schemaMs"))),
@@ -236,6 +256,7 @@ export function pluginStartLines(r: PluginStartResult): string[] {
   return [
     `archive ${mb(r.size.archiveBytes)}, its executable ${mb(r.size.executableBytes)} (Node.js ${r.node} inside); ` +
       `npm: packed ${mb(r.size.npmPackedBytes)}, installed with its production dependencies ${mb(r.size.npmInstalledBytes)}, plus a node of ${mb(r.size.nodeBinaryBytes)}`,
+    `load average as the rounds began: ${r.loadAverage.join(", ")}`,
     row("executable:", r.executable),
     row("launcher:  ", r.launcher),
     `executable / launcher: handshake ${fmt(r.ratio.handshake.median)} (${fmt(r.ratio.handshake.p25)}–${fmt(r.ratio.handshake.p75)}), ` +
@@ -251,5 +272,6 @@ function baselineLines(b: BaselineResult, row: (name: string, f: PluginStartResu
     row(`baseline:  `, b.plugin) + ` [${b.from}]`,
     `executable / baseline: handshake ${ratio(b.ratio.handshake)}, GetSchema ${ratio(b.ratio.schema)}`,
     `CLI executable --help: ${ms(b.cliHelpMs)}, baseline ${ms(b.baselineCliHelpMs)}, ratio ${ratio(b.ratio.cliHelp)}`,
+    `an empty node (node -e 0), start to exit: ${ms(b.emptyNodeMs)}`,
   ];
 }
