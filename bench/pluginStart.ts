@@ -6,8 +6,12 @@
  * until it prints its port (the handshake), then until it answers GetSchema over gRPC (what
  * `pulumi package get-schema` and SDK generation wait for), and its resident memory then. The two
  * alternate, and ratios are taken sample by sample.
+ *
+ * With `baseline` (a folder holding both archives of an earlier build, e.g. `npm run plugin` and
+ * `npm run cli-archive` at another commit), that build's executables are sampled in the same
+ * rounds, and so is each CLI executable's `--help` (start to exit): new / old, sample by sample.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -15,7 +19,14 @@ import { performance } from "node:perf_hooks";
 import * as grpc from "@grpc/grpc-js";
 import * as providerGrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as providerProto from "@pulumi/pulumi/proto/provider_pb";
-import { EXECUTABLE, pluginArchive } from "../tools/plugin/build";
+import {
+  archiveName,
+  CLI_EXECUTABLE,
+  cliArchive,
+  cliArchiveName,
+  EXECUTABLE,
+  pluginArchive,
+} from "../tools/plugin/build";
 import { fmt, ratios, Spread, spread } from "./stats";
 
 const repoRoot = path.resolve(__dirname, "..", "..");
@@ -28,6 +39,8 @@ export interface PluginStartSample {
 
 export interface PluginStartResult {
   node: string;
+  /** os.loadavg() (1, 5, 15 minutes) as the rounds began: the machine may be shared. */
+  loadAverage: number[];
   size: {
     /** The archive `pulumi plugin install --file` takes, and the executable it unpacks. */
     archiveBytes: number;
@@ -42,6 +55,38 @@ export interface PluginStartResult {
   launcher: { handshakeMs: Spread; schemaMs: Spread; rssMb: Spread };
   /** Executable / launcher, sample by sample. */
   ratio: { handshake: Spread; schema: Spread; rss: Spread };
+  /** The same rounds against an earlier build's archives, when given. */
+  baseline?: BaselineResult;
+}
+
+export interface BaselineResult {
+  /** The folder the earlier archives came from. */
+  from: string;
+  plugin: { handshakeMs: Spread; schemaMs: Spread; rssMb: Spread };
+  /** `platform-pulumi --help`, start to exit, of this build's CLI executable and the earlier one's. */
+  cliHelpMs: Spread;
+  baselineCliHelpMs: Spread;
+  /** `node -e 0`, start to exit: the floor any single executable of Node.js starts above. */
+  emptyNodeMs: Spread;
+  /** This build / the earlier one, sample by sample. */
+  ratio: { handshake: Spread; schema: Spread; cliHelp: Spread };
+}
+
+/** Milliseconds from starting an empty `node` to its exit. */
+function emptyNodeMs(): number {
+  const started = performance.now();
+  execFileSync(process.execPath, ["-e", "0"]);
+  return performance.now() - started;
+}
+
+/** Milliseconds from starting `executable --help` to its exit (it must print its usage). */
+function helpMs(executable: string): number {
+  const started = performance.now();
+  const answer = spawnSync(executable, ["--help"], { encoding: "utf8" });
+  const ms = performance.now() - started;
+  if (answer.status !== 0 || !answer.stdout.startsWith("Usage: platform-pulumi"))
+    throw new Error(`${executable} --help printed no usage (exit ${answer.status}): ${answer.stdout}${answer.stderr}`);
+  return ms;
 }
 
 /** Starts `command`, waits for its port, asks GetSchema, kills it. */
@@ -109,20 +154,54 @@ function npmSizes(): { packed: number; installed: number } {
   };
 }
 
-export async function benchPluginStart(options: { runs: number }): Promise<PluginStartResult> {
+export async function benchPluginStart(options: { runs: number; baseline?: string }): Promise<PluginStartResult> {
   const archive = await pluginArchive();
   const unpacked = fs.mkdtempSync(path.join(os.tmpdir(), "platform-pulumi-plugin-bench-"));
   try {
-    execFileSync("tar", ["-xzf", archive.file, "-C", unpacked]);
-    const executable = path.join(unpacked, EXECUTABLE);
+    const unpack = (file: string, folder: string) => {
+      if (!fs.existsSync(file)) throw new Error(`${file} is missing: the baseline folder needs both archives`);
+      fs.mkdirSync(path.join(unpacked, folder), { recursive: true });
+      execFileSync("tar", ["-xzf", file, "-C", path.join(unpacked, folder)]);
+    };
+    unpack(archive.file, "new");
+    const executable = path.join(unpacked, "new", EXECUTABLE);
     const launcher = path.join(repoRoot, "native", EXECUTABLE);
     const samples = { executable: [] as PluginStartSample[], launcher: [] as PluginStartSample[] };
+    const old = {
+      plugin: [] as PluginStartSample[],
+      help: [] as number[],
+      baselineHelp: [] as number[],
+      emptyNode: [] as number[],
+    };
+    let cli = "";
+    let oldPlugin = "";
+    let oldCli = "";
+    if (options.baseline) {
+      unpack((await cliArchive()).file, "new");
+      unpack(path.join(options.baseline, archiveName(archive.version)), "old");
+      unpack(path.join(options.baseline, cliArchiveName(archive.version)), "old");
+      cli = path.join(unpacked, "new", CLI_EXECUTABLE);
+      oldPlugin = path.join(unpacked, "old", EXECUTABLE);
+      oldCli = path.join(unpacked, "old", CLI_EXECUTABLE);
+    }
+    const loadAverage = os.loadavg().map((load) => Math.round(load * 100) / 100);
     // One of each first, not counted: the files into the page cache.
     await sample(executable, []);
     await sample(process.execPath, [launcher]);
+    if (options.baseline) {
+      await sample(oldPlugin, []);
+      helpMs(cli);
+      helpMs(oldCli);
+    }
     for (let run = 0; run < options.runs; run++) {
       samples.executable.push(await sample(executable, []));
       samples.launcher.push(await sample(process.execPath, [launcher]));
+      if (options.baseline) {
+        old.plugin.push(await sample(oldPlugin, []));
+        old.help.push(helpMs(cli));
+        old.baselineHelp.push(helpMs(oldCli));
+        old.emptyNode.push(emptyNodeMs());
+      }
     }
     const of = (list: PluginStartSample[], key: keyof PluginStartSample) => list.map((s) => s[key]);
     const figures = (list: PluginStartSample[]) => ({
@@ -133,6 +212,7 @@ export async function benchPluginStart(options: { runs: number }): Promise<Plugi
     const npm = npmSizes();
     return {
       node: process.version,
+      loadAverage,
       size: {
         archiveBytes: fs.statSync(archive.file).size,
         executableBytes: fs.statSync(executable).size,
@@ -147,6 +227,20 @@ export async function benchPluginStart(options: { runs: number }): Promise<Plugi
         schema: spread(ratios(of(samples.executable, "schemaMs"), of(samples.launcher, "schemaMs"))),
         rss: spread(ratios(of(samples.executable, "rssMb"), of(samples.launcher, "rssMb"))),
       },
+      ...(options.baseline && {
+        baseline: {
+          from: path.resolve(options.baseline),
+          plugin: figures(old.plugin),
+          cliHelpMs: spread(old.help),
+          baselineCliHelpMs: spread(old.baselineHelp),
+          emptyNodeMs: spread(old.emptyNode),
+          ratio: {
+            handshake: spread(ratios(of(samples.executable, "handshakeMs"), of(old.plugin, "handshakeMs"))),
+            schema: spread(ratios(of(samples.executable, "schemaMs"), of(old.plugin, "schemaMs"))),
+            cliHelp: spread(ratios(old.help, old.baselineHelp)),
+          },
+        },
+      }),
     };
   } finally {
     fs.rmSync(unpacked, { recursive: true, force: true });
@@ -162,9 +256,22 @@ export function pluginStartLines(r: PluginStartResult): string[] {
   return [
     `archive ${mb(r.size.archiveBytes)}, its executable ${mb(r.size.executableBytes)} (Node.js ${r.node} inside); ` +
       `npm: packed ${mb(r.size.npmPackedBytes)}, installed with its production dependencies ${mb(r.size.npmInstalledBytes)}, plus a node of ${mb(r.size.nodeBinaryBytes)}`,
+    `load average as the rounds began: ${r.loadAverage.join(", ")}`,
     row("executable:", r.executable),
     row("launcher:  ", r.launcher),
     `executable / launcher: handshake ${fmt(r.ratio.handshake.median)} (${fmt(r.ratio.handshake.p25)}–${fmt(r.ratio.handshake.p75)}), ` +
       `GetSchema ${fmt(r.ratio.schema.median)} (${fmt(r.ratio.schema.p25)}–${fmt(r.ratio.schema.p75)}), RSS ${fmt(r.ratio.rss.median)}`,
+    ...(r.baseline ? baselineLines(r.baseline, row) : []),
+  ];
+}
+
+function baselineLines(b: BaselineResult, row: (name: string, f: PluginStartResult["executable"]) => string): string[] {
+  const ms = (s: Spread) => `${fmt(s.median, 0)} ms (${fmt(s.p25, 0)}–${fmt(s.p75, 0)})`;
+  const ratio = (s: Spread) => `${fmt(s.median)} (${fmt(s.p25)}–${fmt(s.p75)})`;
+  return [
+    row(`baseline:  `, b.plugin) + ` [${b.from}]`,
+    `executable / baseline: handshake ${ratio(b.ratio.handshake)}, GetSchema ${ratio(b.ratio.schema)}`,
+    `CLI executable --help: ${ms(b.cliHelpMs)}, baseline ${ms(b.baselineCliHelpMs)}, ratio ${ratio(b.ratio.cliHelp)}`,
+    `an empty node (node -e 0), start to exit: ${ms(b.emptyNodeMs)}`,
   ];
 }

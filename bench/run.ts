@@ -7,7 +7,7 @@
  *   node dist/bench/run.js [--quick]
  *                          [--only requests,size,refresh,read,preview,emulator,require,scale,lookup,cli,
  *                                  native,plugin,batch,batch-preview,drift,limited-up]
- *                          [--runs N] [--resources N] [--concurrency N] [--scale-sizes N,M]
+ *                          [--runs N] [--baseline DIR] [--resources N] [--concurrency N] [--scale-sizes N,M]
  *                          [--cli-sizes N,M] [--cli-checkpoint-sizes N,M]
  *                          [--native-resources N] [--native-runs N] [--batch-records N] [--batch-runs N] [--cpu-prof]
  *                          [--drift-sizes N,M] [--drift-clone-to N]
@@ -83,6 +83,7 @@ function options() {
       quick: { type: "boolean", default: false },
       only: { type: "string", multiple: true },
       runs: { type: "string" },
+      baseline: { type: "string" },
       resources: { type: "string" },
       concurrency: { type: "string" },
       "scale-sizes": { type: "string" },
@@ -101,7 +102,7 @@ function options() {
   });
   if (values.help) {
     console.log(
-      `usage: node dist/bench/run.js [--quick] [--only ${FIGURES.join(",")}] [--runs N] [--resources N] [--concurrency N] [--scale-sizes N,M] [--cli-sizes N,M] [--cli-checkpoint-sizes N,M] [--native-resources N] [--native-runs N] [--batch-records N] [--batch-runs N] [--cpu-prof] [--drift-sizes N,M] [--drift-clone-to N]`,
+      `usage: node dist/bench/run.js [--quick] [--only ${FIGURES.join(",")}] [--runs N] [--baseline DIR] [--resources N] [--concurrency N] [--scale-sizes N,M] [--cli-sizes N,M] [--cli-checkpoint-sizes N,M] [--native-resources N] [--native-runs N] [--batch-records N] [--batch-runs N] [--cpu-prof] [--drift-sizes N,M] [--drift-clone-to N]`,
     );
     process.exit(0);
   }
@@ -123,6 +124,8 @@ function options() {
     quick,
     figures: new Set<Figure>(only.length ? (only as Figure[]) : FIGURES),
     runs: count("runs", values.runs, quick ? 3 : 5, 1),
+    /** Figure 13's earlier build: a folder with its plugin and CLI archives. */
+    baseline: values.baseline,
     resources: count("resources", values.resources, quick ? 200 : 1000, 1),
     concurrency: count("concurrency", values.concurrency, 32, 1),
     requireRuns: quick ? 5 : 11,
@@ -167,7 +170,7 @@ function command(o: Options, figure: Figure): string {
   if (figure === "scale") flags.push(`--scale-sizes ${o.scaleSizes.join(",")}`, `--concurrency ${o.concurrency}`);
   if (figure === "cli")
     flags.push(`--cli-sizes ${o.cliSizes.join(",")}`, `--cli-checkpoint-sizes ${o.cliCheckpointSizes.join(",")}`);
-  if (figure === "plugin") flags.push(`--runs ${o.runs}`);
+  if (figure === "plugin") flags.push(`--runs ${o.runs}`, ...(o.baseline ? [`--baseline ${o.baseline}`] : []));
   if (figure === "native") flags.push(`--native-resources ${o.nativeResources}`, `--native-runs ${o.nativeRuns}`);
   if (figure === "batch-preview" && o.cpuProf) flags.push("--cpu-prof");
   if (figure === "batch" || figure === "batch-preview")
@@ -631,7 +634,7 @@ async function figureDrift(o: Options): Promise<void> {
 
 async function figurePlugin(o: Options): Promise<void> {
   heading(o, "plugin", "[13] The plugin's single executable against the npm package's launcher: size and start-up");
-  const r = await benchPluginStart({ runs: o.runs });
+  const r = await benchPluginStart({ runs: o.runs, baseline: o.baseline });
   for (const line of pluginStartLines(r)) console.log(`  ${line}`);
   record(o, "plugin", r);
 }

@@ -1,6 +1,9 @@
-/** The kinds the native provider serves and the names the engine knows them by. */
+/**
+ * The kinds the native provider serves and the names the engine knows them by. The registry is
+ * loaded on first use: the plugin's handshake names the package before any kind is needed.
+ */
 import type { Kind } from "../provider/kind";
-import { KINDS } from "../resources/kinds";
+import type * as Registry from "../resources/kinds";
 
 export const PACKAGE_NAME = "platform";
 
@@ -11,5 +14,7 @@ export function typeTokenOf(kind: Pick<Kind, "domain" | "typeName">): string {
 
 /** Every kind of the registry whose provider carries its description (each does, ScimToken included). */
 export function describedKinds(): Kind[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
+  const { KINDS } = require("../resources/kinds") as typeof Registry;
   return KINDS.flatMap((entry) => (entry.provider.kind ? [entry.provider.kind] : []));
 }

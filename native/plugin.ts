@@ -2,13 +2,37 @@
  * Runs the native provider plugin `platform` as the engine starts it: with the engine's address
  * as the argument, printing the port it serves on. The launcher (native/main.ts) and the plugin's
  * single executable (tools/plugin) both start here.
+ *
+ * The engine waits for the port before anything else, and `pulumi package get-schema` for no more
+ * than the schema: the provider (every kind, its models and the client) is loaded by the first
+ * call that needs it.
  */
-import { nativeProvider } from "./provider";
+import type * as Native from "./provider";
 import { serve } from "./server";
+
+/** The operations the SDK's server asks the provider for, besides the schema. */
+const OPERATIONS = ["check", "diff", "create", "read", "update", "previewUpdate", "delete", "invoke"] as const;
+
+/** The native provider, loaded on its first operation (or on GetSchema when `schema` is not given). */
+export function lazyProvider(version: string, schema?: () => string): Native.NativeProvider {
+  let loaded: Native.NativeProvider | undefined;
+  const real = (): Native.NativeProvider => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
+    loaded ??= (require("./provider") as typeof Native).nativeProvider(version, schema);
+    return loaded;
+  };
+  const provider: Record<string, unknown> = {
+    version,
+    getSchema: schema ? () => Promise.resolve(schema()) : () => real().getSchema!(),
+  };
+  for (const name of OPERATIONS)
+    provider[name] = (...args: unknown[]) => (real()[name] as (...args: unknown[]) => unknown)(...args);
+  return provider as unknown as Native.NativeProvider;
+}
 
 /** Serves until the engine ends the process; `schema` is the GetSchema answer when known in advance. */
 export function startPlugin(version: string, schema?: () => string): void {
-  serve(nativeProvider(version, schema), process.argv.slice(2)).catch((error: unknown) => {
+  serve(lazyProvider(version, schema), process.argv.slice(2)).catch((error: unknown) => {
     console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
     process.exit(1);
   });

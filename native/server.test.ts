@@ -9,6 +9,7 @@
  * outputs keep the uid (what a child's parentUid takes) and leave what only the service's answer
  * tells unknown. A Diff names the properties that changed, each with how (what a preview shows).
  */
+import { execFileSync } from "node:child_process";
 import * as path from "node:path";
 import * as providerProto from "@pulumi/pulumi/proto/provider_pb";
 import { unknownValue } from "@pulumi/pulumi/runtime";
@@ -16,6 +17,8 @@ import * as StructProto from "google-protobuf/google/protobuf/struct_pb";
 import { startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
 import { repoRoot } from "../tools/host/stage";
+import { lazyProvider } from "./plugin";
+import { nativeProvider } from "./provider";
 import { LAUNCHER, Plugin, startPlugin, unary } from "../tests/support/pluginClient";
 
 const UNGUARDED = `require("@pulumi/pulumi/provider").main(require(${JSON.stringify(
@@ -218,5 +221,35 @@ describe("native/server.ts: configure and an import's Read on the SDK's gRPC ser
       detailed: true,
       paths: [["description", Kind.DELETE, false]],
     });
+  });
+});
+
+describe("native/plugin.ts: what the plugin loads before its first call", () => {
+  test("serving loads no kind, no setting rule and no Terraform mapping: each waits for the first call that needs it", () => {
+    const loaded = execFileSync(
+      process.execPath,
+      [
+        "-e",
+        `require(${JSON.stringify(path.join(repoRoot, "dist", "native", "plugin.js"))});` +
+          "console.log(JSON.stringify(Object.keys(require.cache)))",
+      ],
+      { encoding: "utf8" },
+    );
+    const files = (JSON.parse(loaded) as string[]).map((file) => path.relative(repoRoot, file));
+    expect(files).toContain(path.join("dist", "native", "server.js"));
+    for (const heavy of [
+      ["dist", "native", "provider.js"],
+      ["dist", "resources", "kinds.js"],
+      ["dist", "provider", "settings.js"],
+      ["dist", "native", "terraformMapping.js"],
+      ["dist", "native", "schema.js"],
+    ])
+      expect(files).not.toContain(path.join(...heavy));
+    expect(files.filter((file) => file.includes(`node_modules${path.sep}zod${path.sep}`))).toEqual([]);
+  });
+
+  test("the provider the plugin serves before loading it has the operations of the one it loads", () => {
+    const served = lazyProvider("0.0.0", () => "{}");
+    expect(Object.keys(served).sort()).toEqual(Object.keys(nativeProvider("0.0.0")).sort());
   });
 });

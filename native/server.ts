@@ -36,11 +36,16 @@ import { main } from "@pulumi/pulumi/provider";
 import * as providerGrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as providerProto from "@pulumi/pulumi/proto/provider_pb";
 import type * as StructProto from "google-protobuf/google/protobuf/struct_pb";
-import { configureFromPulumi, providerInputIssues, refuseBrokenSettings } from "../provider/settings";
+import type * as Settings from "../provider/settings";
+import { PACKAGE_NAME } from "./kinds";
 import type { NativeProvider } from "./provider";
 import { sdkModule } from "./sdkModules";
-import { PACKAGE_NAME } from "./schema";
-import { withTerraformMapping } from "./terraformMapping";
+import type * as TerraformMapping from "./terraformMapping";
+
+// The settings' rules (with @pulumi/pulumi's index) and the Terraform mapping (with every kind) are
+// loaded by the first call that needs them: the handshake waits for neither.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
+const settingRules = () => require("../provider/settings") as typeof Settings;
 
 type Handler = (call: { request: unknown }, callback: (...args: unknown[]) => void) => unknown;
 type Implementation = Record<string, Handler>;
@@ -72,18 +77,21 @@ export function guardedImplementation(
     const response = new providerProto.CheckResponse();
     if (news) response.setInputs(news);
     response.setFailuresList(
-      providerInputIssues(news?.toJavaScript() ?? {}).map((reason) => {
-        // No property: the engine would print the property's value beside the failure.
-        const failure = new providerProto.CheckFailure();
-        failure.setReason(reason);
-        return failure;
-      }),
+      settingRules()
+        .providerInputIssues(news?.toJavaScript() ?? {})
+        .map((reason) => {
+          // No property: the engine would print the property's value beside the failure.
+          const failure = new providerProto.CheckFailure();
+          failure.setReason(reason);
+          return failure;
+        }),
     );
     callback(undefined, response);
   };
   guarded.configure = function (call, callback) {
     const request = call.request as { getVariablesMap(): { entries(): Iterable<[string, string]> } };
     const settings = settingsOf(request.getVariablesMap().entries());
+    const { configureFromPulumi, refuseBrokenSettings } = settingRules();
     configureFromPulumi({ get: (key) => settings.get(key) });
     try {
       // The stack's settings with the environment's where the stack sets none: a broken one stops
@@ -191,6 +199,20 @@ const PROPERTY_DIFF = {
 const structOf = (value: Record<string, unknown>): StructProto.Struct =>
   sdkModule<typeof StructProto>(STRUCT).Struct.fromJavaScript(value as Record<string, StructProto.JavaScriptValue>);
 
+/** `implementation` with GetMapping and GetMappings answered by native/terraformMapping.ts, loaded by the first. */
+function withLazyMapping(implementation: Implementation, version: string): Implementation {
+  let mapped: Implementation | undefined;
+  const answered = Object.create(implementation) as Implementation;
+  for (const name of ["getMappings", "getMapping"])
+    answered[name] = function (call, callback) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
+      const { withTerraformMapping } = require("./terraformMapping") as typeof TerraformMapping;
+      mapped ??= withTerraformMapping(implementation, version);
+      return mapped[name].call(this, call, callback);
+    };
+  return answered;
+}
+
 /** Starts the gRPC server, prints its port (what the engine reads) and serves until the engine ends it. */
 export function serve(impl: NativeProvider, args: string[]): Promise<void> {
   const grpc = sdkModule<typeof Grpc>("@grpc/grpc-js");
@@ -200,7 +222,7 @@ export function serve(impl: NativeProvider, args: string[]): Promise<void> {
     const wrapped =
       service === providerGrpc.ResourceProviderService
         ? guardedImplementation(
-            withTerraformMapping(implementation as unknown as Implementation, impl.version ?? ""),
+            withLazyMapping(implementation as unknown as Implementation, impl.version ?? ""),
             impl.previewUpdate.bind(impl),
             impl.diff.bind(impl),
           )
