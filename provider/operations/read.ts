@@ -23,8 +23,11 @@ export function read(
   // A parent the record does not tell (a role's uid is one segment) and the local inputs come from the state.
   const carriedByRead = [kind.parentField, ...kind.localInputs];
   const { parentField } = kind;
-  /** The parent a uid names: none for a uid of one segment (a role's); a record keyed by its parent, itself. */
-  const parentNamedBy = (uid: string) => (kind.keyedByParent ? uid : parentOfUid(uid));
+  /**
+   * The parent a uid names: none for a uid of one segment (a role's); itself for a record keyed by
+   * its parent, and for a part of another's record (whose parent field is that record's uid).
+   */
+  const parentNamedBy = (uid: string) => (kind.keyedByParent || kind.partOf ? uid : parentOfUid(uid));
   /**
    * Why the record answered for `uid` is not in its place, or undefined: its uid must be the one
    * asked, under the parent the state holds (a part of another's record is that record), and
@@ -38,7 +41,7 @@ export function read(
     const named = parentNamedBy(answered);
     if (named === undefined) return undefined;
     const expected = props[parentField];
-    if (!kind.partOf && typeof expected === "string" && named !== expected)
+    if (typeof expected === "string" && named !== expected)
       return `its uid places it under ${quoteUid(named)}, not under its ${parentField} ${quoteUid(expected)}`;
     const said =
       record !== null && typeof record === "object" ? kind.toOutputs(record as never)[parentField] : undefined;
