@@ -216,7 +216,9 @@ describe("repos, tags and advisories", () => {
     expect(detail(bad.body, "BadRequest")?.fieldViolations[0].field).toBe("digest");
     expect((await call(emu, "PATCH", `${TAGS}/${tag.uid}`, { body: { deprecated: true } })).status).toBe(501);
     emu.advanceClock(60_000);
-    const since = new Date(Date.now() + 30_000).toISOString();
+    // Between the first tag's time and the next one's (60 s later by the emulator clock), whatever
+    // the wall clock did meanwhile.
+    const since = new Date(Date.parse(tag.updateTime) + 30_000).toISOString();
     const newer = await ok("POST", `${TAGS}/${repo.uid}`, { name: "v2", digest: `sha256:${"b".repeat(64)}` });
     const byRepo = await ok("GET", TAGS, undefined, { "uidp.children_of": repo.uid });
     expect(byRepo.tags.map((t: any) => t.name).sort()).toEqual(["latest", "v2"]);

@@ -1,10 +1,10 @@
 /**
  * Every search for a record walks every page of its List, for every kind that has one: adoption
  * (`adopt: true`) and the search after a lost create, through the REAL dynamic-provider host.
- * Each kind gets 260 siblings under one parent; a proxy in front of the emulator plays a service
- * that filters loosely (only by place) and orders by creation, so the record looked for is the
- * newest of more than 200 and always on the second page of 200; and one that answers fewer per
- * page than asked (7, 50).
+ * Each kind gets 201 siblings under one parent, shared by its tests (made by the first that runs);
+ * a proxy in front of the emulator plays a service that filters loosely (only by place) and orders
+ * by creation, so the record looked for is the newest of more than 200 and always on the second page
+ * of 200; and one that answers fewer per page than asked (7, 50).
  */
 import { ManagedKind, managedKinds } from "../bench/kinds";
 import { FaultProxy, faultProxy } from "../tests/support/faultProxy";
@@ -20,7 +20,8 @@ let kinds: Record<string, ManagedKind>;
 let loseNextPost = false;
 /** Pages the service answers when asked for 200 (a service with a smaller maximum); 200 when unset. */
 let servedPageSize: number | undefined;
-const SIBLINGS = 260;
+/** One more than a page of 200, so the newest record is always on the second page. */
+const SIBLINGS = 201;
 /** The filters a loose service ignores: all but the place (a parent, an identity provider). */
 const KEY_FILTERS = ["name", "identity", "role", "overlay"];
 
@@ -49,11 +50,22 @@ afterAll(async () => {
   await h?.close();
 });
 
-/** A fresh group with `SIBLINGS` records of the kind under its place, made in creation order. */
-async function crowded(type: string): Promise<Place> {
-  const place = await CASES[type].place(h, await freshGroup(h, `crowd-${type}`), SIBLINGS + 2);
-  await many(SIBLINGS, (i) => made(h, `${CASES[type].collection}/${place.parent}`, place.body(i)));
-  return place;
+const crowds = new Map<string, Promise<Place>>();
+/**
+ * A group with `SIBLINGS` records of the kind under its place, made in creation order, once per
+ * kind: each test adds its own record past them (SIBLINGS, + 1, + 2), the newest when it is made.
+ */
+function crowded(type: string): Promise<Place> {
+  let crowd = crowds.get(type);
+  if (!crowd) {
+    crowd = (async () => {
+      const place = await CASES[type].place(h, await freshGroup(h, `crowd-${type}`), SIBLINGS + 3);
+      await many(SIBLINGS, (i) => made(h, `${CASES[type].collection}/${place.parent}`, place.body(i)));
+      return place;
+    })();
+    crowds.set(type, crowd);
+  }
+  return crowd;
 }
 
 /** The List requests the emulator saw for the kind's collection, by page: the second carries a page token. */
@@ -124,11 +136,11 @@ test.each([
   ["Subscription", 50],
 ])("%s: adoption walks every page of a service that answers %i per page", async (type, size) => {
   const place = await crowded(type);
-  const target = await made(h, `${CASES[type].collection}/${place.parent}`, place.body(SIBLINGS));
+  const target = await made(h, `${CASES[type].collection}/${place.parent}`, place.body(SIBLINGS + 2));
   h.emu.clearRequests();
   servedPageSize = size;
   try {
-    const adopted = await create(type, { ...place.inputs(SIBLINGS), adopt: true });
+    const adopted = await create(type, { ...place.inputs(SIBLINGS + 2), adopt: true });
     expect(adopted).toMatchObject({ id: target.uid, props: { adopted: true } });
   } finally {
     servedPageSize = undefined;

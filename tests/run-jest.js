@@ -3,9 +3,13 @@
 // results, because CI counts tests only from that line. Arguments are jest's own (parsed by
 // jest): path patterns, `-t "<test name>"` to run one test alone, and so on.
 //
-// First it finds or builds the real Pulumi CLI once for the whole run (`npm run -s pulumi-cli`) and
-// hands its folder to the real-CLI stories (tools/pulumi-cli/find.ts) in PLATFORM_PULUMI_CLI_DIR.
-// When there is none, it says so loudly and how to get one, and the stories fail with that message.
+// The tiers are jest projects (jest.config.js, tools/tiers.js): `--selectProjects unit` runs one.
+// Before jest it removes the compiled files of deleted sources from dist/ (tools/pruneDist.js), so
+// no stale test runs. Then, unless only the unit tier runs, it finds or builds the real Pulumi CLI
+// once for the whole run (`npm run -s pulumi-cli`) and hands its folder to the real-CLI stories
+// (tools/pulumi-cli/find.ts) in PLATFORM_PULUMI_CLI_DIR. When there is none, it says so loudly and
+// how to get one, and the stories fail with that message. The unit tier runs in-process: it looks
+// for no CLI, and a test of it that asks for one fails saying which tier it belongs to.
 const { spawnSync } = require("node:child_process");
 const { buildArgv, runCLI } = require("jest");
 const path = require("node:path");
@@ -30,10 +34,24 @@ function findPulumiCli(root) {
   process.env.PLATFORM_PULUMI_CLI_UNAVAILABLE = message;
 }
 
+const UNIT_ONLY =
+  "The unit tier runs in-process, with no Pulumi CLI: a test that runs `pulumi` belongs to the cli tier " +
+  "(under tests/realCli/ or named *.realCli.test.ts; see CONTRIBUTING.md, Test tiers).";
+
 async function main() {
   const root = path.resolve(__dirname, "..");
-  findPulumiCli(root);
-  const argv = await buildArgv(process.argv.slice(2));
+  spawnSync(process.execPath, [path.join(root, "tools", "pruneDist.js")], { stdio: "inherit" });
+  // `--tier <name>` (repeatable) picks jest projects; taken here, not as jest's --selectProjects,
+  // whose list would swallow the path patterns after it (`npm run test:unit -- dist/provider`).
+  const args = process.argv.slice(2);
+  const selected = [];
+  for (let at = args.indexOf("--tier"); at !== -1; at = args.indexOf("--tier"))
+    selected.push(...args.splice(at, 2).slice(1));
+  const argv = await buildArgv(args);
+  if (selected.length > 0) argv.selectProjects = selected;
+  const unitOnly = selected.length > 0 && selected.every((tier) => tier === "unit");
+  if (!unitOnly) findPulumiCli(root);
+  else if (!process.env.PLATFORM_PULUMI_CLI_DIR) process.env.PLATFORM_PULUMI_CLI_UNAVAILABLE = UNIT_ONLY;
   const { results } = await runCLI({ ...argv, ci: argv.ci ?? Boolean(process.env.CI) }, [root]);
   // A suite that cannot even load counts as a failure, so the line never reads green by omission.
   const brokenSuites = results.numRuntimeErrorTestSuites;

@@ -60,15 +60,18 @@ export async function plainStack(options: PlainStackOptions): Promise<PlainStack
   ];
   const cli = (args: string[], extra: Record<string, string> = {}) =>
     runProcess(pulumi, argv(args), { cwd: options.dir, env: { ...env, ...extra } });
-  const setUp = [
-    ["stack", "init", "--secrets-provider", "passphrase"],
-    ...Object.entries(options.config ?? {}).map(([key, value]) => ["config", "set", key, value]),
-    ...Object.entries(options.secretConfig ?? {}).map(([key, value]) => ["config", "set", "--secret", key, value]),
+  const init = await cli(["stack", "init", "--secrets-provider", "passphrase"]);
+  if (init.code !== 0) throw new Error(`pulumi stack init failed: ${init.stderr}`);
+  // All the config in one process (one CLI start, not one a key), as `pulumi config set` stores each.
+  const pairs = [
+    ...Object.entries(options.config ?? {}).flatMap(([key, value]) => ["--plaintext", `${key}=${value}`]),
+    ...Object.entries(options.secretConfig ?? {}).flatMap(([key, value]) => ["--secret", `${key}=${value}`]),
   ];
-  for (const args of setUp) {
-    const answer = await cli(args);
-    // Never the value: it may be a secret.
-    if (answer.code !== 0) throw new Error(`pulumi ${args.slice(0, -1).join(" ")} failed: ${answer.stderr}`);
+  if (pairs.length > 0) {
+    const answer = await cli(["config", "set-all", ...pairs]);
+    // Never the values, which may be secrets: the keys only.
+    const keys = [...Object.keys(options.config ?? {}), ...Object.keys(options.secretConfig ?? {})];
+    if (answer.code !== 0) throw new Error(`pulumi config set-all (${keys.join(", ")}) failed: ${answer.stderr}`);
   }
   return { cli, pulumi, argv, env };
 }
