@@ -15,6 +15,7 @@ import * as path from "node:path";
 import { startEmulator } from "../../emulator";
 import type { RunningEmulator } from "../../emulator";
 import { nodeProgramFolder } from "../../tools/pulumi-cli/programFolder";
+import { refreshesStarted } from "../support/engineEvents";
 import { RealCliStack, realCliStack } from "../support/realCli";
 import {
   firstGetOf,
@@ -73,32 +74,6 @@ describe("batched reads under faults, beside one GET per read", () => {
     stack?.remove();
     if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   });
-
-  /** Resolves once the engine has started `count` refresh steps of groups (its event log, as the CLI appends it). */
-  async function refreshesStarted(eventsFile: string, count: number): Promise<void> {
-    let changedSince = true;
-    let wake: (() => void) | undefined;
-    const watcher = fs.watch(path.dirname(eventsFile), () => {
-      changedSince = true;
-      wake?.();
-    });
-    try {
-      for (;;) {
-        if (!changedSince) await new Promise<void>((resolve) => (wake = resolve));
-        changedSince = false;
-        const text = fs.existsSync(eventsFile) ? fs.readFileSync(eventsFile, "utf8") : "";
-        const started = text
-          .slice(0, text.lastIndexOf("\n") + 1)
-          .split("\n")
-          .filter((line) => line.includes('"resourcePreEvent"'))
-          .map((line) => JSON.parse(line).resourcePreEvent.metadata)
-          .filter((m) => m.op === "refresh" && m.type.includes("dynamic/")).length;
-        if (started >= count) return;
-      }
-    } finally {
-      watcher.close();
-    }
-  }
 
   interface Outcome {
     /** Whether the preview exited 0. */

@@ -14,6 +14,7 @@
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
+import { refreshesStarted } from "../support/engineEvents";
 import * as path from "node:path";
 import { BUILTIN_ROLES, startEmulator } from "../../emulator";
 import type { RunningEmulator } from "../../emulator";
@@ -151,34 +152,6 @@ describe("a drift check under the real Pulumi CLI", () => {
 
   /** The records whose drift a run reports (the changes its preview plans), by name. */
   const driftedRecords = (run: RealCliRun) => changedRecords(driftOf(run.steps ?? []));
-
-  /** Resolves once the engine has started `count` refresh steps (its events, as the run appends them). */
-  async function refreshesStarted(eventsFile: string, count: number): Promise<void> {
-    // Watching before each look, so an event appended meanwhile is never missed.
-    let changedSince = true;
-    let wake: (() => void) | undefined;
-    const watcher = fs.watch(path.dirname(eventsFile), () => {
-      changedSince = true;
-      wake?.();
-    });
-    try {
-      for (;;) {
-        if (!changedSince) await new Promise<void>((resolve) => (wake = resolve));
-        changedSince = false;
-        const text = fs.existsSync(eventsFile) ? fs.readFileSync(eventsFile, "utf8") : "";
-        // Only whole lines: the engine may be halfway through appending the last one.
-        const started = text
-          .slice(0, text.lastIndexOf("\n") + 1)
-          .split("\n")
-          .filter((line) => line.includes('"resourcePreEvent"'))
-          .map((line) => JSON.parse(line).resourcePreEvent.metadata)
-          .filter((m) => m.op === "refresh" && m.type.includes("dynamic/")).length;
-        if (started >= count) return;
-      }
-    } finally {
-      watcher.close();
-    }
-  }
 
   test("the batch's edge cases: a group deleted between the List and its GET, a List answering page tokens, a List refused while GETs are allowed, groups under many parents, three kinds at once", async () => {
     // Which archives the List leaves out is decided as the Lists come (any archive's read may be the
