@@ -6,7 +6,6 @@
  * with the same flags when it runs the program) is tests/support/userShell.ts; a line it cannot run fails the test. The
  * workflow also passes actionlint (tools/actionlint/go.mod).
  */
-import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { startEmulator } from "../emulator";
@@ -18,13 +17,13 @@ import { realCliStack, RealCliStack } from "../tools/pulumi-cli/stack";
 import { ActionsTokenEndpoint, startActionsTokenEndpoint } from "./support/actionsTokenEndpoint";
 import { LineRun, UserShell, withoutComment } from "./support/userShell";
 import { Job, workflowJob } from "./support/workflowJob";
+import { actionlint } from "./support/actionlint";
 
 jest.setTimeout(600_000);
 
 const WALKTHROUGH = path.join("docs", "guides", "cli-walkthrough.md");
 const WALKTHROUGH_HEADING = "## With the Pulumi CLI installed";
 const WORKFLOW = path.join(repoRoot, "examples", "github-actions", "pulumi.yml");
-const ACTIONLINT_MODULE = path.join(repoRoot, "tools", "actionlint");
 const PROJECT = "org-hierarchy";
 
 /** The lines of the walk-through's block for CLI users, comments dropped. */
@@ -269,23 +268,7 @@ describe("a user with the Pulumi CLI: the walk-through's commands and the GitHub
     });
 
     test("passes actionlint", () => {
-      const answer = spawnSync("go", ["tool", "actionlint", "-no-color", WORKFLOW], {
-        cwd: ACTIONLINT_MODULE,
-        encoding: "utf8",
-        env: { ...process.env, GOWORK: "off", GOFLAGS: "-mod=readonly" },
-      });
-      if (answer.error) throw new Error(`actionlint needs Go >= 1.26 (go tool actionlint): ${answer.error.message}`);
-      // actionlint prints its findings on stdout and exits 1 with any; stderr is go's, which on a machine
-      // whose module cache lacks actionlint says what it downloads first.
-      expect({
-        status: answer.status,
-        findings: answer.stdout,
-        stderr: answer.status === 0 ? "" : answer.stderr,
-      }).toEqual({
-        status: 0,
-        findings: "",
-        stderr: "",
-      });
+      expect(actionlint(WORKFLOW)).toEqual({ status: 0, findings: "", stderr: "" });
     });
 
     test("runs the walk-through's drift check and apply with --stack: a pull request passes clean, fails on a console edit with exit 7, a push to main repairs it, as an assumed identity", async () => {

@@ -6,11 +6,11 @@
  * release, and publishes the npm package with provenance. Nothing in it runs here: no GitHub; the
  * linux-amd64 archives are the ones the real-CLI tests build and run.
  */
-import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as YAML from "yaml";
 import { repoRoot } from "../tools/host/stage";
+import { actionlint } from "./support/actionlint";
 
 const WORKFLOW = path.join(repoRoot, ".github", "workflows", "release.yml");
 
@@ -38,23 +38,7 @@ describe("the release workflow", () => {
   const runs = (job: string) => workflow.jobs[job].steps.flatMap((step) => (step.run ? [step.run] : []));
 
   test("passes actionlint", () => {
-    const answer = spawnSync("go", ["tool", "actionlint", "-no-color", WORKFLOW], {
-      cwd: path.join(repoRoot, "tools", "actionlint"),
-      encoding: "utf8",
-      env: { ...process.env, GOWORK: "off", GOFLAGS: "-mod=readonly" },
-    });
-    if (answer.error) throw new Error(`actionlint needs Go >= 1.26 (go tool actionlint): ${answer.error.message}`);
-    // actionlint prints its findings on stdout and exits 1 with any; stderr is go's, which on a machine
-    // whose module cache lacks actionlint says what it downloads first.
-    expect({
-      status: answer.status,
-      findings: answer.stdout,
-      stderr: answer.status === 0 ? "" : answer.stderr,
-    }).toEqual({
-      status: 0,
-      findings: "",
-      stderr: "",
-    });
+    expect(actionlint(WORKFLOW)).toEqual({ status: 0, findings: "", stderr: "" });
   });
 
   test("on a version tag, builds the plugin's and the CLI's archives on a runner of each platform, and the SDK packages, and attaches them to the release", () => {
