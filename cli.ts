@@ -12,7 +12,6 @@
  * what changed, what is gone and what no source manages below that group (drift/).
  */
 import { parseArgs } from "node:util";
-import { startEmulator } from "./emulator";
 
 const USAGE = `Usage: platform-pulumi emulator [--port N] [--state FILE] [--no-seed] [--token-ttl SECONDS] [--require-patch-fields]
                                  [--latency-ms N] [--rate-limit N] [--quiet]
@@ -144,6 +143,8 @@ async function runEmulator(args: string[]): Promise<void> {
   if (port > 65535) fail(`--port must be at most 65535, got ${port}`);
   const rateLimit = values["rate-limit"] === undefined ? undefined : integerFlag("rate-limit", values["rate-limit"], 0);
   if (rateLimit === 0) fail("--rate-limit must be at least 1 request a second");
+  // Each command loads only its own modules: the emulator is no part of an export or a drift.
+  const { startEmulator } = await import("./emulator");
   let emulator;
   try {
     emulator = await startEmulator({

@@ -128,12 +128,15 @@ export function compareOrganization(org: Organization, sources: readonly SourceR
 
   const live = new Map<string, ApiRecord>([[keyOf(GROUP, org.under), org.group]]);
   const groupNames = new Map<string, string>([[org.under, org.name]]);
+  /** Every record read that has a name, by uid: what a label of uids (a role binding's) is told in. */
+  const names = new Map<string, string>([[org.under, org.name]]);
   for (const { exported, records } of org.kinds) {
     const type = typeTokenOf(exported.kind);
     for (const record of records) {
       live.set(keyOf(type, record.uid), record);
       if (exported.kind.collection === "groups" && typeof record.name === "string")
         groupNames.set(record.uid, record.name);
+      if (typeof record.name === "string") names.set(record.uid, record.name);
     }
   }
   const byKey = new Map<string, Managed[]>();
@@ -186,7 +189,7 @@ export function compareOrganization(org: Organization, sources: readonly SourceR
       unmanaged.push({
         uid: record.uid,
         type,
-        name: name ?? kind.label({ ...outputs, uid: undefined }),
+        name: name ?? kind.label(namedUids(outputs, names)),
         parent: pathOf(typeof parent === "string" ? parent : org.under, org.under, groupNames),
       });
     }
@@ -229,3 +232,15 @@ function pathOf(parent: string, under: string, names: Map<string, string>): stri
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const sortedByUid = <T extends { uid: string; type: string }>(entries: T[]) =>
   entries.sort((a, b) => compare(a.uid, b.uid) || compare(a.type, b.type));
+
+/**
+ * A record's outputs for its label: each `…Uid` field of a record read is told by that record's
+ * name (`role "deploy" for identity "ci" on group "team-a"`, not three uids); a uid of a record not
+ * read (a built-in role) stays as it is.
+ */
+function namedUids(outputs: Record<string, unknown>, names: ReadonlyMap<string, string>): Record<string, unknown> {
+  const named: Record<string, unknown> = { ...outputs, uid: undefined };
+  for (const [field, value] of Object.entries(outputs))
+    if (field.endsWith("Uid") && typeof value === "string" && names.has(value)) named[field] = names.get(value);
+  return named;
+}

@@ -189,6 +189,8 @@ test("changed, deleted, unmanaged and pending across a stack export and a Terraf
     ["platform:iam:RoleBinding", handBinding.uid, "story/team-b"],
   ]);
   expect(report.unmanaged[0].name).toBe("hand");
+  // Told by the names of the records read; the built-in role, not read, by its uid.
+  expect(report.unmanaged[1].name).toBe(`role binding (role "${VIEWER}" for identity "hand" on group "team-b")`);
   expect(report.conflicts).toEqual([]);
   expect(report.pending).toEqual([
     expect.objectContaining({ uid: null, type: "platform:iam:Group", operation: "creating", way: expect.any(Array) }),

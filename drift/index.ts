@@ -9,8 +9,6 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { ApiClient } from "../provider/client";
 import { typeTokenOf } from "../native/kinds";
-import { declareOrganization } from "../exporter/declare";
-import { importFileOf, withoutUnimportable } from "../exporter/importFile";
 import type { LeftOut } from "../exporter/declarable";
 import type { Subtree } from "../exporter/read";
 import { compareOrganization, DriftReport } from "./compare";
@@ -60,6 +58,12 @@ export async function driftOrganization(options: DriftOptions): Promise<DriftRes
 
 /** Pulumi's import file for the unmanaged records, as `export --import-file` writes one. */
 function writeImportFile(org: Organization, report: DriftReport, file: string): LeftOut[] {
+  // Loaded only for --import-file: the exporter's models are most of what a drift would load otherwise.
+  /* eslint-disable @typescript-eslint/no-require-imports -- see above */
+  const { declareOrganization } = require("../exporter/declare") as typeof import("../exporter/declare");
+  const { importFileOf, withoutUnimportable } =
+    require("../exporter/importFile") as typeof import("../exporter/importFile");
+  /* eslint-enable @typescript-eslint/no-require-imports */
   const unmanaged = new Set(report.unmanaged.map((e) => `${e.type} ${e.uid}`));
   const tree: Subtree = {
     under: org.under,

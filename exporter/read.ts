@@ -32,10 +32,10 @@ export async function readSubtree(
   under: string,
   kinds: ExportedKind[],
   progress: Progress = () => undefined,
+  concurrently = false,
 ): Promise<Subtree> {
-  const result: KindRecords[] = [];
   let total = 0;
-  for (const exported of kinds) {
+  const readKind = async (exported: ExportedKind): Promise<KindRecords> => {
     const { kind } = exported;
     const list = (query: Record<string, string>) =>
       listAll(client, { domain: kind.domain, collection: kind.collection, query, schema: anyRecord });
@@ -44,8 +44,12 @@ export async function readSubtree(
     if (kind.keyedByParent) records.push(...(await list({ "uidp.ids": under })));
     total += records.length;
     progress(`read ${records.length} ${kind.collection} (${total} records so far)`);
-    result.push({ exported, records: records.sort((a, b) => compareText(a.uid, b.uid)) });
-  }
+    return { exported, records: records.sort((a, b) => compareText(a.uid, b.uid)) };
+  };
+  // Concurrently, the kinds' pages overlap (the client bounds what is in flight); the requests are the same.
+  const result: KindRecords[] = [];
+  if (concurrently) result.push(...(await Promise.all(kinds.map(readKind))));
+  else for (const exported of kinds) result.push(await readKind(exported));
   for (const placed of result) {
     // The group exported below, and every record read of the kind's parent collection.
     const { parentCollection } = placed.exported.kind;

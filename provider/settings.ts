@@ -10,10 +10,12 @@
  * provider (settingsIssues: CheckConfig and Configure refuse), and again whenever settings are
  * resolved for a request; the docs and the native provider's schema are written from the table.
  */
-import * as pulumi from "@pulumi/pulumi";
+// The config module alone: the whole SDK costs a CLI command (drift, export) 80 MB and half a second.
+import { allConfig } from "@pulumi/pulumi/runtime/config";
 import { SettingsError } from "./errors";
 import { registerSecret } from "./messages";
 import { uidIssue } from "./uid";
+import { UNKNOWN } from "./values";
 
 export type ApiVersion = "v2beta1" | "v2";
 
@@ -56,7 +58,7 @@ export const DEFAULT_MAX_CONCURRENCY = 16;
 export const MAX_MAX_CONCURRENCY = 1024;
 
 /** The value the engine sends for an input not yet known (a preview): nothing to check yet. */
-const UNKNOWN_INPUT: string = pulumi.runtime.unknownValue;
+const UNKNOWN_INPUT: string = UNKNOWN;
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
@@ -256,7 +258,7 @@ export function resetConfigured(): void {
  */
 function programConfig(): Record<string, string> {
   try {
-    return pulumi.runtime.allConfig();
+    return allConfig();
   } catch {
     return {};
   }

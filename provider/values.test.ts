@@ -2,7 +2,8 @@
  * The allocation-free helpers a read runs on every record agree with the copying ones they
  * stand in for: isUnset with canonical, withoutUndefined with stripUndefined.
  */
-import { canonical, holdsUndefined, isUnset, stripUndefined, withoutUndefined } from "./values";
+import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
+import { canonical, holdsUndefined, isUnset, stripUndefined, UNKNOWN, withoutUndefined } from "./values";
 
 const SAMPLES: unknown[] = [
   undefined,
@@ -53,5 +54,11 @@ describe("withoutUndefined", () => {
     expect(holdsUndefined(dirty)).toBe(true);
     expect(withoutUndefined(dirty)).toStrictEqual({ uid: "g", labels: {} });
     expect(dirty.labels).toHaveProperty("team");
+  });
+});
+
+describe("UNKNOWN", () => {
+  it("is the SDK's own runtime.unknownValue, which it spells out", () => {
+    expect(UNKNOWN).toBe(unknownValue);
   });
 });

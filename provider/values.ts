@@ -6,12 +6,14 @@
  * - A program that leaves an optional field out means the same as the service's "", false, {}, [] or null.
  */
 import { isDeepStrictEqual } from "node:util";
-import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
 
 export type Props = Record<string, unknown>;
 
-/** The wire form of a value not known yet (preview): the SDK's own constant. */
-export const UNKNOWN: string = unknownValue;
+/**
+ * The wire form of a value not known yet (preview): the SDK's `runtime.unknownValue`, spelled out
+ * because its module loads the SDK's RPC layer (60 MB) into every CLI command; a test pins the two equal.
+ */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 /** An untyped value as messages show it: strings as they are, anything else as JSON. */
 export function shown(value: unknown): string {
