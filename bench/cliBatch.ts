@@ -23,6 +23,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { BUILTIN_ROLES, startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
+import { call } from "../tools/orgApi";
 import { reapedChildrenCpuMs } from "../tools/pulumi-cli/automation";
 import { nodeProgramFolder } from "../tools/pulumi-cli/programFolder";
 import { realCliStack, RealCliRun, RealCliStack, RealCliStep } from "../tools/pulumi-cli/stack";
@@ -136,15 +137,39 @@ export function driftOf(steps: RealCliStep[]): string[] {
   return found.map(stepLine).sort();
 }
 
-async function api(emu: RunningEmulator, method: string, pathAndQuery: string, body?: unknown): Promise<unknown> {
-  const reply = await fetch(`${emu.url}${pathAndQuery}`, {
-    method,
-    headers: { authorization: `Bearer ${emu.token}`, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await reply.text();
-  if (reply.status !== 200) throw new Error(`${method} ${pathAndQuery}: ${reply.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
+/** A resource of a stack's checkpoint, as the console edits pick them. */
+type CheckpointResource = { urn: string; type: string; id?: string; custom?: boolean };
+
+/**
+ * Console edits spread evenly over a stack's records: `edits` groups and as many identities get a
+ * new description, `deletes` role bindings are deleted. Returns the resources edited and deleted.
+ */
+export async function consoleEdits(
+  emu: RunningEmulator,
+  resources: CheckpointResource[],
+  edits: number,
+  deletes: number,
+): Promise<{ edited: CheckpointResource[]; deleted: CheckpointResource[] }> {
+  const ofType = (suffix: string) => resources.filter((r) => r.custom && r.type.endsWith(suffix) && r.id);
+  const spreadOver = <T>(list: T[], n: number) =>
+    Array.from({ length: n }, (_, i) => list[Math.floor((i * list.length) / n)]);
+  const edited: CheckpointResource[] = [];
+  for (const [suffix, collection] of [
+    ["iam:Group", "groups"],
+    ["iam:Identity", "identities"],
+  ] as const)
+    for (const r of spreadOver(ofType(suffix), edits)) {
+      await call(emu, "PATCH", `/iam/v2beta1/${collection}/${r.id}?updateMask=description`, {
+        description: "edited in the console",
+      });
+      edited.push(r);
+    }
+  const deleted: CheckpointResource[] = [];
+  for (const r of spreadOver(ofType("iam:RoleBinding"), deletes)) {
+    await call(emu, "DELETE", `/iam/v2beta1/roleBindings/${r.id}`);
+    deleted.push(r);
+  }
+  return { edited, deleted };
 }
 
 /** Edits `edits` groups and as many identities, deletes `deletes` role bindings, spread over the stack. */
@@ -155,25 +180,8 @@ async function makeDrift(
   deletes: number,
 ): Promise<CliBatchResult["drift"]> {
   const resources = stack.checkpoint()?.checkpoint.latest?.resources ?? [];
-  const ofType = (suffix: string) => resources.filter((r) => r.custom && r.type.endsWith(suffix) && r.id);
-  const spreadOver = <T>(list: T[], n: number) =>
-    Array.from({ length: n }, (_, i) => list[Math.floor((i * list.length) / n)]);
-  const urns: string[] = [];
-  for (const [suffix, collection] of [
-    ["iam:Group", "groups"],
-    ["iam:Identity", "identities"],
-  ] as const)
-    for (const r of spreadOver(ofType(suffix), edits)) {
-      await api(emu, "PATCH", `/iam/v2beta1/${collection}/${r.id}?updateMask=description`, {
-        description: "edited in the console",
-      });
-      urns.push(r.urn);
-    }
-  for (const r of spreadOver(ofType("iam:RoleBinding"), deletes)) {
-    await api(emu, "DELETE", `/iam/v2beta1/roleBindings/${r.id}`);
-    urns.push(r.urn);
-  }
-  return { edited: 2 * edits, deleted: deletes, urns: urns.sort() };
+  const { edited, deleted } = await consoleEdits(emu, resources, edits, deletes);
+  return { edited: 2 * edits, deleted: deletes, urns: [...edited, ...deleted].map((r) => r.urn).sort() };
 }
 
 /**

@@ -25,7 +25,17 @@ import type { EmulatorState } from "../emulator/persistence";
 import { withoutPlatformEnv } from "../tools/orgProject";
 import type { RealCliStep } from "../tools/pulumi-cli/stack";
 import { runProcess } from "../tools/runProcess";
-import { BATCH_PER_TEAM, BATCH_PROGRAM, batchStack, changedRecords, deployBatch, driftOf, farAway } from "./cliBatch";
+import { call } from "../tools/orgApi";
+import {
+  BATCH_PER_TEAM,
+  BATCH_PROGRAM,
+  batchStack,
+  changedRecords,
+  consoleEdits,
+  deployBatch,
+  driftOf,
+  farAway,
+} from "./cliBatch";
 
 const cliJs = path.join(__dirname, "..", "cli.js");
 
@@ -90,21 +100,6 @@ export interface CliDriftResult {
   growth: Array<DriftAlone & { managed: number; cloned: number }>;
 }
 
-async function call(emu: RunningEmulator, method: string, pathAndQuery: string, body?: unknown): Promise<any> {
-  const reply = await fetch(`${emu.url}${pathAndQuery}`, {
-    method,
-    headers: { authorization: `Bearer ${emu.token}`, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await reply.text();
-  if (reply.status !== 200) throw new Error(`${method} ${pathAndQuery}: ${reply.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
-
-/** `n` entries spread evenly over `list`. */
-const spreadOver = <T>(list: T[], n: number) =>
-  Array.from({ length: n }, (_, i) => list[Math.floor((i * list.length) / n)]);
-
 /** Console edits: 1% of the groups and identities edited, 1% of the bindings deleted, an identity and binding made. */
 async function makeDrift(
   emu: RunningEmulator,
@@ -112,26 +107,10 @@ async function makeDrift(
   records: number,
 ): Promise<DriftSizeFigure["made"]> {
   const n = Math.max(1, Math.round(records / 100));
-  const ofType = (suffix: string) => resources.filter((r) => r.custom && r.type.endsWith(suffix) && r.id);
   const name = (urn: string) => urn.split("::").pop()!;
-  const edited: string[] = [];
-  for (const [suffix, collection] of [
-    ["iam:Group", "groups"],
-    ["iam:Identity", "identities"],
-  ] as const)
-    for (const r of spreadOver(ofType(suffix), n)) {
-      await call(emu, "PATCH", `/iam/v2beta1/${collection}/${r.id}?updateMask=description`, {
-        description: "edited in the console",
-      });
-      edited.push(name(r.urn));
-    }
-  const deleted: string[] = [];
-  for (const r of spreadOver(ofType("iam:RoleBinding"), n)) {
-    await call(emu, "DELETE", `/iam/v2beta1/roleBindings/${r.id}`);
-    deleted.push(name(r.urn));
-  }
+  const { edited, deleted } = await consoleEdits(emu, resources, n, n);
   // Made by hand: only drift can see these.
-  const team = ofType("iam:Group")[0];
+  const team = resources.find((r) => r.custom && r.type.endsWith("iam:Group") && r.id)!;
   const identity = await call(emu, "POST", `/iam/v2beta1/identities/${team.id}`, {
     name: "hand-made",
     claimMatch: {
@@ -141,7 +120,11 @@ async function makeDrift(
   });
   const owner = (await call(emu, "GET", "/iam/v2beta1/roles?name=owner")).roles[0];
   await call(emu, "POST", `/iam/v2beta1/roleBindings/${team.id}`, { identityUid: identity.uid, roleUid: owner.uid });
-  return { edited: edited.sort(), deleted: deleted.sort(), unmanaged: 2 };
+  return {
+    edited: edited.map((r) => name(r.urn)).sort(),
+    deleted: deleted.map((r) => name(r.urn)).sort(),
+    unmanaged: 2,
+  };
 }
 
 /**
