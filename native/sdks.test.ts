@@ -1,8 +1,8 @@
 /**
- * SDKs of the native provider, generated at build time (never committed) by
- * tools/pulumi-cli/sdks.ts, as `npm run sdks` does: the schema the built plugin answers under the
- * real CLI (`pulumi package get-schema`), written out by `platform-gen-sdk` (pkg/v3's own code
- * generators). The schema the plugin answers is the one native/schema.ts writes; the Node.js SDK
+ * SDKs of the native provider, committed under sdk/ (tools/pulumi-cli/sdks.ts, written by `npm run
+ * generate` with `platform-gen-sdk`, pkg/v3's own code generators; tools/generate/generate.test.ts
+ * shows they are what the schema gives now). The schema the built plugin answers under the real CLI
+ * (`pulumi package get-schema`) is the one native/schema.ts writes and sdk/schema.json holds; the Node.js SDK
  * compiles against the @pulumi/pulumi the package depends on and packs with npm, the Python SDK
  * builds into a wheel, each naming the plugin and its version as Pulumi's generated SDKs do; the
  * Python SDK installs with pip into the cached venv's Python and imports, a class per kind; the Go
@@ -15,7 +15,14 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { repoRoot } from "../tools/host/stage";
 import { pythonWithPulumiSdk } from "../tools/pulumi-cli/pythonSdk";
-import { generateSdks, installPythonSdk, packSdks, SdkLanguage, SdkPackages } from "../tools/pulumi-cli/sdks";
+import {
+  installPythonSdk,
+  packSdks,
+  schemaFromPlugin,
+  SDK_LANGUAGES,
+  SdkLanguage,
+  SdkPackages,
+} from "../tools/pulumi-cli/sdks";
 import { describedKinds, packageSchema } from "./schema";
 
 jest.setTimeout(300_000);
@@ -31,20 +38,26 @@ function run(file: string, args: string[], cwd: string, env: Record<string, stri
   return answer.stdout;
 }
 
-describe("SDKs generated from the schema the native provider answers (npm run sdks)", () => {
+describe("the committed SDKs, from the schema the native provider answers (npm run sdks)", () => {
   let scratch: string;
   let sdks: Record<SdkLanguage, string>;
   let packages: SdkPackages;
 
   beforeAll(() => {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), "platform-pulumi-sdks-"));
-    sdks = generateSdks(scratch);
+    // A copy: packing writes build outputs into the SDKs' folders.
+    fs.cpSync(path.join(repoRoot, "sdk"), scratch, { recursive: true });
+    sdks = Object.fromEntries(SDK_LANGUAGES.map((language) => [language, path.join(scratch, language)])) as Record<
+      SdkLanguage,
+      string
+    >;
   });
   afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
-  test("the plugin answers the schema native/schema.ts writes from the descriptions", () => {
-    const answered = JSON.parse(fs.readFileSync(path.join(scratch, "schema.json"), "utf8")) as unknown;
+  test("the plugin answers the schema native/schema.ts writes from the descriptions, which sdk/schema.json holds", () => {
+    const answered = schemaFromPlugin();
     expect(answered).toEqual(JSON.parse(JSON.stringify(packageSchema(version))));
+    expect(JSON.parse(fs.readFileSync(path.join(scratch, "schema.json"), "utf8"))).toEqual(answered);
   });
 
   test("Node.js: a class per described kind, compiled (strict) against @pulumi/pulumi and packed by npm, naming the plugin and its version", () => {

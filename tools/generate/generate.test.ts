@@ -10,12 +10,35 @@ import * as vm from "node:vm";
 import ts from "typescript";
 import type { ResourceKind } from "../../provider/kind";
 import { documentedSchemas, generateKind, repoRoot, staleFiles } from "./main";
+import { sdkTreeDifferences } from "../pulumi-cli/sdks";
 import { typeErrors } from "./typeCheck";
 import { aliasNames } from "./typeText";
 
-test("every generated file is current (else run `npm run generate`)", async () => {
+test("every generated file is current, the SDKs under sdk/ among them (else run `npm run generate`)", async () => {
   expect(await staleFiles()).toEqual([]);
 }, 60_000);
+
+test("an SDK tree with a changed file, a missing one and one nothing generates differs by exactly those", () => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "platform-pulumi-sdk-tree-"));
+  try {
+    const committed = path.join(folder, "committed");
+    fs.cpSync(path.join(repoRoot, "sdk"), committed, { recursive: true });
+    expect(sdkTreeDifferences(committed, path.join(repoRoot, "sdk"))).toEqual([]);
+    fs.appendFileSync(path.join(committed, "go", "platform", "iam", "group.go"), "// edited by hand\n");
+    fs.rmSync(path.join(committed, "python", "pyproject.toml"));
+    fs.writeFileSync(path.join(committed, "nodejs", "old.ts"), "export {};\n");
+    // What packing writes is neither generated nor compared.
+    fs.mkdirSync(path.join(committed, "nodejs", "bin"));
+    fs.writeFileSync(path.join(committed, "nodejs", "bin", "index.js"), "");
+    expect(sdkTreeDifferences(committed, path.join(repoRoot, "sdk"))).toEqual([
+      "go/platform/iam/group.go",
+      "python/pyproject.toml (missing)",
+      "nodejs/old.ts (nothing generates it: delete it)",
+    ]);
+  } finally {
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+});
 
 /** A kind nobody ships, on a documented message no kind manages. */
 const THROWAWAY_DESCRIPTION = `

@@ -2,11 +2,14 @@
  * `npm run generate`: writes every file derived from the kinds' descriptions (each kind's
  * `resource.ts` beside its description, the resources table of docs/guides/resources.md, the
  * reference pages under docs/api/, the examples of docs/_index.md and the settings table of
- * docs/installation-configuration.md); `--check` writes nothing and fails naming each
- * file that is stale, or left over under docs/api/. Runs from the compiled tree (dist/), and
+ * docs/installation-configuration.md) and the SDKs under sdk/ (tools/pulumi-cli/sdks.ts, with
+ * `platform-gen-sdk` built beside the Pulumi CLI); `--check` writes nothing and fails naming each
+ * file that is stale, or left over under docs/api/ or sdk/ (the SDKs regenerated into a temporary
+ * folder and compared with the committed trees). Runs from the compiled tree (dist/), and
  * reads the registry (resources/kinds.ts), so it knows the kinds the package ships and no other.
  */
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import * as estree from "prettier/plugins/estree";
@@ -17,6 +20,10 @@ import { KINDS, modulePathOf } from "../../resources/kinds";
 import { KindModel, kindModel } from "../../provider/kindModel";
 import { nativeFunctions } from "../../native/functions";
 import { PACKAGE_NAME, describedKinds } from "../../native/kinds";
+import { packageSchema } from "../../native/schema";
+import { loadApiDocument } from "../../emulator/apiDocument";
+import { pulumiCliDir } from "../pulumi-cli/find";
+import { generateSdks, sdkTreeDifferences } from "../pulumi-cli/sdks";
 import { docsContext, docsFiles, orphanedFiles } from "./docs/docsFiles";
 import { ProgramContext, kindProgram } from "./docs/program";
 import { typescriptDeclaration } from "./docs/typescript";
@@ -127,6 +134,25 @@ function leftOver(files: readonly GeneratedFile[]): string[] {
   return orphanedFiles(DOCS, docs).map((file) => path.join(DOCS, file));
 }
 
+/** Where the SDKs are committed. */
+const SDK = path.join(repoRoot, "sdk");
+
+/**
+ * The SDKs generated from the schema the descriptions give now, into a temporary folder; `use`
+ * gets it, and it is removed after.
+ */
+function withFreshSdks<T>(use: (folder: string) => T): T {
+  const { version } = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string };
+  const schema = packageSchema(version, loadApiDocument(path.join(repoRoot, "api", "api-v2-schema.json")));
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "platform-pulumi-generate-sdk-"));
+  try {
+    generateSdks(folder, undefined, pulumiCliDir(), JSON.parse(JSON.stringify(schema)) as Record<string, unknown>);
+    return use(folder);
+  } finally {
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+}
+
 /** The generated files whose committed text differs from what the descriptions give now, and those left over. */
 export async function staleFiles(): Promise<string[]> {
   const stale: string[] = [];
@@ -134,6 +160,7 @@ export async function staleFiles(): Promise<string[]> {
   for (const { file, text } of files)
     if (!fs.existsSync(file) || fs.readFileSync(file, "utf8") !== text) stale.push(path.relative(repoRoot, file));
   for (const file of leftOver(files)) stale.push(`${path.relative(repoRoot, file)} (nothing generates it: delete it)`);
+  for (const file of withFreshSdks((fresh) => sdkTreeDifferences(SDK, fresh))) stale.push(`sdk/${file}`);
   return stale;
 }
 
@@ -158,6 +185,15 @@ async function main(): Promise<void> {
     fs.rmSync(file);
     console.log(`deleted ${path.relative(repoRoot, file)}`);
   }
+  withFreshSdks((fresh) => {
+    if (sdkTreeDifferences(SDK, fresh).length === 0) return;
+    // Each folder replaced whole, so that no file of an earlier schema survives; build outputs go with it.
+    for (const entry of fs.readdirSync(fresh)) {
+      fs.rmSync(path.join(SDK, entry), { recursive: true, force: true });
+      fs.cpSync(path.join(fresh, entry), path.join(SDK, entry), { recursive: true });
+    }
+    console.log("wrote sdk/");
+  });
 }
 
 if (require.main === module)

@@ -1,15 +1,16 @@
 /**
- * The SDKs of the native provider `platform` (Node.js, Python, Go), generated at build time, never
- * committed: the schema follows every kind's description, so a committed copy would go stale with
- * each change to a description. The schema is the one the plugin answers (`pulumi package
- * get-schema native/pulumi-resource-platform`, the built plugin run by the real CLI), and
+ * The SDKs of the native provider `platform` (Node.js, Python, Go), kept in the repository under
+ * sdk/ as Pulumi's providers keep theirs, so that each language's own tools find them (`go get
+ * github.com/platform-pulumi/platform-pulumi/sdk/go@<tag>`). `npm run generate` rewrites them from
+ * the schema native/schema.ts writes (the one the plugin answers, as native/sdks.test.ts shows) and
+ * `generate --check` regenerates them into a temporary folder and compares the trees.
  * `platform-gen-sdk`, built beside the CLI (./gen-sdk), writes each SDK with pkg/v3's own code
  * generators (`pulumi package gen-sdk` reaches them only through language hosts the module proxy
  * does not serve).
  *
- * `npm run sdks` writes them to sdk/<language>, beside schema.json, and packs them into sdk/dist as
- * they are published (packSdks): the Node.js one compiled and packed by npm, the Python one a wheel;
- * sdk/go is a Go module as it is.
+ * `npm run sdks` writes them to sdk/<language> from the schema the built plugin answers under the
+ * real CLI, beside schema.json, and packs them into sdk/dist as they are published (packSdks): the
+ * Node.js one compiled and packed by npm, the Python one a wheel; sdk/go is a Go module as it is.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -50,13 +51,14 @@ export function generateSdks(
   outDir: string,
   languages: readonly SdkLanguage[] = SDK_LANGUAGES,
   cliDir = pulumiCliDir(),
+  schema: Record<string, unknown> = schemaFromPlugin(cliDir),
 ): Record<SdkLanguage, string> {
   const generator = path.join(cliDir, "platform-gen-sdk");
   if (!fs.existsSync(generator))
     throw new Error(`${generator} is missing: the CLI's folder was not built by tools/pulumi-cli/build.js`);
   fs.mkdirSync(outDir, { recursive: true });
   const schemaFile = path.join(outDir, "schema.json");
-  fs.writeFileSync(schemaFile, `${JSON.stringify(schemaFromPlugin(cliDir), null, 2)}\n`);
+  fs.writeFileSync(schemaFile, `${JSON.stringify(schema, null, 2)}\n`);
   const folders = {} as Record<SdkLanguage, string>;
   for (const language of languages) {
     const folder = path.join(outDir, language);
@@ -70,6 +72,39 @@ export function generateSdks(
     folders[language] = folder;
   }
   return folders;
+}
+
+/** What packing writes inside an SDK's folder, and sdk/dist: build outputs, neither generated nor committed. */
+const BUILD_OUTPUTS = [/^dist$/, /^nodejs\/(bin|node_modules)$/, /^python\/(build|[^/]+\.egg-info)$/];
+
+/** The files under `dir` as paths relative to it with "/" between names, build outputs left out. */
+function treeFiles(dir: string, prefix = ""): string[] {
+  if (!fs.existsSync(path.join(dir, prefix))) return [];
+  const files: string[] = [];
+  for (const entry of fs.readdirSync(path.join(dir, prefix), { withFileTypes: true })) {
+    const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (BUILD_OUTPUTS.some((pattern) => pattern.test(relative))) continue;
+    if (entry.isDirectory()) files.push(...treeFiles(dir, relative));
+    else files.push(relative);
+  }
+  return files.sort();
+}
+
+/**
+ * How the tree `committed` differs from `fresh` (each a folder generateSdks wrote): the relative
+ * paths of files whose bytes differ, that are missing, or that nothing generates any more.
+ */
+export function sdkTreeDifferences(committed: string, fresh: string): string[] {
+  const have = new Set(treeFiles(committed));
+  const want = treeFiles(fresh);
+  const differences: string[] = [];
+  for (const file of want)
+    if (!have.has(file)) differences.push(`${file} (missing)`);
+    else if (!fs.readFileSync(path.join(committed, file)).equals(fs.readFileSync(path.join(fresh, file))))
+      differences.push(file);
+  const wanted = new Set(want);
+  for (const file of have) if (!wanted.has(file)) differences.push(`${file} (nothing generates it: delete it)`);
+  return differences;
 }
 
 /**

@@ -1,0 +1,2 @@
+// Groups, identities, role bindings, repos and the other records of the Platform API v2.
+package platform
