@@ -6,6 +6,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import { BUILTIN_ROLES, startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
 import { ApiClient, createClient } from "../provider/client";
@@ -13,7 +14,7 @@ import { call } from "../tools/orgApi";
 import { exportedKinds } from "../exporter/kinds";
 import { attributesOf, tfstate } from "../tests/support/terraformState";
 import { ForeignRecordsError } from "./compare";
-import { kindOfType } from "./stackExport";
+import { kindOfType, SECRET_KEY, SECRET_VALUE } from "./stackExport";
 import { driftOrganization, DriftOptions, jsonReport, markdownReport, textReport } from "./index";
 
 jest.setTimeout(120_000);
@@ -449,4 +450,8 @@ test("a source may manage the group read below: compared with it, not counted am
     expect.objectContaining({ uid: o.org.uid, fields: [{ name: "description", recorded: "", live: "new" }] }),
   ]);
   expect(report.coverage).toMatchObject({ managed: 0, records: 5 });
+});
+
+test("a state's secret marker is the SDK's own (specialSigKey, specialSecretSig)", () => {
+  expect([SECRET_KEY, SECRET_VALUE]).toEqual([specialSigKey, specialSecretSig]);
 });

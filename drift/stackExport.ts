@@ -15,9 +15,12 @@ import { describedKinds, typeTokenOf } from "../native/kinds";
 import type { FieldChange, Managed, Pending, SourceRead } from "./managed";
 
 const DYNAMIC = "pulumi-nodejs:dynamic/";
-/** How the engine marks a secret value in a state: this key with this value, and `ciphertext` or `plaintext`. */
-const SECRET_KEY = "4dabf18193072939515e22adb298388d";
-const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";
+/**
+ * How the engine marks a secret value in a state: this key with this value, and `ciphertext` or
+ * `plaintext` (the SDK's specialSigKey and specialSecretSig, written out so drift never loads the SDK).
+ */
+export const SECRET_KEY = "4dabf18193072939515e22adb298388d";
+export const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";
 /** A value the export keeps encrypted: no comparison can be made of it. */
 const ENCRYPTED = Symbol("encrypted");
 
