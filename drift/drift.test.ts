@@ -336,7 +336,7 @@ describe("bad input: a clear error, no report", () => {
     const latin1 = path.join(scratch, "latin1.tfstate");
     fs.writeFileSync(latin1, Buffer.from([0x7b, 0x22, 0xe9, 0x22, 0x3a, 0x31, 0x7d]));
     await expect(driftOrganization({ ...base, terraformStates: [latin1] })).rejects.toThrow(
-      `the Terraform state ${latin1} is not UTF-8 text`,
+      `the Terraform state ${latin1} is not UTF-8: the byte at offset 2 (line 1, column 3)`,
     );
     const text = write("text.tfstate", "terraform {}");
     await expect(driftOrganization({ ...base, terraformStates: [text] })).rejects.toThrow(text);

@@ -5,39 +5,26 @@
  * (exporter/terraform/translate.ts). Data sources, other providers' resources and types this
  * package does not manage are skipped and counted; sensitive values never leave the reader.
  */
-import * as fs from "node:fs";
 import { valueAt } from "../provider/values";
 import { typeTokenOf, describedKinds } from "../native/kinds";
 import { declaredInputs } from "../exporter/declarable";
-import { readState } from "../exporter/terraform/state";
+import { ReadState, readStateFile, StateFormatError } from "../exporter/terraform/state";
 import { differences, translate } from "../exporter/terraform/translate";
 import { MANAGED_TYPES, VENDOR_PROVIDER } from "../exporter/terraform/vendorProvider";
 import type { FieldChange, Managed, SourceRead } from "./managed";
 
-/** `--terraform-state FILE`. */
+/** `--terraform-state FILE`, read as `export --from-terraform` reads it (its bytes strictly UTF-8, a BOM allowed). */
 export function readTerraformFile(file: string): SourceRead {
-  let bytes: Buffer;
   try {
-    bytes = fs.readFileSync(file);
+    return sourceOf(readStateFile(file), file);
   } catch (error) {
-    throw new Error(
-      `cannot read the Terraform state ${file}: ${(error as NodeJS.ErrnoException).code ?? "unreadable"}`,
-    );
+    if (error instanceof StateFormatError) throw new Error(`the Terraform state ${error.message}`);
+    throw error;
   }
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw new Error(
-      `the Terraform state ${file} is not UTF-8 text: give a terraform.tfstate or \`terraform show -json\``,
-    );
-  }
-  return readTerraformState(text, file);
 }
 
-export function readTerraformState(text: string, file: string): SourceRead {
+function sourceOf(read: ReadState, file: string): SourceRead {
   const source = `terraform state ${file}`;
-  const read = readState(text, file);
   const managed: Managed[] = [];
   const skipped: Record<string, number> = {};
   const skip = (what: string) => (skipped[what] = (skipped[what] ?? 0) + 1);
