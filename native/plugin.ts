@@ -30,8 +30,19 @@ export function lazyProvider(version: string, schema?: () => string): Native.Nat
   return provider as unknown as Native.NativeProvider;
 }
 
-/** Serves until the engine ends the process; `schema` is the GetSchema answer when known in advance. */
+/** Set by the plugin archive's front (native/front), which holds this process's stdin open while it runs. */
+export const FRONT_ENV = "PLATFORM_PULUMI_PLUGIN_FRONT";
+
+/**
+ * Serves until the engine ends the process; `schema` is the GetSchema answer when known in advance.
+ * Started by the front, it ends when its stdin closes: the front ended, however it ended.
+ */
 export function startPlugin(version: string, schema?: () => string): void {
+  if (process.env[FRONT_ENV] === "1") {
+    process.stdin.on("end", () => process.exit(0));
+    process.stdin.on("error", () => process.exit(0));
+    process.stdin.resume();
+  }
   serve(lazyProvider(version, schema), process.argv.slice(2)).catch((error: unknown) => {
     console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
     process.exit(1);

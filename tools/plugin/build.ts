@@ -24,6 +24,7 @@ import * as path from "node:path";
 import * as zlib from "node:zlib";
 import { repoRoot } from "../host/stage";
 import { API_DOCUMENT_ASSET, Bundle, bundleCli, bundlePlugin } from "./bundle";
+import { buildFront, frontNotices, frontSources, goVersion, nodeExecutableFile } from "./front";
 import { makeExecutable } from "./sea";
 
 export const PLUGIN_NAME = "platform";
@@ -60,7 +61,16 @@ interface Recipe {
   /** The cache's folder for this kind of archive. */
   kind: "plugin" | "cli";
   bundle: Bundle;
+  /** The executable the archive is run by. */
   executable: string;
+  /** The single executable's file, when not `executable` (the plugin's: its front is `executable`). */
+  seaExecutable?: string;
+  /** Builds `executable` into the content folder (given a scratch folder), beside the single executable. */
+  front?: {
+    build(output: string, work: string): void;
+    hashParts(): Array<[string, string | Buffer]>;
+    notices(executable: string): string[];
+  };
   archive: string;
   /** Asset name → file, carried in the executable. */
   assets: Record<string, string>;
@@ -81,18 +91,29 @@ function recipeHash(recipe: Recipe): string {
   part("platform", platformName());
   part("postject", fs.readFileSync(require.resolve("postject/package.json", { paths: [repoRoot] })));
   for (const [name, file] of Object.entries(recipe.assets).sort()) part(`asset ${name}`, fs.readFileSync(file));
+  for (const [name, data] of recipe.front?.hashParts() ?? []) part(`front ${name}`, data);
   for (const file of fs.readdirSync(__dirname).sort())
     if (file.endsWith(".js")) part(file, fs.readFileSync(path.join(__dirname, file)));
   return hash.digest("hex").slice(0, 16);
 }
 
-/** The archive of the built package's plugin: from the cache, or built into it. */
+/**
+ * The archive of the built package's plugin: from the cache, or built into it. The engine runs
+ * its front (tools/plugin/front.ts), which starts the Node.js single executable beside it.
+ */
 export async function pluginArchive(): Promise<PluginArchive> {
   const bundle = await bundlePlugin();
+  const schema = bundle.schema!;
   return seaArchive({
     kind: "plugin",
     bundle,
     executable: EXECUTABLE,
+    seaExecutable: nodeExecutableFile(),
+    front: {
+      build: (output, work) => buildFront(output, { schema, version: bundle.version }, work),
+      hashParts: () => [["go", goVersion()], ["schema", schema], ...frontSources()],
+      notices: frontNotices,
+    },
     archive: archiveName(bundle.version),
     assets: {},
     check: answersHandshake,
@@ -128,13 +149,22 @@ async function seaArchive(recipe: Recipe): Promise<PluginArchive> {
     fs.mkdirSync(content);
     fs.mkdirSync(work);
     const executable = path.join(content, recipe.executable);
-    makeExecutable(bundle.code, executable, work, recipe.assets);
-    await recipe.check(executable);
-    const files: Record<string, { data: Buffer; executable?: boolean }> = {
-      [recipe.executable]: { data: fs.readFileSync(executable), executable: true },
+    const seaExecutable = path.join(content, recipe.seaExecutable ?? recipe.executable);
+    makeExecutable(bundle.code, seaExecutable, work, recipe.assets);
+    await recipe.check(seaExecutable);
+    const files: Record<string, { data: Buffer; executable?: boolean }> = {};
+    if (recipe.front) {
+      recipe.front.build(executable, fs.mkdtempSync(path.join(work, "front-")));
+      await recipe.check(executable);
+      files[recipe.executable] = { data: fs.readFileSync(executable), executable: true };
+    }
+    Object.assign(files, {
+      [recipe.seaExecutable ?? recipe.executable]: { data: fs.readFileSync(seaExecutable), executable: true },
       LICENSE: { data: fs.readFileSync(path.join(repoRoot, "LICENSE")) },
-      "THIRD-PARTY-NOTICES": { data: Buffer.from(notices(recipe)) },
-    };
+      "THIRD-PARTY-NOTICES": {
+        data: Buffer.from([...(recipe.front?.notices(executable) ?? []), notices(recipe)].join("\n")),
+      },
+    });
     fs.writeFileSync(path.join(scratch, recipe.archive), zlib.gzipSync(tarOf(files)));
     fs.rmSync(content, { recursive: true, force: true });
     fs.rmSync(work, { recursive: true, force: true });
@@ -150,10 +180,10 @@ async function seaArchive(recipe: Recipe): Promise<PluginArchive> {
   return { file, version: bundle.version, built: true };
 }
 
-function notices({ executable, bundle }: Recipe): string {
+function notices({ executable, seaExecutable, bundle }: Recipe): string {
   const lines = [...bundle.packages].map(([pkg, license]) => `${pkg}: ${license}`);
   return [
-    `${executable} is Node.js ${process.version} (MIT; https://github.com/nodejs/node/blob/main/LICENSE) running`,
+    `${seaExecutable ?? executable} is Node.js ${process.version} (MIT; https://github.com/nodejs/node/blob/main/LICENSE) running`,
     "one bundle of the platform-pulumi package (Apache-2.0, LICENSE) and these npm packages, each under",
     "its own license as published with it:",
     "",

@@ -30,6 +30,8 @@ export interface Bundle {
   version: string;
   /** The npm packages bundled, `name@version` → license, for the archive's notices. */
   packages: Map<string, string>;
+  /** The GetSchema answer written into the plugin's bundle (not the CLI's). */
+  schema?: string;
 }
 
 const DIST_NATIVE = path.join(repoRoot, "dist", "native");
@@ -79,7 +81,7 @@ export async function bundlePlugin(): Promise<Bundle> {
     "pulumi-resource-platform.js",
     [sdkModulesFromSdk(), leftOut()],
   );
-  return { code, version, packages: bundledPackages(metafile) };
+  return { code, version, packages: bundledPackages(metafile), schema };
 }
 
 /**
