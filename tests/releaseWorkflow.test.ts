@@ -15,6 +15,7 @@ import { actionlint } from "./support/actionlint";
 const WORKFLOW = path.join(repoRoot, ".github", "workflows", "release.yml");
 
 interface Step {
+  id?: string;
   uses?: string;
   run?: string;
   with?: Record<string, string>;
@@ -52,6 +53,10 @@ describe("the release workflow", () => {
       { platform: "darwin-arm64", runner: "macos-15" },
       { platform: "windows-amd64", runner: "windows-2022" },
     ]);
+    // The plugin's front (native/front) is built by the plugin build with the runner's Go.
+    const go = executables.steps.find((step) => step.uses?.startsWith("actions/setup-go"));
+    expect(go?.with).toEqual({ "go-version": "1.26", "cache-dependency-path": "native/front/go.sum" });
+    expect(executables.steps.indexOf(go!)).toBeLessThan(executables.steps.findIndex((step) => step.id === "plugin"));
     expect(runs("executables").join("\n")).toContain("npm run -s plugin | tail -n 1");
     expect(runs("executables").join("\n")).toContain("npm run -s cli-archive | tail -n 1");
     expect(runs("executables").join("\n")).toContain('require("./package.json").version');
