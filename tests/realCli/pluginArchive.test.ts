@@ -2,7 +2,8 @@
  * The plugin as Pulumi's own providers ship: `npm run plugin`'s archive (tools/plugin), copied alone
  * into an empty folder outside the repository, installed by `pulumi plugin install resource platform
  * <version> --file <archive>`, run by the REAL Pulumi CLI with a PATH holding only the CLI and
- * pulumi-yaml's language host (no node, no npm): the archive holds one executable at its root; the
+ * pulumi-yaml's language host (no node, no npm): the archive holds the plugin's Go front and the
+ * Node.js single executable it starts at its root, and no process of either outlives a command; the
  * installed plugin answers the schema native/schema.ts writes, and the mapping Pulumi's Terraform
  * converters ask for (native/terraformMapping.ts); `pulumi package add` of it in a YAML
  * project; and the example organization's YAML program, with no plugins entry in its Pulumi.yaml,
@@ -19,9 +20,10 @@ import { withoutPlatformEnv } from "../../tools/orgProject";
 import { repoRoot } from "../../tools/host/stage";
 import { pulumiCliDir } from "../../tools/pulumi-cli/find";
 import { archiveName, EXECUTABLE, PLUGIN_NAME } from "../../tools/plugin/build";
+import { nodeExecutableFile } from "../../tools/plugin/front";
 import { runProcess } from "../../tools/runProcess";
 import { describeNativeOrgStory } from "../support/nativeOrgStory";
-import { cliOnlyPath, InstalledPlugin, installPluginArchive } from "../support/pluginArchive";
+import { cliOnlyPath, InstalledPlugin, installPluginArchive, processesOf } from "../support/pluginArchive";
 import { getMapping, getMappings, startPlugin } from "../support/pluginClient";
 import { yamlProgram } from "../support/yamlProgram";
 
@@ -51,7 +53,7 @@ describe("the plugin archive installed by `pulumi plugin install --file`, with o
   });
   afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
-  test("the archive holds one executable at its root, with its license and notices, and no node_modules; no node or npm on PATH", () => {
+  test("the archive holds the front and the Node.js executable at its root, with the license and notices, and no node_modules; no node or npm on PATH", () => {
     expect(plugin.archive.startsWith(repoRoot)).toBe(false);
     expect(fs.readdirSync(path.dirname(plugin.archive))).toEqual([path.basename(plugin.archive)]);
     const listing = spawnSync("tar", ["-tvzf", plugin.archive], { encoding: "utf8" });
@@ -59,8 +61,16 @@ describe("the plugin archive installed by `pulumi plugin install --file`, with o
       .trim()
       .split("\n")
       .map((line) => ({ mode: line.split(/\s+/)[0], name: line.split(/\s+/).pop()! }));
-    expect(entries.map((entry) => entry.name).sort()).toEqual(["LICENSE", "THIRD-PARTY-NOTICES", EXECUTABLE]);
-    expect(entries.filter((entry) => entry.mode.includes("x")).map((entry) => entry.name)).toEqual([EXECUTABLE]);
+    expect(entries.map((entry) => entry.name).sort()).toEqual([
+      "LICENSE",
+      "THIRD-PARTY-NOTICES",
+      EXECUTABLE,
+      nodeExecutableFile(),
+    ]);
+    expect(entries.filter((entry) => entry.mode.includes("x")).map((entry) => entry.name)).toEqual([
+      EXECUTABLE,
+      nodeExecutableFile(),
+    ]);
     for (const command of ["node", "npm"])
       expect([command, spawnSync(command, ["--version"], { env }).error?.message]).toEqual([
         command,
@@ -70,6 +80,7 @@ describe("the plugin archive installed by `pulumi plugin install --file`, with o
       "LICENSE",
       "THIRD-PARTY-NOTICES",
       EXECUTABLE,
+      nodeExecutableFile(),
     ]);
   });
 
@@ -78,12 +89,18 @@ describe("the plugin archive installed by `pulumi plugin install --file`, with o
     expect(answer.stderr).toBe("");
     expect(answer.code).toBe(0);
     expect(JSON.parse(answer.stdout)).toEqual(packageSchema(plugin.version));
+    expect(processesOf(path.dirname(plugin.executable))).toEqual([]);
   });
 
   test("the installed plugin answers Pulumi's Terraform converters' mapping request as the built package does", async () => {
     const started = await startPlugin(plugin.executable, [], { ...withoutPlatformEnv(), ...env });
     try {
       expect(await getMappings(started.client, "terraform")).toEqual(["chainguard"]);
+      // Answered by the Node.js plugin the front started beside it (what the check after each command looks for).
+      expect(processesOf(path.dirname(plugin.executable)).map((found) => found.command)).toEqual([
+        plugin.executable,
+        path.join(path.dirname(plugin.executable), nodeExecutableFile()),
+      ]);
       const answer = await getMapping(started.client, "terraform", "chainguard");
       expect(answer.provider).toBe("chainguard");
       expect(JSON.parse(answer.data)).toEqual(terraformMapping(plugin.version));
@@ -178,6 +195,8 @@ describe("the plugin archive installed by `pulumi plugin install --file`, with o
       expect(preview.stderr).toBe("");
       expect(preview.stdout).toMatch(/\+\s+platform:iam:Group\s+team\s+create/);
       expect(preview.code).toBe(0);
+      // The engine ended the front, and the front the Node.js plugin it started, before the CLI exited.
+      expect(processesOf(path.dirname(plugin.executable))).toEqual([]);
     } finally {
       await emu.close();
     }

@@ -46,3 +46,21 @@ export async function installPluginArchive(
   if (!fs.existsSync(executable)) throw new Error(`pulumi plugin install put no ${executable}`);
   return { archive, version, executable };
 }
+
+/**
+ * The processes running an executable of `folder` (the installed plugin's), from /proc: the front
+ * and the Node.js plugin it starts. A process that has ended but is not yet reaped runs nothing.
+ */
+export function processesOf(folder: string): Array<{ pid: number; command: string }> {
+  const found: Array<{ pid: number; command: string }> = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const command = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0")[0];
+      if (command.startsWith(folder + path.sep)) found.push({ pid: Number(entry), command });
+    } catch {
+      // Ended while listed.
+    }
+  }
+  return found;
+}
