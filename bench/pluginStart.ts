@@ -1,11 +1,13 @@
 /**
- * Figure 13: the plugin's single executable (`npm run plugin`, tools/plugin) against the launcher
- * the npm package ships (native/pulumi-resource-platform on `node`, requiring dist/native): what a
- * user downloads and keeps on disk, and how long the engine waits for each to start. Each sample is
- * a fresh process started as the engine starts a plugin (its address as the argument): the time
- * until it prints its port (the handshake), then until it answers GetSchema over gRPC (what
- * `pulumi package get-schema` and SDK generation wait for), and its resident memory then. The two
- * alternate, and ratios are taken sample by sample.
+ * Figure 13: the plugin's archive (`npm run plugin`, tools/plugin: its Go front, which starts the
+ * Node.js single executable beside it) against the launcher the npm package ships
+ * (native/pulumi-resource-platform on `node`, requiring dist/native): what a user downloads and
+ * keeps on disk, and how long the engine waits for each to start. Each sample is a fresh process
+ * started as the engine starts a plugin (its address as the argument): the time until it prints its
+ * port (the handshake), then until it answers GetSchema over gRPC (what `pulumi package get-schema`
+ * and SDK generation wait for), then until it answers a Configure asked right after (what a
+ * deployment's first resource waits for), and its resident memory then (the front's with the
+ * Node.js plugin's). The two alternate, and ratios are taken sample by sample.
  *
  * With `baseline` (a folder holding both archives of an earlier build, e.g. `npm run plugin` and
  * `npm run cli-archive` at another commit), that build's executables are sampled in the same
@@ -27,6 +29,7 @@ import {
   EXECUTABLE,
   pluginArchive,
 } from "../tools/plugin/build";
+import { nodeExecutableFile } from "../tools/plugin/front";
 import { fmt, ratios, Spread, spread } from "./stats";
 
 const repoRoot = path.resolve(__dirname, "..", "..");
@@ -34,8 +37,12 @@ const repoRoot = path.resolve(__dirname, "..", "..");
 export interface PluginStartSample {
   handshakeMs: number;
   schemaMs: number;
+  /** Until the first Configure (asked once GetSchema is answered) is answered: the engine's next call. */
+  configureMs: number;
   rssMb: number;
 }
+
+type Figures = { handshakeMs: Spread; schemaMs: Spread; configureMs: Spread; rssMb: Spread };
 
 export interface PluginStartResult {
   node: string;
@@ -44,17 +51,19 @@ export interface PluginStartResult {
   size: {
     /** The archive `pulumi plugin install --file` takes, and the executable it unpacks. */
     archiveBytes: number;
+    /** The archive's executables: the front and the Node.js plugin it starts. */
     executableBytes: number;
+    frontBytes: number;
     /** `npm pack` of the package (the launcher and dist/), and what an install adds to node_modules
      * for it (the package unpacked and its production dependencies); Node.js itself comes on top. */
     npmPackedBytes: number;
     npmInstalledBytes: number;
     nodeBinaryBytes: number;
   };
-  executable: { handshakeMs: Spread; schemaMs: Spread; rssMb: Spread };
-  launcher: { handshakeMs: Spread; schemaMs: Spread; rssMb: Spread };
+  executable: Figures;
+  launcher: Figures;
   /** Executable / launcher, sample by sample. */
-  ratio: { handshake: Spread; schema: Spread; rss: Spread };
+  ratio: { handshake: Spread; schema: Spread; configure: Spread; rss: Spread };
   /** The same rounds against an earlier build's archives, when given. */
   baseline?: BaselineResult;
 }
@@ -62,14 +71,14 @@ export interface PluginStartResult {
 export interface BaselineResult {
   /** The folder the earlier archives came from. */
   from: string;
-  plugin: { handshakeMs: Spread; schemaMs: Spread; rssMb: Spread };
+  plugin: Figures;
   /** `platform-pulumi --help`, start to exit, of this build's CLI executable and the earlier one's. */
   cliHelpMs: Spread;
   baselineCliHelpMs: Spread;
   /** `node -e 0`, start to exit: the floor any single executable of Node.js starts above. */
   emptyNodeMs: Spread;
   /** This build / the earlier one, sample by sample. */
-  ratio: { handshake: Spread; schema: Spread; cliHelp: Spread };
+  ratio: { handshake: Spread; schema: Spread; configure: Spread; cliHelp: Spread };
 }
 
 /** Milliseconds from starting an empty `node` to its exit. */
@@ -115,15 +124,44 @@ async function sample(command: string, args: string[]): Promise<PluginStartSampl
       );
       const schemaMs = performance.now() - started;
       if (!schema.startsWith('{"name":"platform"')) throw new Error(`${command} answered no schema`);
-      const status = fs.readFileSync(`/proc/${child.pid}/status`, "utf8");
-      const rssMb = Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
-      return { handshakeMs, schemaMs, rssMb };
+      const configure = new providerProto.ConfigureRequest();
+      // Settings that pass their rules; no request is made until a resource operation.
+      configure.getVariablesMap().set("platform:config:apiUrl", "http://127.0.0.1:1");
+      configure.getVariablesMap().set("platform:config:token", "bench");
+      await new Promise<void>((resolve, reject) =>
+        client.configure(configure, (error) => (error ? reject(error) : resolve())),
+      );
+      const configureMs = performance.now() - started;
+      // The executable's memory, and the Node.js plugin's it started, if any (the archive's front).
+      const rssMb = [child.pid!, ...childrenOf(child.pid!)]
+        .map((pid) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024)
+        .reduce((sum, mb) => sum + mb, 0);
+      return { handshakeMs, schemaMs, configureMs, rssMb };
     } finally {
       client.close();
     }
   } finally {
-    child.kill("SIGKILL");
+    // Ended and waited for (the front ends the Node.js plugin it started first): the next sample
+    // starts on a machine without it.
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGTERM");
+      await exited;
+    }
   }
+}
+
+/** The pids whose parent is `pid`, from /proc. */
+function childrenOf(pid: number): number[] {
+  return fs.readdirSync("/proc").flatMap((entry) => {
+    if (!/^\d+$/.test(entry)) return [];
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid ? [Number(entry)] : [];
+    } catch {
+      return [];
+    }
+  });
 }
 
 /** Bytes of every file under `dir`, links not followed. */
@@ -207,6 +245,7 @@ export async function benchPluginStart(options: { runs: number; baseline?: strin
     const figures = (list: PluginStartSample[]) => ({
       handshakeMs: spread(of(list, "handshakeMs")),
       schemaMs: spread(of(list, "schemaMs")),
+      configureMs: spread(of(list, "configureMs")),
       rssMb: spread(of(list, "rssMb")),
     });
     const npm = npmSizes();
@@ -215,7 +254,9 @@ export async function benchPluginStart(options: { runs: number; baseline?: strin
       loadAverage,
       size: {
         archiveBytes: fs.statSync(archive.file).size,
-        executableBytes: fs.statSync(executable).size,
+        executableBytes:
+          fs.statSync(executable).size + fs.statSync(path.join(unpacked, "new", nodeExecutableFile())).size,
+        frontBytes: fs.statSync(executable).size,
         npmPackedBytes: npm.packed,
         npmInstalledBytes: npm.installed,
         nodeBinaryBytes: fs.statSync(process.execPath).size,
@@ -225,6 +266,7 @@ export async function benchPluginStart(options: { runs: number; baseline?: strin
       ratio: {
         handshake: spread(ratios(of(samples.executable, "handshakeMs"), of(samples.launcher, "handshakeMs"))),
         schema: spread(ratios(of(samples.executable, "schemaMs"), of(samples.launcher, "schemaMs"))),
+        configure: spread(ratios(of(samples.executable, "configureMs"), of(samples.launcher, "configureMs"))),
         rss: spread(ratios(of(samples.executable, "rssMb"), of(samples.launcher, "rssMb"))),
       },
       ...(options.baseline && {
@@ -237,6 +279,7 @@ export async function benchPluginStart(options: { runs: number; baseline?: strin
           ratio: {
             handshake: spread(ratios(of(samples.executable, "handshakeMs"), of(old.plugin, "handshakeMs"))),
             schema: spread(ratios(of(samples.executable, "schemaMs"), of(old.plugin, "schemaMs"))),
+            configure: spread(ratios(of(samples.executable, "configureMs"), of(old.plugin, "configureMs"))),
             cliHelp: spread(ratios(old.help, old.baselineHelp)),
           },
         },
@@ -252,15 +295,18 @@ export function pluginStartLines(r: PluginStartResult): string[] {
   const mb = (bytes: number) => `${fmt(bytes / 1e6, 1)} MB`;
   const row = (name: string, f: PluginStartResult["executable"]) =>
     `${name} handshake ${fmt(f.handshakeMs.median, 0)} ms (${fmt(f.handshakeMs.p25, 0)}–${fmt(f.handshakeMs.p75, 0)}), ` +
-    `GetSchema answered ${fmt(f.schemaMs.median, 0)} ms (${fmt(f.schemaMs.p25, 0)}–${fmt(f.schemaMs.p75, 0)}), RSS ${fmt(f.rssMb.median, 0)} MB`;
+    `GetSchema answered ${fmt(f.schemaMs.median, 0)} ms (${fmt(f.schemaMs.p25, 0)}–${fmt(f.schemaMs.p75, 0)}), ` +
+    `Configure answered ${fmt(f.configureMs.median, 0)} ms (${fmt(f.configureMs.p25, 0)}–${fmt(f.configureMs.p75, 0)}), RSS ${fmt(f.rssMb.median, 0)} MB`;
   return [
-    `archive ${mb(r.size.archiveBytes)}, its executable ${mb(r.size.executableBytes)} (Node.js ${r.node} inside); ` +
+    `archive ${mb(r.size.archiveBytes)}, its executables ${mb(r.size.executableBytes)} (the front ${mb(r.size.frontBytes)}, ` +
+      `Node.js ${r.node} inside the other); ` +
       `npm: packed ${mb(r.size.npmPackedBytes)}, installed with its production dependencies ${mb(r.size.npmInstalledBytes)}, plus a node of ${mb(r.size.nodeBinaryBytes)}`,
     `load average as the rounds began: ${r.loadAverage.join(", ")}`,
     row("executable:", r.executable),
     row("launcher:  ", r.launcher),
     `executable / launcher: handshake ${fmt(r.ratio.handshake.median)} (${fmt(r.ratio.handshake.p25)}–${fmt(r.ratio.handshake.p75)}), ` +
-      `GetSchema ${fmt(r.ratio.schema.median)} (${fmt(r.ratio.schema.p25)}–${fmt(r.ratio.schema.p75)}), RSS ${fmt(r.ratio.rss.median)}`,
+      `GetSchema ${fmt(r.ratio.schema.median)} (${fmt(r.ratio.schema.p25)}–${fmt(r.ratio.schema.p75)}), ` +
+      `Configure ${fmt(r.ratio.configure.median)} (${fmt(r.ratio.configure.p25)}–${fmt(r.ratio.configure.p75)}), RSS ${fmt(r.ratio.rss.median)}`,
     ...(r.baseline ? baselineLines(r.baseline, row) : []),
   ];
 }
@@ -270,7 +316,8 @@ function baselineLines(b: BaselineResult, row: (name: string, f: PluginStartResu
   const ratio = (s: Spread) => `${fmt(s.median)} (${fmt(s.p25)}–${fmt(s.p75)})`;
   return [
     row(`baseline:  `, b.plugin) + ` [${b.from}]`,
-    `executable / baseline: handshake ${ratio(b.ratio.handshake)}, GetSchema ${ratio(b.ratio.schema)}`,
+    `executable / baseline: handshake ${ratio(b.ratio.handshake)}, GetSchema ${ratio(b.ratio.schema)}, ` +
+      `Configure ${ratio(b.ratio.configure)}`,
     `CLI executable --help: ${ms(b.cliHelpMs)}, baseline ${ms(b.baselineCliHelpMs)}, ratio ${ratio(b.ratio.cliHelp)}`,
     `an empty node (node -e 0), start to exit: ${ms(b.emptyNodeMs)}`,
   ];
