@@ -38,13 +38,17 @@ export const FRONT_ENV = "PLATFORM_PULUMI_PLUGIN_FRONT";
  * Started by the front, it ends when its stdin closes: the front ended, however it ended.
  */
 export function startPlugin(version: string, schema?: () => string): void {
-  if (process.env[FRONT_ENV] === "1") {
-    process.stdin.on("end", () => process.exit(0));
-    process.stdin.on("error", () => process.exit(0));
-    process.stdin.resume();
-  }
-  serve(lazyProvider(version, schema), process.argv.slice(2)).catch((error: unknown) => {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    process.exit(1);
-  });
+  serve(lazyProvider(version, schema), process.argv.slice(2))
+    // Watched once the port is out: a front gone sooner is seen then, at once.
+    .then(() => process.env[FRONT_ENV] === "1" && endWithStdin())
+    .catch((error: unknown) => {
+      console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+      process.exit(1);
+    });
+}
+
+function endWithStdin(): void {
+  process.stdin.on("end", () => process.exit(0));
+  process.stdin.on("error", () => process.exit(0));
+  process.stdin.resume();
 }

@@ -286,12 +286,14 @@ func (c *child) readPort(stdout io.Reader) {
 	case convErr != nil || port <= 0:
 		c.failed(fmt.Errorf("printed %q where its port belongs", strings.TrimSpace(line)))
 	default:
-		conn, dialErr := grpc.NewClient(fmt.Sprintf("127.0.0.1:%d", port),
+		conn, dialErr := grpc.NewClient(fmt.Sprintf("passthrough:///127.0.0.1:%d", port),
 			grpc.WithTransportCredentials(insecure.NewCredentials()),
 			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxMessage), grpc.MaxCallSendMsgSize(maxMessage)))
 		if dialErr != nil {
 			c.failed(dialErr)
 		} else {
+			// Connected now, not on the first call: the engine's first Configure waits for no dial.
+			conn.Connect()
 			c.once.Do(func() {
 				c.conn = conn
 				close(c.ready)
