@@ -2,7 +2,8 @@
  * The plugin archive's front (native/front, tools/plugin/front.ts) on the wire, against the Node.js
  * plugin beside it in the same archive: what the front answers itself is what the Node.js plugin
  * answers, every other call reaches the Node.js plugin and comes back as it answered, a plugin that
- * cannot start makes each call fail naming it, and the Node.js plugin never outlives the front.
+ * cannot start makes each call fail naming it, and the Node.js plugin never outlives the front;
+ * native/front/main_test.go (run here by go test) checks what travels with a call.
  * The front is built for each platform the release builds (.github/workflows/release.yml).
  */
 import { execFileSync, spawnSync } from "node:child_process";
@@ -15,7 +16,7 @@ import * as pluginProto from "@pulumi/pulumi/proto/plugin_pb";
 import { packageSchema } from "./schema";
 import { withoutPlatformEnv } from "../tools/orgProject";
 import { EXECUTABLE, pluginArchive } from "../tools/plugin/build";
-import { buildFront, nodeExecutableFile } from "../tools/plugin/front";
+import { buildFront, FRONT_SOURCE, nodeExecutableFile } from "../tools/plugin/front";
 import { getMappings, Plugin, startPlugin, unary } from "../tests/support/pluginClient";
 
 jest.setTimeout(300_000);
@@ -238,4 +239,24 @@ test("the front builds without cgo for each platform the release builds", () => 
     for (const setting of ["CGO_ENABLED=0", `GOOS=${goos}`, `GOARCH=${goarch}`])
       expect(info).toContain(`\tbuild\t${setting}\n`);
   }
+});
+
+test("the forwarding on its own (go test of native/front): metadata, deadline and cancellation reach the plugin; headers, trailers and errors come back; calls wait for its port", () => {
+  const source = path.join(scratch, "go-test");
+  fs.mkdirSync(source);
+  for (const name of fs.readdirSync(FRONT_SOURCE))
+    if (/^go\.(mod|sum)$|\.go$/.test(name)) fs.copyFileSync(path.join(FRONT_SOURCE, name), path.join(source, name));
+  fs.writeFileSync(path.join(source, "schema.json"), '{"name":"platform"}');
+  const run = spawnSync("go", ["test", "-count=1", "-v", "."], {
+    cwd: source,
+    encoding: "utf8",
+    env: { ...process.env, GOFLAGS: "-mod=mod", GOTOOLCHAIN: "local", CGO_ENABLED: "0" },
+  });
+  expect([...run.stdout.matchAll(/^--- (\w+): (\w+)/gm)].map(([, result, name]) => `${result} ${name}`)).toEqual([
+    "PASS TestMetadataDeadlineHeadersAndTrailersPass",
+    "PASS TestCancellationReachesThePlugin",
+    "PASS TestThePluginsErrorsComeBackAsTheyAre",
+    "PASS TestCallsWaitForThePluginsPortAndTheCallersCancellation",
+  ]);
+  expect(run.status).toBe(0);
 });
