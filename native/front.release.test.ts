@@ -185,6 +185,20 @@ test("the Node.js plugin ends with the front: when the front is killed (its stdi
   }
 });
 
+test("a Node.js plugin that ends after its start: the next call fails naming it and how it ended, and the front still answers the schema", async () => {
+  const plugin = await start(front);
+  expect(await getMappings(plugin.client, "terraform")).toEqual(["chainguard"]);
+  const [child] = childrenOf(plugin.process.pid!);
+  process.kill(child, "SIGKILL");
+  await ended(child);
+  const answer = await outcome(getMappings(plugin.client, "terraform"));
+  expect(answer.code).toBe(14);
+  const prefix = `the platform provider's Node.js plugin ${node} exited (signal: killed) during the call (`;
+  expect(answer.details?.startsWith(prefix)).toBe(true);
+  expect(answer.details?.endsWith("); it wrote nothing to stderr")).toBe(true);
+  expect(JSON.parse(await getSchema(plugin))).toEqual(packageSchema(version));
+});
+
 test("a Node.js plugin that cannot start: the schema is still answered, each other call fails naming it and its stderr's end", async () => {
   const broken = path.join(scratch, "broken");
   fs.mkdirSync(broken);
