@@ -197,6 +197,29 @@ test("create, read, update, look up and delete through the generic lifecycle aga
   expect(await provider.read(created.id, updated.outs)).toEqual({ id: "", props: {} });
 });
 
+test("the derived rules hold for it: a group's delete takes its widgets along, the built-in owner holds its capabilities", async () => {
+  const api = (method: string, route: string, body?: unknown) =>
+    fetch(`${emu.url}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${emu.token}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const group = (await (await api("POST", `/iam/v2/groups/${emu.rootUid}`, { name: "with-widgets" })).json()) as {
+    uid: string;
+  };
+  const made = (await (await api("POST", `/iam/v2/widgets/${group.uid}`, { name: "w2" })).json()) as { uid: string };
+  expect((await api("GET", `/iam/v2/widgets/${made.uid}`)).status).toBe(200);
+  expect((await api("DELETE", `/iam/v2/groups/${group.uid}`)).status).toBe(200);
+  expect((await api("GET", `/iam/v2/widgets/${made.uid}`)).status).toBe(404);
+
+  const roles = (await (await api("GET", "/iam/v2/roles?name=owner")).json()) as {
+    roles: Array<{ capabilities: string[] }>;
+  };
+  expect(roles.roles[0].capabilities).toEqual(
+    expect.arrayContaining(["CAP_IAM_WIDGETS_LIST", "CAP_IAM_WIDGETS_CREATE", "CAP_IAM_WIDGETS_DELETE"]),
+  );
+});
+
 test("the native schema, the exporter, the class generator and the docs pick the kind up from its registry line", async () => {
   expect(packageSchema("0.0.0", loadApiDocument(documentFile)).resources["platform:iam:Widget"]).toBeDefined();
   expect(exportedKinds().map(({ kind }) => kind.typeName)).toContain("Widget");
