@@ -11,9 +11,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { BUILTIN_ROLES, startEmulator } from "../emulator";
-import { RESOURCES } from "../emulator/kinds/registry";
+import { loadApiDocument } from "../emulator/apiDocument";
+import { kindsOf } from "../emulator/kinds/registry";
 import type { EmulatorState } from "../emulator/persistence";
-import type { Kind } from "../emulator/store";
 import { repoRoot } from "../tools/host/stage";
 
 export interface KindListCost {
@@ -32,29 +32,31 @@ export interface EmulatorKindsResult {
   notMeasured: string[];
 }
 
-/** Where each kind is listed (the emulator's kinds/*.ts: domain and operations). */
-const LISTABLE: Record<string, string> = {
-  groups: "iam",
-  identities: "iam",
-  roles: "iam",
-  roleBindings: "iam",
-  identityProviders: "iam",
-  accountAssociations: "iam",
-  groupInvites: "iam",
-  externalGroupRoleMappings: "iam",
-  repos: "registry",
-  tags: "registry",
-  overlays: "registry",
-  overlayBindings: "registry",
-  advisories: "vulnerabilities",
-  subscriptions: "events",
-  requestGroups: "libraries",
-};
-
-/** Query parameters a kind's List requires, given the root organization's uid. */
-const REQUIRED_QUERY: Record<string, (rootUid: string) => Record<string, string>> = {
-  requestGroups: (rootUid) => ({ parent: rootUid }),
-};
+/** Every kind the API document lists, where it is listed, and its List's required query given the root's uid. */
+function listableKinds(): Array<{
+  kind: string;
+  domain: string;
+  required: (rootUid: string) => Record<string, string>;
+}> {
+  const doc = loadApiDocument();
+  return Object.values(kindsOf(doc))
+    .filter((def) => def.operations.includes("list"))
+    .map((def) => {
+      const listPath = new RegExp(`^/${def.domain}/v2(beta1)?/${def.kind}$`);
+      const list = [...doc.operations, ...doc.v2beta1Only].find(
+        (op) => op.method.toUpperCase() === "GET" && listPath.test(op.path),
+      );
+      const names = (list?.parameters ?? []).filter((p) => p.in === "query" && p.required).map((p) => p.name);
+      const unknown = names.filter((name) => name !== "parent");
+      if (unknown.length)
+        throw new Error(`the List of ${def.kind} requires ${unknown.join(", ")}, which the bench cannot give`);
+      return {
+        kind: def.kind,
+        domain: def.domain,
+        required: (rootUid: string): Record<string, string> => (names.length ? { parent: rootUid } : {}),
+      };
+    });
+}
 
 type StoredRecord = NonNullable<EmulatorState["records"]["groups"]>[number];
 
@@ -64,7 +66,7 @@ function clones(kind: string, template: StoredRecord, count: number): StoredReco
     createHash("sha1").update(`${kind}:${i}`).digest("hex").slice(0, length);
   // A record keyed by its parent (an account association: its uid is its group's) is one per
   // parent: each clone stands for its own group below the template's.
-  if (RESOURCES[kind as Kind]?.keyedByParent)
+  if (kindsOf(loadApiDocument())[kind]?.keyedByParent)
     return Array.from({ length: count }, (_, i) => {
       const uid = `${template.uid}/${segment(i, 16)}`;
       return {
@@ -174,9 +176,9 @@ export async function benchEmulatorKinds(options: {
     const seed = JSON.parse(fs.readFileSync(seedFile, "utf8")) as EmulatorState;
     const kinds: KindListCost[] = [];
     const notMeasured: string[] = [];
-    for (const [kind, domain] of Object.entries(LISTABLE)) {
+    for (const { kind, domain, required } of listableKinds()) {
       if (options.only && !options.only.includes(kind)) continue;
-      const records = seed.records[kind as keyof EmulatorState["records"]] ?? [];
+      const records = seed.records[kind] ?? [];
       if (records.length === 0) {
         notMeasured.push(kind);
         continue;
@@ -192,13 +194,7 @@ export async function benchEmulatorKinds(options: {
         fs.writeFileSync(file, JSON.stringify(state));
         const emu = await startEmulator({ quiet: true, seed: false, statePath: file });
         try {
-          return await pageMedian(
-            emu.url,
-            emu.token,
-            listPath,
-            REQUIRED_QUERY[kind]?.(seed.rootUid) ?? {},
-            options.samples,
-          );
+          return await pageMedian(emu.url, emu.token, listPath, required(seed.rootUid), options.samples);
         } finally {
           await emu.close();
           fs.rmSync(file, { force: true });

@@ -3,54 +3,13 @@
  * built-in roles. viewer reads, editor also writes the organization's contents, owner may do
  * everything including managing roles, who holds them and how people sign in.
  */
-import { Kind } from "./store";
+import { loadApiDocument } from "./apiDocument";
 import { builtinRoleUid } from "./ids";
+import type { Kinds, Verb } from "./kinds/kind";
+import { kindsOf } from "./kinds/registry";
+import type { Kind } from "./store";
 
-export type Verb = "LIST" | "CREATE" | "UPDATE" | "DELETE";
-
-const crud = (prefix: string): Record<Verb, string> => ({
-  LIST: `${prefix}_LIST`,
-  CREATE: `${prefix}_CREATE`,
-  UPDATE: `${prefix}_UPDATE`,
-  DELETE: `${prefix}_DELETE`,
-});
-
-/** The capability each verb on each collection needs, as the enum names it. */
-export const CAPABILITIES: Record<Kind, Record<Verb, string>> = {
-  groups: crud("CAP_IAM_GROUPS"),
-  identities: crud("CAP_IAM_IDENTITY"),
-  roles: crud("CAP_IAM_ROLES"),
-  roleBindings: crud("CAP_IAM_ROLE_BINDINGS"),
-  repos: crud("CAP_REPO"),
-  tags: crud("CAP_TAG"),
-  advisories: crud("CAP_ADVISORIES"),
-  identityProviders: crud("CAP_IAM_IDENTITY_PROVIDERS"),
-  accountAssociations: crud("CAP_IAM_ACCOUNT_ASSOCIATIONS"),
-  // The enum has no update capability for invites: an invite is created or deleted, never changed.
-  groupInvites: { ...crud("CAP_IAM_GROUP_INVITES"), UPDATE: "CAP_IAM_GROUP_INVITES_CREATE" },
-  // Mappings grant roles to an identity provider's groups: managed like role bindings.
-  externalGroupRoleMappings: crud("CAP_IAM_ROLE_BINDINGS"),
-  subscriptions: crud("CAP_EVENTS_SUBSCRIPTION"),
-  overlays: {
-    LIST: "CAP_REGISTRY_OVERLAYS_LIST",
-    CREATE: "CAP_REGISTRY_OVERLAYS_EDIT",
-    UPDATE: "CAP_REGISTRY_OVERLAYS_EDIT",
-    DELETE: "CAP_REGISTRY_OVERLAYS_EDIT",
-  },
-  overlayBindings: {
-    LIST: "CAP_REGISTRY_OVERLAYS_LIST",
-    CREATE: "CAP_REGISTRY_OVERLAYS_EDIT",
-    UPDATE: "CAP_REGISTRY_OVERLAYS_EDIT",
-    DELETE: "CAP_REGISTRY_OVERLAYS_EDIT",
-  },
-  termsAcceptances: {
-    LIST: "CAP_TERMS_LIST",
-    CREATE: "CAP_TERMS_ACCEPT",
-    UPDATE: "CAP_TERMS_ACCEPT",
-    DELETE: "CAP_TERMS_ACCEPT",
-  },
-  requestGroups: crud("CAP_LIBRARIES_REQUEST_GROUPS"),
-};
+export type { Verb };
 
 /** Capabilities of operations that are not a collection's verb. */
 export const OTHER_CAPABILITIES = {
@@ -67,24 +26,12 @@ export const OTHER_CAPABILITIES = {
   requestGroupsRefresh: "CAP_LIBRARIES_REQUEST_GROUPS_REFRESH_COVERAGE",
 } as const;
 
-export function capability(kind: Kind, verb: Verb): string {
-  return CAPABILITIES[kind][verb];
+/** The capability a verb on a collection needs (its kind's, kinds/registry.ts). */
+export function capability(ctx: { kinds: Kinds }, kind: Kind, verb: Verb): string {
+  return ctx.kinds[kind].capabilities[verb];
 }
 
 const sorted = (caps: string[]) => [...new Set(caps)].sort();
-
-export const ALL_CAPABILITIES: string[] = sorted([
-  ...Object.values(CAPABILITIES).flatMap((verbs) => Object.values(verbs)),
-  ...Object.values(OTHER_CAPABILITIES),
-]);
-
-const READS = sorted([
-  ...Object.values(CAPABILITIES).map((verbs) => verbs.LIST),
-  OTHER_CAPABILITIES.termsList,
-  OTHER_CAPABILITIES.librariesList,
-  OTHER_CAPABILITIES.requestGroupsList,
-]);
-const EDITABLE: Kind[] = ["groups", "identities", "repos", "tags", "overlays", "overlayBindings", "subscriptions"];
 
 export interface BuiltinRole {
   uid: string;
@@ -93,18 +40,31 @@ export interface BuiltinRole {
   capabilities: string[];
 }
 
-export const BUILTIN_ROLES: BuiltinRole[] = [
-  { name: "viewer", description: "Viewer Role (built-in)", capabilities: READS },
-  {
-    name: "editor",
-    description: "Editor Role (built-in)",
-    capabilities: [
-      ...READS,
-      ...EDITABLE.flatMap((kind) => (["CREATE", "UPDATE", "DELETE"] as Verb[]).map((verb) => capability(kind, verb))),
-    ],
-  },
-  { name: "owner", description: "Owner Role (built-in)", capabilities: ALL_CAPABILITIES },
-].map((role) => ({ ...role, uid: builtinRoleUid(role.name), capabilities: sorted(role.capabilities) }));
+/** The built-in roles over the given kinds: viewer lists, editor also writes the `editable` kinds, owner does all. */
+export function builtinRoles(kinds: Kinds): BuiltinRole[] {
+  const defs = Object.values(kinds);
+  const all = sorted([...defs.flatMap((def) => Object.values(def.capabilities)), ...Object.values(OTHER_CAPABILITIES)]);
+  const reads = sorted([
+    ...defs.map((def) => def.capabilities.LIST),
+    OTHER_CAPABILITIES.termsList,
+    OTHER_CAPABILITIES.librariesList,
+    OTHER_CAPABILITIES.requestGroupsList,
+  ]);
+  const writes = defs
+    .filter((def) => def.editable)
+    .flatMap((def) => [def.capabilities.CREATE, def.capabilities.UPDATE, def.capabilities.DELETE]);
+  return [
+    { name: "viewer", description: "Viewer Role (built-in)", capabilities: reads },
+    { name: "editor", description: "Editor Role (built-in)", capabilities: [...reads, ...writes] },
+    { name: "owner", description: "Owner Role (built-in)", capabilities: all },
+  ].map((role) => ({ ...role, uid: builtinRoleUid(role.name), capabilities: sorted(role.capabilities) }));
+}
+
+/** The built-in roles of the API document the package carries. */
+export const BUILTIN_ROLES: BuiltinRole[] = builtinRoles(kindsOf(loadApiDocument()));
+
+/** Every capability the owner holds under the API document the package carries. */
+export const ALL_CAPABILITIES: string[] = builtinRole("owner").capabilities;
 
 export function builtinRole(name: string): BuiltinRole {
   const role = BUILTIN_ROLES.find((r) => r.name === name);

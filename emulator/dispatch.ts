@@ -68,7 +68,7 @@ export function dispatch(
 ): Answer {
   checkQuery(route, params);
   const collection = COLLECTION_PATH.exec(route.op.path);
-  const def = collection ? resourceFor(collection[1], collection[2]) : undefined;
+  const def = collection ? resourceFor(ctx.kinds, collection[1], collection[2]) : undefined;
   if (collection && def) {
     const uid = pathParams.uid;
     switch (route.method) {

@@ -275,6 +275,44 @@ describe("group delete", () => {
     expect((await call(emu, "DELETE", `${G}/${group.uid}`)).status).toBe(200);
     expect((await call(emu, "GET", `/iam/v2beta1/roleBindings/${binding.body.uid}`)).status).toBe(404);
   });
+
+  test("everything defined on a deleted group goes with it, and what is below or refers to that in turn", async () => {
+    const group = await createGroup("del-f");
+    const made = async (path: string, body: unknown): Promise<string> => {
+      const reply = await call(emu, "POST", `${path}/${group.uid}`, { body });
+      expect(reply.status).toBe(200);
+      return `${path}/${reply.body.uid}`;
+    };
+    const viewer = (await call(emu, "GET", "/iam/v2beta1/roles", { query: { name: "viewer" } })).body.roles[0].uid;
+    const role = await made("/iam/v2beta1/roles", { name: "custom", capabilities: ["CAP_REPO_LIST"] });
+    const owner = (await call(emu, "GET", "/iam/v2beta1/identities", { query: { name: "dev-owner" } })).body
+      .identities[0].uid;
+    const roleUid = role.slice(role.lastIndexOf("/") + 1);
+    const binding = await made("/iam/v2beta1/roleBindings", { identityUid: owner, roleUid });
+    const idp = await made("/iam/v2beta1/identityProviders", {
+      name: "sso",
+      defaultRole: viewer,
+      oidc: { issuer: "https://idp.example", clientId: "c", clientSecret: "s" },
+    });
+    const idpUid = idp.slice("/iam/v2beta1/identityProviders/".length);
+    const mapping = await call(emu, "POST", `/iam/v2beta1/externalGroupRoleMappings/${idpUid}`, {
+      body: { externalGroupId: "eng", roleUid: viewer },
+    });
+    expect(mapping.status).toBe(200);
+    const defined = [
+      role,
+      binding,
+      idp,
+      `/iam/v2beta1/externalGroupRoleMappings/${mapping.body.uid}`,
+      await made("/iam/v2beta1/groupInvites", { roleUid: viewer, ttl: "3600s" }),
+      await made("/events/v2beta1/subscriptions", { sink: "https://hooks.example/events" }),
+      await made("/registry/v2beta1/overlays", { name: "tz", config: { environment: { TZ: "UTC" } } }),
+      await made("/libraries/v2beta1/requestGroups", { name: "deps", items: ["requests==2.31.0"] }),
+    ];
+    for (const path of defined) expect([path, (await call(emu, "GET", path)).status]).toEqual([path, 200]);
+    expect((await call(emu, "DELETE", `${G}/${group.uid}`)).status).toBe(200);
+    for (const path of defined) expect([path, (await call(emu, "GET", path)).status]).toEqual([path, 404]);
+  });
 });
 
 describe("versions", () => {

@@ -13,7 +13,7 @@ import { decodePageToken, encodePageToken, isExpired } from "./pageTokens";
 import { Params, getBool, getInt, getList, getString } from "./params";
 import { answerOf } from "./kinds/answer";
 import { ResourceDef } from "./kinds/kind";
-import { RESOURCES, removeRecord } from "./kinds/registry";
+import { removeRecord } from "./kinds/registry";
 import { Collection, makeRec, OrderField, Rec } from "./store";
 import { BodyRules, validateCreate, validatePatch } from "./validation";
 
@@ -85,7 +85,7 @@ export function listResources(ctx: Context, def: ResourceDef, requestParams: Par
 function filtersOf(ctx: Context, def: ResourceDef, params: Params) {
   const predicates: Array<(rec: Rec) => boolean> = [];
   let intervals: Interval[] | null = null;
-  const scope = ctx.principal.scope(capability(def.kind, "LIST"));
+  const scope = ctx.principal.scope(capability(ctx, def.kind, "LIST"));
   if (def.placedByParent) {
     // Shared records (no parent) are visible to everyone, the others within their group's subtree.
     predicates.push((r) => r.parentUid === null || scope.some((g) => inSubtree(String(r.parentUid), g)));
@@ -141,11 +141,11 @@ function filtersOf(ctx: Context, def: ResourceDef, params: Params) {
 /** Finds a record the caller may act on; a uid outside the caller's reach is denied whether or not it exists. */
 export function authorize(ctx: Context, def: ResourceDef, uid: string, verb: Verb): Rec {
   const coll = ctx.store.of(def.kind);
-  const cap = capability(def.kind, verb);
+  const cap = capability(ctx, def.kind, verb);
   if (def.placedByParent) {
     const rec = coll.get(uid);
     const visible =
-      rec && (rec.parentUid === null || ctx.principal.can(capability(def.kind, "LIST"), String(rec.parentUid)));
+      rec && (rec.parentUid === null || ctx.principal.can(capability(ctx, def.kind, "LIST"), String(rec.parentUid)));
     if (!rec || !visible) throw notFound(def.singular, uid);
     if (verb === "LIST") return rec;
     if (rec.parentUid === null)
@@ -182,7 +182,7 @@ function checkUniqueName(coll: Collection, def: ResourceDef, parentUid: string, 
 function resolveParent(ctx: Context, def: ResourceDef, given: string): string {
   if (def.parentKind !== "groups" || ctx.store.of("groups").get(given)) return given;
   const groups = ctx.store.of("groups");
-  const cap = capability("groups", "LIST");
+  const cap = capability(ctx, "groups", "LIST");
   const visible = (r: Rec) => ctx.principal.can(cap, r.uid);
   let matches = groups.named(given).filter(visible);
   if (matches.length === 0 && /^[0-9a-f]+(\/[0-9a-f]+)*$/.test(given))
@@ -207,14 +207,14 @@ export function createResource(
   body: unknown,
 ): Record<string, unknown> {
   if (!def.operations.includes("create")) throw unimplemented(`${def.kind} cannot be created through this API`);
-  const parentDef = RESOURCES[def.parentKind];
+  const parentDef = ctx.kinds[def.parentKind];
   if (!givenParent)
     throw invalidField(
       "parent",
       `the parent ${parentDef.singular}'s uid goes in the path: POST …/${def.kind}/<${parentDef.singular} uid>`,
     );
   const parentUid = resolveParent(ctx, def, givenParent);
-  const cap = capability(def.kind, "CREATE");
+  const cap = capability(ctx, def.kind, "CREATE");
   if (!ctx.principal.can(cap, parentUid)) throw permissionDenied(`the caller lacks ${cap} on "${parentUid}"`);
   const parent = ctx.store.of(def.parentKind).get(parentUid);
   if (!parent) throw notFound(parentDef.singular, parentUid);
@@ -291,7 +291,7 @@ export function updateResource(
 export function deleteResource(ctx: Context, def: ResourceDef, uid: string): void {
   if (!def.operations.includes("delete")) throw unimplemented(`${def.kind} cannot be deleted through this API`);
   if (def.idempotentDelete && !def.placedByParent && !ctx.store.of(def.kind).get(uid)) {
-    const cap = capability(def.kind, "DELETE");
+    const cap = capability(ctx, def.kind, "DELETE");
     if (!ctx.principal.can(cap, uid)) throw permissionDenied(`the caller lacks ${cap} on "${uid}"`);
     return;
   }

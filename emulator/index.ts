@@ -13,7 +13,7 @@ import { ListEngine } from "./listEngine";
 import { Jwks, OidcKeys } from "./oidc";
 import { messagesOf } from "./messages";
 import { routerOf } from "./routes";
-import { rekeyByParent } from "./kinds/registry";
+import { kindsOf, rekeyByParent } from "./kinds/registry";
 import { EmulatorState, Journal, readState, stateFileError } from "./persistence";
 import { bootstrap, seedBulk, seedSamples } from "./seed";
 import { rateLimit } from "./rateLimit";
@@ -28,20 +28,22 @@ export const DEFAULT_TOKEN_TTL_SECONDS = 3600;
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const clock = new Clock();
-  const store = new Store();
+  const doc = loadApiDocument(options.apiDocumentPath);
+  const kinds = kindsOf(doc);
+  const store = new Store(Object.values(kinds));
   store.legacyAdvisoryEvents = options.documentedAdvisoryEvents === false;
   const engine = new ListEngine();
   const auth = new Auth(store, clock);
   const faults = new Faults(options.faults ?? [], seededRandom(options.faultSeed ?? randomBytes(4).readUInt32BE(0)));
   const log = new RequestLog();
   const trusted = new Map<string, Jwks>();
-  const saved = options.statePath ? readState(options.statePath) : null;
+  const saved = options.statePath ? readState(options.statePath, Object.keys(kinds)) : null;
   const oidc = await OidcKeys.start(saved?.oidcPrivateJwk);
 
   let url = "";
   let issuer = "";
-  const doc = loadApiDocument(options.apiDocumentPath);
   const handler = createHandler({
+    kinds,
     messages: messagesOf(doc),
     router: routerOf(doc),
     requirePatchFields: options.requirePatchFields ?? false,
@@ -87,7 +89,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   let devIdentityUid: string;
   let devToken: string;
   if (saved) {
-    store.load(rekeyByParent(saved.records, (why) => stateFileError(options.statePath!, why)));
+    store.load(rekeyByParent(kinds, saved.records, (why) => stateFileError(options.statePath!, why)));
     ({ rootUid, devIdentityUid, devToken } = saved);
     // The dev issuer's URL follows the port; keep the dev owner matching it after a restart elsewhere.
     const devIdentity = store.of("identities").get(devIdentityUid);
@@ -102,7 +104,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     }
   } else {
     const now = clock.now();
-    ({ rootUid, devIdentityUid } = bootstrap(store, now, issuer));
+    ({ rootUid, devIdentityUid } = bootstrap(store, kinds, now, issuer));
     if (options.seed !== false) seedSamples(store, now, rootUid);
     if (options.bulk) seedBulk(store, now, rootUid, options.bulk);
     devToken = `dev_${randomBytes(24).toString("hex")}`;

@@ -9,7 +9,9 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { Kind, KINDS, StoredRec } from "./store";
+import { loadApiDocument } from "./apiDocument";
+import { kindsOf } from "./kinds/registry";
+import { Kind, StoredRec } from "./store";
 
 export interface EmulatorState {
   version: 1;
@@ -46,8 +48,6 @@ function recordProblem(rec: unknown): string | null {
   return null;
 }
 
-const isKind = (kind: unknown): kind is Kind => typeof kind === "string" && (KINDS as readonly string[]).includes(kind);
-
 function removeLeftoverTemps(file: string): void {
   const dir = path.dirname(path.resolve(file));
   if (!fs.existsSync(dir)) return;
@@ -56,7 +56,7 @@ function removeLeftoverTemps(file: string): void {
     if (name.startsWith(`${base}.`) && TEMP.test(name)) fs.rmSync(path.join(dir, name), { force: true });
 }
 
-function readJournal(file: string): JournalEntry[] {
+function readJournal(file: string, isKind: (kind: unknown) => boolean): JournalEntry[] {
   const journal = journalOf(file);
   if (!fs.existsSync(journal)) return [];
   const lines = fs.readFileSync(journal, "utf8").split("\n");
@@ -82,8 +82,15 @@ function readJournal(file: string): JournalEntry[] {
   return entries;
 }
 
-/** The snapshot with the journal replayed on top, every record checked; null when there is no state yet. */
-export function readState(file: string): EmulatorState | null {
+/**
+ * The snapshot with the journal replayed on top, every record checked; null when there is no state
+ * yet. `kinds`: the collections records may be of (the default API document's).
+ */
+export function readState(
+  file: string,
+  kinds: readonly Kind[] = Object.keys(kindsOf(loadApiDocument())),
+): EmulatorState | null {
+  const isKind = (kind: unknown): boolean => typeof kind === "string" && kinds.includes(kind);
   removeLeftoverTemps(file);
   if (!fs.existsSync(file)) {
     if (fs.existsSync(journalOf(file))) fail(file, `is missing but its journal ${journalOf(file)} exists`);
@@ -110,7 +117,7 @@ export function readState(file: string): EmulatorState | null {
     });
     byKind.set(kind, map);
   }
-  for (const entry of readJournal(file)) {
+  for (const entry of readJournal(file, isKind)) {
     const map = byKind.get(entry.kind) ?? new Map<string, StoredRec>();
     byKind.set(entry.kind, map);
     if (entry.op === "put") map.set(entry.rec.uid, entry.rec);

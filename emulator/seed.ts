@@ -4,7 +4,8 @@
  * samples (repos with tags and advisories) and bulk records are optional.
  */
 import { createHash } from "node:crypto";
-import { BUILTIN_ROLES, builtinRole } from "./capabilities";
+import { builtinRole, builtinRoles } from "./capabilities";
+import type { Kinds } from "./kinds/kind";
 import { childUid, newSegment } from "./ids";
 import { makeRec, Rec, Store } from "./store";
 import { BulkOptions } from "./types";
@@ -12,9 +13,14 @@ import { BulkOptions } from "./types";
 export const ROOT_NAME = "demo-org";
 export const DEV_IDENTITY_NAME = "dev-owner";
 
-export function bootstrap(store: Store, now: number, devIssuer: string): { rootUid: string; devIdentityUid: string } {
+export function bootstrap(
+  store: Store,
+  kinds: Kinds,
+  now: number,
+  devIssuer: string,
+): { rootUid: string; devIdentityUid: string } {
   store.of("roles").addMany(
-    BUILTIN_ROLES.map((role) =>
+    builtinRoles(kinds).map((role) =>
       makeRec({
         uid: role.uid,
         parentUid: null,

@@ -25,6 +25,7 @@ import { OidcKeys } from "./oidc";
 import { normalizeParams, Params, rawQuery } from "./params";
 import { Messages } from "./messages";
 import { Router } from "./routes";
+import type { Kinds } from "./kinds/kind";
 import { Store } from "./store";
 import { exchangeToken, ExchangeDeps } from "./sts";
 import { listV1 } from "./v1";
@@ -32,6 +33,8 @@ import { listV1 } from "./v1";
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface ServerDeps {
+  /** The collections the API document serves (kinds/registry.ts). */
+  kinds: Kinds;
   store: Store;
   clock: Clock;
   engine: ListEngine;
@@ -135,6 +138,7 @@ async function route(
   const principal = deps.auth.authenticate(req.headers.authorization);
   const ctx: Context = {
     store: deps.store,
+    kinds: deps.kinds,
     clock: deps.clock,
     engine: deps.engine,
     messages: deps.messages,

@@ -6,25 +6,8 @@
 import { SortedIndex, SortValue } from "./sortedIndex";
 import { uidKey } from "./ids";
 
-export const KINDS = [
-  "groups",
-  "identities",
-  "roles",
-  "roleBindings",
-  "repos",
-  "tags",
-  "advisories",
-  "identityProviders",
-  "accountAssociations",
-  "groupInvites",
-  "externalGroupRoleMappings",
-  "subscriptions",
-  "overlays",
-  "overlayBindings",
-  "termsAcceptances",
-  "requestGroups",
-] as const;
-export type Kind = (typeof KINDS)[number];
+/** A collection's name (`groups`, `roleBindings`, …): which ones exist is the kinds registry's (kinds/registry.ts). */
+export type Kind = string;
 
 export interface Rec {
   uid: string;
@@ -39,14 +22,6 @@ export interface Rec {
 }
 
 export type OrderField = "uid" | "name" | "createTime" | "updateTime";
-
-/** Data fields looked up by value (for example a binding's identityUid). */
-const REFERENCE_FIELDS: Partial<Record<Kind, string[]>> = {
-  roleBindings: ["identityUid", "roleUid"],
-  overlayBindings: ["overlay"],
-  externalGroupRoleMappings: ["roleUid"],
-  groupInvites: ["roleUid"],
-};
 
 function addTo(map: Map<string, Set<Rec>>, key: string, rec: Rec): void {
   let set = map.get(key);
@@ -77,8 +52,12 @@ export class Collection {
   /** Told of every record written or removed (the journal), once attached. */
   onWrite: ((op: "put" | "del", rec: Rec) => void) | null = null;
 
-  constructor(readonly kind: Kind) {
-    for (const field of REFERENCE_FIELDS[kind] ?? []) this.byReference.set(field, new Map());
+  /** `referenceFields`: data fields looked up by value (a binding's identityUid). */
+  constructor(
+    readonly kind: Kind,
+    referenceFields: readonly string[] = [],
+  ) {
+    for (const field of referenceFields) this.byReference.set(field, new Map());
   }
 
   get size(): number {
@@ -180,10 +159,7 @@ export function makeRec(stored: StoredRec): Rec {
 }
 
 export class Store {
-  readonly collections = Object.fromEntries(KINDS.map((kind) => [kind, new Collection(kind)])) as Record<
-    Kind,
-    Collection
-  >;
+  readonly collections: Readonly<Record<Kind, Collection>>;
   private listeners: Array<() => void> = [];
   /**
    * Answer advisory events in the short form of the seed scope (`{type, time}`) instead of
@@ -191,13 +167,26 @@ export class Store {
    */
   legacyAdvisoryEvents = false;
 
+  /** One collection per kind, each with the data fields its records are looked up by. */
+  constructor(kinds: Iterable<{ kind: Kind; references?: Record<string, Kind> }>) {
+    const collections: Record<Kind, Collection> = {};
+    for (const { kind, references } of kinds) collections[kind] = new Collection(kind, Object.keys(references ?? {}));
+    this.collections = collections;
+  }
+
+  get kinds(): Kind[] {
+    return Object.keys(this.collections);
+  }
+
   of(kind: Kind): Collection {
+    if (!Object.prototype.hasOwnProperty.call(this.collections, kind))
+      throw new Error(`the emulator keeps no collection ${kind}`);
     return this.collections[kind];
   }
 
   /** Every record written or removed from now on goes to writer (the journal). */
   attachWriter(writer: (kind: Kind, op: "put" | "del", rec: StoredRec) => void): void {
-    for (const kind of KINDS) this.collections[kind].onWrite = (op, rec) => writer(kind, op, stored(rec));
+    for (const kind of this.kinds) this.collections[kind].onWrite = (op, rec) => writer(kind, op, stored(rec));
   }
 
   onChange(listener: () => void): void {
@@ -210,14 +199,14 @@ export class Store {
 
   snapshot(): Record<Kind, StoredRec[]> {
     const out = {} as Record<Kind, StoredRec[]>;
-    for (const kind of KINDS) {
+    for (const kind of this.kinds) {
       out[kind] = this.collections[kind].indexes.uid.items.map(stored);
     }
     return out;
   }
 
   load(snapshot: Partial<Record<Kind, StoredRec[]>>): void {
-    for (const kind of KINDS) {
+    for (const kind of this.kinds) {
       const recs = snapshot[kind];
       if (recs?.length) this.collections[kind].addMany(recs.map(makeRec));
     }

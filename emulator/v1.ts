@@ -1,7 +1,6 @@
 /** The v1 list endpoints that stay available: key `items`, `id` instead of uid, createdAt/updatedAt. */
 import { Context, listAll } from "./handlers";
 import { Params, textOf } from "./params";
-import { RESOURCES } from "./kinds/registry";
 import { Rec } from "./store";
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -38,7 +37,7 @@ export function listV1(ctx: Context, collection: "groups" | "repos", params: Par
   const id = params.get("id");
   if (id) v2Params.set("uidp.ids", id);
   v2Params.delete("id");
-  const recs = listAll(ctx, RESOURCES[collection], v2Params);
+  const recs = listAll(ctx, ctx.kinds[collection], v2Params);
   const render: (rec: Rec) => unknown = collection === "groups" ? v1Group : v1Repo;
   return { items: recs.map(render) };
 }

@@ -1,7 +1,9 @@
 /**
  * Every kind the package manages, each listed once: the only place the package learns which
- * kinds exist. The exporter, the benchmarks, the package test, the documents check, the
- * generator and the emulator take the list from here; nothing finds kinds by reading folders.
+ * kinds exist. The exporter, the native provider, the benchmarks, the package test, the
+ * documents check and the generator take the list from here; nothing finds kinds by reading
+ * folders. (The emulator takes its collections from the API document instead: it judges the
+ * provider independently.)
  *
  * Each entry is the kind's provider module: its exports are the provider object a resource's
  * state stores as `__provider` (a bare `require` of the module's path), and carry the

@@ -2,18 +2,14 @@
  * The account association of a group: the cloud accounts (AWS, Azure, Google, GitHub, …) it
  * trusts. One per group, and its uid is the group's.
  */
-import accountAssociationDescription from "../../resources/iam/accountAssociation/description";
-import { ResourceDef, servedAs } from "./kind";
+import { KindRules } from "./kind";
 
 export const PROVIDERS = ["amazon", "azure", "chainguard", "github", "google"] as const;
 
-export const accountAssociations: ResourceDef = {
-  ...servedAs(accountAssociationDescription),
+export const accountAssociations: KindRules = {
   // The documents key an association by its group: every path takes the group's uid.
   keyedByParent: true,
   idempotentDelete: true,
-  uniqueNames: false,
-  operations: ["list", "get", "create", "update", "delete"],
   check: (values) => {
     const amazon = values.amazon as Record<string, unknown> | undefined;
     return typeof amazon?.account === "string" && !/^\d{12}$/.test(amazon.account)

@@ -2,7 +2,7 @@
 import { getList, getString, textOf } from "../params";
 import { Rec } from "../store";
 import { AdvisoryEvent, eventMatches, shortEvent } from "./advisoryEvents";
-import { ResourceDef } from "./kind";
+import { crud, KindRules } from "./kind";
 
 function anyIn(values: unknown, wanted: Set<string>): boolean {
   return Array.isArray(values) && values.some((v) => wanted.has(String(v)));
@@ -26,14 +26,9 @@ function isOfOrigin(artifactName: string, origin: string): boolean {
   return artifactName === origin || artifactName.startsWith(`${origin}-`);
 }
 
-export const advisories: ResourceDef = {
-  kind: "advisories",
-  domain: "vulnerabilities",
-  singular: "advisory",
+export const advisories: KindRules = {
   parentKind: "repos",
-  message: "vulnerabilities.Advisory",
-  uniqueNames: false,
-  operations: ["list", "get"],
+  capabilities: crud("CAP_ADVISORIES"),
   // Only advisories migrated from a GitHub advisory repository carry a legacyAdvisoryId: no default.
   defaults: {
     artifactName: "",

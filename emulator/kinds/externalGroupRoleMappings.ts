@@ -1,16 +1,16 @@
 /** Roles granted to the groups of an identity provider's directory (the create path names the provider). */
-import externalGroupRoleMappingDescription from "../../resources/iam/externalGroupRoleMapping/description";
 import { invalidField } from "../errors";
 import { getString } from "../params";
 import { Rec } from "../store";
-import { ResourceDef, servedAs } from "./kind";
+import { crud, KindRules } from "./kind";
 import { usableRole } from "./roleBindings";
 
-export const externalGroupRoleMappings: ResourceDef = {
-  ...servedAs(externalGroupRoleMappingDescription),
-  uniqueNames: false,
+export const externalGroupRoleMappings: KindRules = {
+  parentKind: "identityProviders",
+  // Mappings grant roles to an identity provider's groups: managed like role bindings.
+  capabilities: crud("CAP_IAM_ROLE_BINDINGS"),
+  references: { roleUid: "roles" },
   alsoRequired: ["externalGroupId", "roleUid"],
-  operations: ["list", "get", "create", "delete"],
   beforeWrite: (ctx, providerUid, values) => {
     const provider = ctx.store.of("identityProviders").get(providerUid);
     const groupUid = String(provider?.parentUid);

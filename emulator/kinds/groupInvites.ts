@@ -2,22 +2,21 @@
  * Invites to a group with a role. The code that redeems an invite is answered once, by the
  * create; reads show its key id only. An invite expires `ttl` after its creation.
  */
-import groupInviteDescription from "../../resources/iam/groupInvite/description";
 import { randomBytes } from "node:crypto";
 import { invalidField } from "../errors";
 import { getString } from "../params";
 import { Rec } from "../store";
 import { answerOf } from "./answer";
-import { ResourceDef, servedAs } from "./kind";
-import { roles } from "./roles";
+import { crud, KindRules } from "./kind";
 import { usableRole } from "./roleBindings";
 
 const TTL = /^(\d{1,9})(\.\d{1,9})?s$/;
 
-export const groupInvites: ResourceDef = {
-  ...servedAs(groupInviteDescription),
-  uniqueNames: false,
-  operations: ["list", "get", "create", "delete"],
+export const groupInvites: KindRules = {
+  // The enum has no update capability for invites: an invite is created or deleted, never changed.
+  capabilities: { ...crud("CAP_IAM_GROUP_INVITES"), UPDATE: "CAP_IAM_GROUP_INVITES_CREATE" },
+  onlyAtCreate: ["code"],
+  references: { roleUid: "roles" },
   check: (values) =>
     typeof values.ttl === "string" && !TTL.test(values.ttl)
       ? [{ field: "ttl", description: 'must be a duration in seconds, e.g. "86400s"' }]
@@ -37,7 +36,7 @@ export const groupInvites: ResourceDef = {
   defaults: { email: "", singleUse: false },
   derived: (rec, ctx) => {
     const role = ctx.store.of("roles").get(String(rec.data.roleUid));
-    return { role: role && answerOf(ctx, roles, role, { as: "iam.GroupInviteRole" }) };
+    return { role: role && answerOf(ctx, ctx.kinds.roles, role, { as: "iam.GroupInviteRole" }) };
   },
   filters: (params) => {
     const keyId = getString(params, "key_id");

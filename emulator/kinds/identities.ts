@@ -2,11 +2,9 @@
  * Identities: who may assume them, as exactly one of claimMatch (OIDC issuer and subject),
  * awsIdentity, staticKeys (an issuer's keys given inline) or servicePrincipal.
  */
-import identityDescription from "../../resources/iam/identity/description";
 import { FieldViolation } from "../errors";
 import { patternViolations } from "../patterns";
-import { iso, ResourceDef, servedAs } from "./kind";
-import { removeRecord } from "./registry";
+import { crud, iso, KindRules } from "./kind";
 
 export const IDENTITY_KINDS = ["claimMatch", "awsIdentity", "staticKeys", "servicePrincipal"] as const;
 
@@ -86,10 +84,9 @@ function checkIdentity(values: Record<string, unknown>): FieldViolation[] {
   }
 }
 
-export const identities: ResourceDef = {
-  ...servedAs(identityDescription),
-  uniqueNames: true,
-  operations: ["list", "get", "create", "update", "delete"],
+export const identities: KindRules = {
+  capabilities: crud("CAP_IAM_IDENTITY"),
+  editable: true,
   check: checkIdentity,
   initialData: (_ctx, _values, now) => ({ lastSeenTime: now }),
   defaults: { description: "" },
@@ -110,9 +107,5 @@ export const identities: ResourceDef = {
     };
     const key = wanted ? field[wanted] : undefined;
     return { predicates: key ? [(r) => isSet(key, r.data[key])] : [], signature: [key] };
-  },
-  onDelete: (ctx, rec) => {
-    for (const binding of ctx.store.of("roleBindings").referencing("identityUid", rec.uid))
-      removeRecord(ctx, "roleBindings", binding);
   },
 };

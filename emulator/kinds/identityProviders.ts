@@ -3,10 +3,8 @@
  * and SCIM provisioning state (changed only through the SCIM token verbs). The OIDC client
  * secret is kept but never answered.
  */
-import identityProviderDescription from "../../resources/iam/identityProvider/description";
 import { FieldViolation, invalidField } from "../errors";
-import { ResourceDef, servedAs } from "./kind";
-import { removeRecord } from "./registry";
+import { KindRules } from "./kind";
 import { usableRole } from "./roleBindings";
 
 export const SCIM_NOT_ISSUED = { enabled: false, credentialState: "CREDENTIAL_STATE_NOT_ISSUED" };
@@ -22,10 +20,8 @@ function httpsUrl(field: string, value: unknown): FieldViolation[] {
   return [{ field, description: "must be an https URL" }];
 }
 
-export const identityProviders: ResourceDef = {
-  ...servedAs(identityProviderDescription),
-  uniqueNames: true,
-  operations: ["list", "get", "create", "update", "delete"],
+export const identityProviders: KindRules = {
+  writeOnly: ["oidc.clientSecret"],
   check: (values) => {
     const oidc = values.oidc as Record<string, unknown> | undefined;
     const out: FieldViolation[] = [];
@@ -43,8 +39,4 @@ export const identityProviders: ResourceDef = {
   initialData: () => ({ scim: SCIM_NOT_ISSUED }),
   // The SCIM token's hash is kept in the record's scim and, undocumented, never answered.
   defaults: { description: "", scim: SCIM_NOT_ISSUED },
-  onDelete: (ctx, rec) => {
-    for (const mapping of ctx.store.of("externalGroupRoleMappings").children(rec.uid))
-      removeRecord(ctx, "externalGroupRoleMappings", mapping);
-  },
 };

@@ -7,39 +7,7 @@ import { Context } from "../context";
 import { FieldViolation } from "../errors";
 import type { Messages } from "../messages";
 import { Params } from "../params";
-import type { ResourceKind } from "../../provider/kind";
-import { KINDS, Kind, Rec, Store } from "../store";
-
-const isKind = (collection: string): collection is Kind => (KINDS as readonly string[]).includes(collection);
-
-/**
- * Where a kind the package manages is served and what it answers, from the kind's description
- * (resources/<domain>/<kind>/description.ts): its collection, domain, noun, message and the
- * collection of its parent are written there once, for the provider and the emulator alike.
- */
-export function servedAs(
-  description: Pick<
-    ResourceKind,
-    "collection" | "domain" | "noun" | "message" | "parentCollection" | "writeOnly" | "onlyAtCreate" | "placedByParent"
-  >,
-): Pick<
-  ResourceDef,
-  "kind" | "domain" | "singular" | "message" | "parentKind" | "writeOnly" | "onlyAtCreate" | "placedByParent"
-> {
-  const { collection, parentCollection } = description;
-  if (!isKind(collection) || !isKind(parentCollection))
-    throw new Error(`the emulator keeps no collection ${isKind(collection) ? parentCollection : collection}`);
-  return {
-    kind: collection,
-    domain: description.domain,
-    singular: description.noun,
-    message: description.message,
-    parentKind: parentCollection,
-    ...(description.writeOnly ? { writeOnly: description.writeOnly } : {}),
-    ...(description.onlyAtCreate ? { onlyAtCreate: description.onlyAtCreate } : {}),
-    ...(description.placedByParent ? { placedByParent: true } : {}),
-  };
-}
+import { Kind, Rec, Store } from "../store";
 
 export type Operation = "list" | "get" | "create" | "update" | "delete";
 
@@ -53,7 +21,10 @@ export interface ListFilters {
 export interface AnswerContext {
   store: Store;
   messages: Messages;
+  kinds: Kinds;
 }
+
+export type Verb = "LIST" | "CREATE" | "UPDATE" | "DELETE";
 
 export interface ResourceDef {
   kind: Kind;
@@ -68,6 +39,14 @@ export interface ResourceDef {
   /** The documented create body, when it is not the record's message. */
   createBody?: string;
   operations: Operation[];
+  /** The capability each verb needs, as the document's enum names it (default `CAP_<DOMAIN>_<COLLECTION>_<VERB>`). */
+  capabilities: Record<Verb, string>;
+  /** The built-in editor role may create, update and delete records of the kind (viewer only lists). */
+  editable?: boolean;
+  /** Data fields naming a record of another kind: looked up by value, and deleted with the record they name. */
+  references?: Record<string, Kind>;
+  /** Kinds whose records below one of this kind keep it from being deleted, with the words that name them. */
+  blockedBy?: Array<[Kind, string]>;
   /**
    * The uid is one opaque segment that does not say where the record lives (a role's): access
    * follows the group it was defined on (its parent), and records without a parent are built
@@ -112,8 +91,29 @@ export interface ResourceDef {
   beforeWrite?: (ctx: Context, parentUid: string, values: Record<string, unknown>, self?: Rec) => void;
   /** Read-only data a new record starts with (derived from the values). */
   initialData?: (ctx: Context, values: Record<string, unknown>, now: number) => Record<string, unknown>;
-  /** Blockers (throw) and cascades of a delete; the record itself is removed by the caller. */
+  /**
+   * What a delete does beyond the generic one (which refuses while `blockedBy` records remain and
+   * removes the records below it and those whose `references` name it); the record itself is
+   * removed by the caller.
+   */
   onDelete?: (ctx: Context, rec: Rec) => void;
 }
+
+/** Every collection the emulator keeps, by kind. */
+export type Kinds = Readonly<Record<Kind, ResourceDef>>;
+
+/**
+ * What a kind's own file says: only where it differs from the generic collection its API
+ * document entry describes (a kind the document does not serve says where it lives itself).
+ */
+export type KindRules = Partial<Omit<ResourceDef, "kind">>;
+
+/** The four verbs' capabilities named `<prefix>_<VERB>`. */
+export const crud = (prefix: string): Record<Verb, string> => ({
+  LIST: `${prefix}_LIST`,
+  CREATE: `${prefix}_CREATE`,
+  UPDATE: `${prefix}_UPDATE`,
+  DELETE: `${prefix}_DELETE`,
+});
 
 export const iso = (ms: number) => new Date(ms).toISOString();

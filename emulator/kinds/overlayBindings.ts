@@ -1,32 +1,34 @@
 /** An overlay applied to tags of a repo (v2beta1); the create path names the repo, the body the overlay. */
-import overlayBindingDescription from "../../resources/registry/overlayBinding/description";
 import { invalidField } from "../errors";
-import { capability } from "../capabilities";
 import { getString } from "../params";
 import { Rec } from "../store";
 import { answerOf } from "./answer";
-import { ResourceDef, servedAs } from "./kind";
-import { overlays } from "./overlays";
+import { KindRules } from "./kind";
 
-export const overlayBindings: ResourceDef = {
-  ...servedAs(overlayBindingDescription),
-  createBody: "registry.OverlayBindingsService.CreateOverlayBindingBody",
-  uniqueNames: false,
-  operations: ["list", "get", "create", "delete"],
+export const overlayBindings: KindRules = {
+  parentKind: "repos",
+  capabilities: {
+    LIST: "CAP_REGISTRY_OVERLAYS_LIST",
+    CREATE: "CAP_REGISTRY_OVERLAYS_EDIT",
+    UPDATE: "CAP_REGISTRY_OVERLAYS_EDIT",
+    DELETE: "CAP_REGISTRY_OVERLAYS_EDIT",
+  },
+  editable: true,
+  references: { overlay: "overlays" },
   check: (values) =>
     Array.isArray(values.tags) && values.tags.length === 0
       ? [{ field: "tags", description: "must name at least one tag" }]
       : [],
   beforeWrite: (ctx, _repoUid, values) => {
     const overlay = ctx.store.of("overlays").get(String(values.overlay));
-    if (!overlay || !ctx.principal.can(capability("overlays", "LIST"), overlay.uid))
+    if (!overlay || !ctx.principal.can(ctx.kinds.overlays.capabilities.LIST, overlay.uid))
       throw invalidField("overlay", `overlay "${String(values.overlay)}" does not exist`);
   },
   defaults: { tags: [] },
   derived: (rec, ctx) => {
     // The body names the overlay by its uid; the answer shows the overlay itself.
     const overlay = ctx.store.of("overlays").get(String(rec.data.overlay));
-    return { repo: rec.parentUid, overlay: overlay ? answerOf(ctx, overlays, overlay) : undefined };
+    return { repo: rec.parentUid, overlay: overlay ? answerOf(ctx, ctx.kinds.overlays, overlay) : undefined };
   },
   filters: (params) => {
     const overlay = getString(params, "overlay");

@@ -1,21 +1,14 @@
 /** Registry repos under a group; deleting one takes its tags, advisories and overlay bindings along. */
-import repoDescription from "../../resources/registry/repo/description";
-import { ResourceDef, servedAs } from "./kind";
-import { removeRecord } from "./registry";
+import { crud, KindRules } from "./kind";
 
-export const repos: ResourceDef = {
-  ...servedAs(repoDescription),
-  uniqueNames: true,
-  operations: ["list", "get", "create", "update", "delete"],
+export const repos: KindRules = {
+  capabilities: crud("CAP_REPO"),
+  editable: true,
   defaults: {
     description: "",
     catalogTier: "CATALOG_TIER_UNSPECIFIED",
     bundles: [],
     aliases: [],
     activeTags: [],
-  },
-  onDelete: (ctx, rec) => {
-    for (const kind of ["tags", "advisories", "overlayBindings"] as const)
-      for (const child of ctx.store.of(kind).children(rec.uid)) removeRecord(ctx, kind, child);
   },
 };

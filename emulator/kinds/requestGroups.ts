@@ -7,7 +7,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { getBool, getString, textOf } from "../params";
 import { Rec } from "../store";
 import { findArtifact } from "../operations/librariesCatalog";
-import { iso, ResourceDef } from "./kind";
+import { iso, KindRules } from "./kind";
 
 export interface RequestItem {
   uid: string;
@@ -82,15 +82,8 @@ export function renderItem(ecosystem: string, item: RequestItem): Record<string,
   };
 }
 
-export const requestGroups: ResourceDef = {
-  kind: "requestGroups",
-  domain: "libraries",
-  singular: "request group",
-  parentKind: "groups",
-  message: "libraries.RequestGroup",
-  createBody: "libraries.RequestGroupsService.CreateRequestGroupBody",
+export const requestGroups: KindRules = {
   uniqueNames: false,
-  operations: ["list", "get", "create", "update", "delete"],
   check: (values) => {
     // Stored items are records, not requirement lines: only a create's body is checked here.
     if ((values.items as unknown[] | undefined)?.some((item) => typeof item !== "string")) return [];

@@ -2,18 +2,13 @@
  * Role bindings: a role granted to an identity on a group (the create path's parent). The
  * answer hydrates the identity, group and role, so clients need no further look-ups.
  */
-import roleBindingDescription from "../../resources/iam/roleBinding/description";
 import { Context } from "../context";
 import { alreadyExists, invalidField } from "../errors";
-import { capability } from "../capabilities";
 import { inSubtree } from "../ids";
 import { Params, textOf } from "../params";
 import { Rec } from "../store";
 import { answerOf } from "./answer";
-import { groups } from "./groups";
-import { identities } from "./identities";
-import { ResourceDef, servedAs } from "./kind";
-import { roles } from "./roles";
+import { KindRules } from "./kind";
 
 export const isBuiltinRole = (rec: Rec) => rec.data.builtin === true;
 
@@ -27,7 +22,7 @@ export function usableRole(ctx: Context, roleUid: unknown, groupUid: string): Re
 function checkReferences(ctx: Context, groupUid: string, values: Record<string, unknown>): void {
   if (typeof values.identityUid === "string") {
     const identity = ctx.store.of("identities").get(values.identityUid);
-    if (!identity || !ctx.principal.can(capability("identities", "LIST"), identity.uid))
+    if (!identity || !ctx.principal.can(ctx.kinds.identities.capabilities.LIST, identity.uid))
       throw invalidField("identityUid", `identity "${values.identityUid}" does not exist`);
   }
   if (typeof values.roleUid === "string" && !usableRole(ctx, values.roleUid, groupUid))
@@ -47,11 +42,9 @@ function checkUnique(ctx: Context, groupUid: string, identityUid: unknown, roleU
     );
 }
 
-export const roleBindings: ResourceDef = {
-  ...servedAs(roleBindingDescription),
-  uniqueNames: false,
+export const roleBindings: KindRules = {
+  references: { identityUid: "identities", roleUid: "roles" },
   alsoRequired: ["identityUid", "roleUid"],
-  operations: ["list", "get", "create", "update", "delete"],
   beforeWrite: (ctx, groupUid, values, self) => {
     checkReferences(ctx, groupUid, values);
     checkUnique(
@@ -71,13 +64,13 @@ export const roleBindings: ResourceDef = {
     return {
       identity: identity
         ? {
-            ...answerOf(ctx, identities, identity, { as: "iam.RoleBindingIdentity" }),
+            ...answerOf(ctx, ctx.kinds.identities, identity, { as: "iam.RoleBindingIdentity" }),
             subject: textOf(claim.subject ?? claim.subjectPattern),
             issuer: textOf(claim.issuer ?? claim.issuerPattern),
           }
         : { uid: rec.data.identityUid },
-      group: group ? answerOf(ctx, groups, group, { as: "iam.RoleBindingGroup" }) : { uid: rec.parentUid },
-      role: role ? answerOf(ctx, roles, role, { as: "iam.RoleBindingRole" }) : { uid: rec.data.roleUid },
+      group: group ? answerOf(ctx, ctx.kinds.groups, group, { as: "iam.RoleBindingGroup" }) : { uid: rec.parentUid },
+      role: role ? answerOf(ctx, ctx.kinds.roles, role, { as: "iam.RoleBindingRole" }) : { uid: rec.data.roleUid },
     };
   },
   filters: (params: Params) => {

@@ -1,11 +1,9 @@
 /** Event subscriptions of a group: where the service posts its events (an https sink). */
-import subscriptionDescription from "../../resources/events/subscription/description";
-import { ResourceDef, servedAs } from "./kind";
+import { crud, KindRules } from "./kind";
 
-export const subscriptions: ResourceDef = {
-  ...servedAs(subscriptionDescription),
-  uniqueNames: false,
-  operations: ["list", "get", "create", "delete"],
+export const subscriptions: KindRules = {
+  capabilities: crud("CAP_EVENTS_SUBSCRIPTION"),
+  editable: true,
   check: (values) => {
     try {
       if (new URL(String(values.sink)).protocol === "https:") return [];

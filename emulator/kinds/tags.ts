@@ -4,10 +4,9 @@
  * build date (`<anything>-20yymmdd`) only with includeDates=true, and tags of an epoch
  * (`<anything>-r<n>`) only with includeEpochs=true.
  */
-import tagDescription from "../../resources/registry/tag/description";
 import { getBool, getString, getTime, Params } from "../params";
 import { Collection, Rec } from "../store";
-import { ListFilters, ResourceDef, servedAs } from "./kind";
+import { crud, KindRules, ListFilters } from "./kind";
 
 export const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
 export const REFERRER_TAG = /^sha256-[0-9a-f]{64}\.[a-z]+$/;
@@ -42,10 +41,10 @@ function tagFilters(params: Params, tags: Collection): ListFilters {
   }
 }
 
-export const tags: ResourceDef = {
-  ...servedAs(tagDescription),
-  uniqueNames: true,
-  operations: ["list", "get", "create", "delete"],
+export const tags: KindRules = {
+  parentKind: "repos",
+  capabilities: crud("CAP_TAG"),
+  editable: true,
   check: (values) =>
     typeof values.digest === "string" && !DIGEST_PATTERN.test(values.digest)
       ? [{ field: "digest", description: "must be sha256: followed by 64 lowercase hex characters" }]

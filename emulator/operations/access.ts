@@ -2,7 +2,6 @@
 import { Context } from "../context";
 import { notFound, permissionDenied } from "../errors";
 import { Kind, Rec } from "../store";
-import { RESOURCES } from "../kinds/registry";
 
 /** The caller holds the capability on uid (or above it); otherwise PERMISSION_DENIED, whether or not uid exists. */
 export function requireCapability(ctx: Context, cap: string, uid: string): void {
@@ -13,6 +12,6 @@ export function requireCapability(ctx: Context, cap: string, uid: string): void 
 export function recordFor(ctx: Context, kind: Kind, uid: string, cap: string): Rec {
   requireCapability(ctx, cap, uid);
   const rec = ctx.store.of(kind).get(uid);
-  if (!rec) throw notFound(RESOURCES[kind].singular, uid);
+  if (!rec) throw notFound(ctx.kinds[kind].singular, uid);
   return rec;
 }

@@ -15,7 +15,7 @@ import { Rec } from "../store";
 import { pageOf } from "./paging";
 
 function readable(ctx: Context): Rec[] {
-  const scope = ctx.principal.scope(capability("advisories", "LIST"));
+  const scope = ctx.principal.scope(capability(ctx, "advisories", "LIST"));
   return ctx.store.of("advisories").indexes.uid.items.filter((r) => scope.some((g) => inSubtree(r.uid, g)));
 }
 

@@ -10,7 +10,7 @@ import { ApiError, invalidArgument, invalidField, notFound } from "../errors";
 import { createResource, deleteResource } from "../handlers";
 import { inSubtree } from "../ids";
 import { answerOf } from "../kinds/answer";
-import { RESOURCES, removeRecord } from "../kinds/registry";
+import { removeRecord } from "../kinds/registry";
 import { PROVIDERS } from "../kinds/accountAssociations";
 import { getString } from "../params";
 import { fullMatch } from "../patterns";
@@ -19,7 +19,7 @@ import { recordFor } from "./access";
 
 /** The caller's top-most group: where its first binding with group read access sits. */
 function callerGroup(ctx: Context): Rec {
-  const [top] = ctx.principal.scope(capability("groups", "LIST"));
+  const [top] = ctx.principal.scope(capability(ctx, "groups", "LIST"));
   const group = top ? ctx.store.of("groups").get(top) : undefined;
   if (!group) throw notFound("group", "(the caller's organization)");
   return group;
@@ -31,11 +31,11 @@ function matchesExactOrPattern(exact: unknown, pattern: unknown, value: string):
   return false;
 }
 
-const lookupGroup: OperationHandler = (ctx) => ({ group: answerOf(ctx, RESOURCES.groups, callerGroup(ctx)) });
+const lookupGroup: OperationHandler = (ctx) => ({ group: answerOf(ctx, ctx.kinds.groups, callerGroup(ctx)) });
 
 /** Eligible to create an organization's groups: the caller may create groups somewhere. */
 const checkEligibility: OperationHandler = (ctx) => ({
-  eligible: ctx.principal.scope(capability("groups", "CREATE")).length > 0,
+  eligible: ctx.principal.scope(capability(ctx, "groups", "CREATE")).length > 0,
 });
 
 /** Access is requested of the group's administrators; the group must exist. Nothing is answered. */
@@ -49,7 +49,7 @@ const requestGroupAccess: OperationHandler = (ctx, { pathParams }) => {
 const lookupIdentity: OperationHandler = (ctx, { params }) => {
   const issuer = getString(params, "issuer") ?? "";
   const subject = getString(params, "subject") ?? "";
-  const cap = capability("identities", "LIST");
+  const cap = capability(ctx, "identities", "LIST");
   for (const group of ctx.principal.scope(cap)) {
     const range = ctx.store.of("identities").indexes.uid.items.filter((r) => inSubtree(r.uid, group));
     const found = range.find((r) => {
@@ -108,7 +108,7 @@ const PROVIDER_OF_TYPE: Record<string, (typeof PROVIDERS)[number]> = {
 
 /** READY when the association configures the provider asked about. */
 const checkAccountAssociation: OperationHandler = (ctx, { pathParams, body }) => {
-  const rec = recordFor(ctx, "accountAssociations", pathParams.uid, capability("accountAssociations", "LIST"));
+  const rec = recordFor(ctx, "accountAssociations", pathParams.uid, capability(ctx, "accountAssociations", "LIST"));
   const provider = PROVIDER_OF_TYPE[String(body.providerType)];
   if (!provider) throw invalidField("providerType", "must name a provider (GOOGLE, AMAZON or AZURE)");
   return rec.data[provider]
@@ -123,7 +123,7 @@ const checkAccountAssociation: OperationHandler = (ctx, { pathParams, body }) =>
 /** Deletes every named mapping of the provider, or none. */
 const batchDeleteMappings: OperationHandler = (ctx, { body }) => {
   const parent = String(body.parent);
-  recordFor(ctx, "identityProviders", parent, capability("externalGroupRoleMappings", "DELETE"));
+  recordFor(ctx, "identityProviders", parent, capability(ctx, "externalGroupRoleMappings", "DELETE"));
   const names = (body.names as string[]) ?? [];
   const mappings = names.map((uid, i) => {
     const rec = ctx.store.of("externalGroupRoleMappings").get(uid);
@@ -131,7 +131,7 @@ const batchDeleteMappings: OperationHandler = (ctx, { body }) => {
       throw invalidField(`names[${i}]`, `"${uid}" is not a mapping of identity provider "${parent}"`);
     return rec;
   });
-  const answer = mappings.map((rec) => answerOf(ctx, RESOURCES.externalGroupRoleMappings, rec));
+  const answer = mappings.map((rec) => answerOf(ctx, ctx.kinds.externalGroupRoleMappings, rec));
   for (const rec of mappings) removeRecord(ctx, "externalGroupRoleMappings", rec);
   ctx.store.changed();
   return { parent, externalGroupRoleMappings: answer };
@@ -148,7 +148,7 @@ function prefixed(error: unknown, prefix: string): unknown {
 
 /** Creates every binding or none: a failure undoes the ones created before it. */
 const batchCreateRoleBindings: OperationHandler = (ctx, { body }) => {
-  const def = RESOURCES.roleBindings;
+  const def = ctx.kinds.roleBindings;
   const created: Array<Record<string, unknown>> = [];
   const requests = (body.requests as Array<{ parent: string; roleBinding: Record<string, unknown> }>) ?? [];
   try {

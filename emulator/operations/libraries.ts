@@ -10,7 +10,6 @@ import { failedPrecondition, invalidField, notFound, permissionDenied } from "..
 import { inSubtree } from "../ids";
 import { iso } from "../kinds/kind";
 import { answerOf } from "../kinds/answer";
-import { RESOURCES } from "../kinds/registry";
 import { availabilityOf, availabilitySummary, itemsOf, RequestItem, renderItem } from "../kinds/requestGroups";
 import { getBool, getList, getString, getTime } from "../params";
 import { Rec } from "../store";
@@ -118,7 +117,7 @@ function touch(ctx: Context, rec: Rec, mutate: (r: Rec) => void): void {
 const refreshCoverage: OperationHandler = (ctx, request) => {
   const rec = requestGroup(ctx, request, OTHER_CAPABILITIES.requestGroupsRefresh);
   touch(ctx, rec, (r) => (r.data.itemsUpdateTime = ctx.clock.now()));
-  return answerOf(ctx, RESOURCES.requestGroups, rec);
+  return answerOf(ctx, ctx.kinds.requestGroups, rec);
 };
 
 function setRemoved(ctx: Context, request: OperationRequest, removed: boolean) {
@@ -164,7 +163,7 @@ const submit: OperationHandler = (ctx, request) => {
     r.data.status = "REQUEST_GROUP_STATUS_PROCESSING";
     if (request.body.forCveRemediation === true) r.data.forCveRemediation = true;
   });
-  return answerOf(ctx, RESOURCES.requestGroups, rec);
+  return answerOf(ctx, ctx.kinds.requestGroups, rec);
 };
 
 /** What a group's items are ordered by (default: as the group lists them, its input's order). */
@@ -177,7 +176,7 @@ const ITEM_ORDER: OrderFields<RequestItem> = {
 };
 
 const listItems: OperationHandler = (ctx, request) => {
-  const rec = requestGroup(ctx, request, capability("requestGroups", "LIST"));
+  const rec = requestGroup(ctx, request, capability(ctx, "requestGroups", "LIST"));
   const { params } = request;
   const ecosystem = String(rec.data.ecosystem);
   const availability = getString(params, "availability");
@@ -201,7 +200,7 @@ const listItems: OperationHandler = (ctx, request) => {
 /** Request groups under the parent group the caller may read, with their live items. */
 function requestedUnder(ctx: Context, params: Map<string, string[]>) {
   const parent = getString(params, "parent")!;
-  requireCapability(ctx, capability("requestGroups", "LIST"), parent);
+  requireCapability(ctx, capability(ctx, "requestGroups", "LIST"), parent);
   return ctx.store
     .of("requestGroups")
     .indexes.uid.items.filter((r) => inSubtree(r.uid, parent))

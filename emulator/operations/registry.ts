@@ -21,12 +21,12 @@ function readmeOf(repo: Rec): string {
 }
 
 const getReadme: OperationHandler = (ctx, { pathParams }) => {
-  const repo = recordFor(ctx, "repos", pathParams["repoReadme.uid"], capability("repos", "LIST"));
+  const repo = recordFor(ctx, "repos", pathParams["repoReadme.uid"], capability(ctx, "repos", "LIST"));
   return { uid: repo.uid, content: readmeOf(repo) };
 };
 
 const updateReadme: OperationHandler = (ctx, { pathParams, body }) => {
-  const repo = recordFor(ctx, "repos", pathParams["repoReadme.uid"], capability("repos", "UPDATE"));
+  const repo = recordFor(ctx, "repos", pathParams["repoReadme.uid"], capability(ctx, "repos", "UPDATE"));
   if (typeof body.content === "string" && body.content !== readmeOf(repo)) {
     ctx.store.of("repos").update(repo, (r) => {
       r.data.readme = body.content;
@@ -39,7 +39,7 @@ const updateReadme: OperationHandler = (ctx, { pathParams, body }) => {
 
 /** The repo's tag pointing at the digest, or NOT_FOUND naming the digest. */
 function taggedDigest(ctx: Context, repoUid: string, digest: string): Rec {
-  recordFor(ctx, "repos", repoUid, capability("tags", "LIST"));
+  recordFor(ctx, "repos", repoUid, capability(ctx, "tags", "LIST"));
   const tag = ctx.store
     .of("tags")
     .children(repoUid)

@@ -4,24 +4,23 @@ import { OperationHandler } from "../dispatch";
 import { invalidField } from "../errors";
 import { listResources } from "../handlers";
 import { childUid } from "../ids";
-import { RESOURCES } from "../kinds/registry";
 import { makeRec } from "../store";
 import { recordFor } from "./access";
 
 const listTerms: OperationHandler = (ctx, { pathParams, params }) => {
   const group = pathParams.group;
-  recordFor(ctx, "groups", group, capability("termsAcceptances", "LIST"));
+  recordFor(ctx, "groups", group, capability(ctx, "termsAcceptances", "LIST"));
   const scoped = new Map(params);
   scoped.set("uidp.children_of", [group]);
   for (const key of ["uidp.descendants_of", "uidp.ids", "uidp.ancestors_of", "uidp.in_root", "name"])
     scoped.delete(key);
-  return listResources(ctx, RESOURCES.termsAcceptances, scoped);
+  return listResources(ctx, ctx.kinds.termsAcceptances, scoped);
 };
 
 /** Records the caller's acceptance of each document once; accepting again changes nothing. */
 const acceptTerms: OperationHandler = (ctx, { pathParams, body }) => {
   const group = pathParams.group;
-  recordFor(ctx, "groups", group, capability("termsAcceptances", "CREATE"));
+  recordFor(ctx, "groups", group, capability(ctx, "termsAcceptances", "CREATE"));
   const ids = (body.documentIds as string[]) ?? [];
   if (ids.length === 0) throw invalidField("documentIds", "must name at least one document");
   const coll = ctx.store.of("termsAcceptances");

@@ -1,0 +1,235 @@
+/**
+ * CONTRIBUTING.md's "Adding a kind" is the whole list: a made-up kind, added in-process by exactly
+ * those steps (its description, its provider module, its registry line and, since the API has no
+ * such collection, its API document entry; no emulator file, its behaviour being the generic one),
+ * is served by the emulator, created, read, updated, looked up and deleted through the generic
+ * lifecycle, and is picked up by the native schema, the exporter, the class generator and the docs.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import ts from "typescript";
+import { z } from "zod";
+import { RunningEmulator, startEmulator } from "../emulator";
+import { ApiDocument, DocOperation, loadApiDocument } from "../emulator/apiDocument";
+import { kindsOf } from "../emulator/kinds/registry";
+import { exportedKinds } from "../exporter/kinds";
+import { packageSchema } from "../native/schema";
+import type { Kind } from "../provider/kind";
+import type { Provider } from "../provider/lifecycle";
+import { kindLookups } from "../provider/kindLookups";
+import { withClient } from "../provider/lookup";
+import { KINDS, RegisteredKind } from "../resources/kinds";
+import { docsContext } from "../tools/generate/docs/docsFiles";
+import { kindPage } from "../tools/generate/docs/kindPage";
+import { documentedSchemas, generateKind, repoRoot } from "../tools/generate/main";
+import { fetchClient } from "./support/lookupClient";
+
+/** Step 1: the description (resources/iam/widget/description.ts); CORE is the package's provider/. */
+const DESCRIPTION = `
+import type { ResourceKind } from "CORE/kind";
+
+const widget: ResourceKind = {
+  typeName: "Widget",
+  noun: "widget",
+  domain: "iam",
+  collection: "widgets",
+  message: "iam.Widget",
+  docs: {
+    summary: "A throwaway kind: it exists only in this test.",
+    example: { name: "w", inputs: { parentUid: { $uidOf: "Group" }, name: "w", description: "a widget" } },
+    fields: { parentUid: "The group the widget lives in." },
+  },
+  inputs: (f) =>
+    f.z.strictObject({
+      parentUid: f.uid("a group"),
+      name: f.name(),
+      description: f.text().optional(),
+    }),
+  parentField: "parentUid",
+  parentCollection: "groups",
+  writable: ["name", "description"],
+  replaceOn: ["parentUid"],
+  alreadyExistsHint: "choose another name",
+};
+
+export default widget;
+`;
+
+/** Step 2: the provider module, the path states store. */
+const PROVIDER = `
+import { defineProvider } from "CORE/lifecycle";
+import widget from "./description";
+export = defineProvider(widget);
+`;
+
+/** The API document's entry for the collection, as the vendor's documents would give it. */
+function withWidgets(doc: ApiDocument): ApiDocument {
+  const listParameters = doc.operations.find((op) => op.operation === "RolesService_ListRoles")!.parameters;
+  const uid = [{ name: "uid", in: "path" as const, required: true, type: "string" }];
+  const op = (operation: string, method: string, suffix: string, rest: Partial<DocOperation>): DocOperation => ({
+    operation: `WidgetsService_${operation}`,
+    method,
+    path: `/iam/v2/widgets${suffix}`,
+    answer: { ref: "iam.Widget" },
+    ...rest,
+  });
+  const capabilities = doc.schemas["capabilities.Capability"];
+  return {
+    ...doc,
+    operations: [
+      ...doc.operations,
+      op("ListWidgets", "GET", "", { parameters: listParameters, answer: { ref: "iam.ListWidgetsResponse" } }),
+      op("GetWidget", "GET", "/{uid}", { parameters: uid }),
+      op("CreateWidget", "POST", "/{uid}", { parameters: uid, body: { ref: "iam.Widget" }, bodyRequired: true }),
+      op("UpdateWidget", "PATCH", "/{uid}", { parameters: uid, body: { ref: "iam.Widget" }, bodyRequired: true }),
+      op("DeleteWidget", "DELETE", "/{uid}", { parameters: uid, answer: { type: "object" } }),
+    ],
+    schemas: {
+      ...doc.schemas,
+      "iam.Widget": {
+        type: "object",
+        required: ["name"],
+        properties: {
+          uid: { type: "string", readOnly: true },
+          name: { type: "string" },
+          description: { type: "string" },
+          createTime: { type: "string", format: "date-time", readOnly: true },
+          updateTime: { type: "string", format: "date-time", readOnly: true },
+        },
+      },
+      "iam.ListWidgetsResponse": {
+        type: "object",
+        properties: { nextPageToken: { type: "string" }, widgets: { type: "array", items: { ref: "iam.Widget" } } },
+      },
+      "capabilities.Capability": {
+        ...capabilities,
+        enum: [...capabilities.enum!, ...["LIST", "CREATE", "UPDATE", "DELETE"].map((v) => `CAP_IAM_WIDGETS_${v}`)],
+      },
+    },
+  };
+}
+
+let folder: string;
+let documentFile: string;
+let emu: RunningEmulator;
+let widget: Kind;
+let provider: Provider;
+/** Step 3: the registry line. */
+let registered: RegisteredKind;
+const savedEnv = { ...process.env };
+
+/** A module of the kind's folder, written as TypeScript and loaded compiled, as the build would. */
+function writeModule(name: string, text: string): void {
+  const source = text.replace(/CORE/g, path.join(repoRoot, "dist", "provider"));
+  fs.writeFileSync(path.join(folder, "widget", `${name}.ts`), source);
+  const compiled = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS } });
+  fs.writeFileSync(path.join(folder, "widget", `${name}.js`), compiled.outputText);
+}
+
+beforeAll(async () => {
+  folder = fs.mkdtempSync(path.join(os.tmpdir(), "platform-pulumi-add-kind-"));
+  fs.mkdirSync(path.join(folder, "api"));
+  fs.mkdirSync(path.join(folder, "widget"));
+  documentFile = path.join(folder, "api", "api-v2-schema.json");
+  fs.writeFileSync(documentFile, JSON.stringify(withWidgets(loadApiDocument())));
+  emu = await startEmulator({ quiet: true, apiDocumentPath: documentFile });
+  // The provider reaches the emulator as a program's would: through its settings.
+  for (const key of Object.keys(process.env)) if (key.startsWith("PLATFORM_")) delete process.env[key];
+  Object.assign(process.env, { PLATFORM_API_URL: emu.url, PLATFORM_TOKEN: emu.token });
+  writeModule("description", DESCRIPTION);
+  writeModule("provider", PROVIDER);
+
+  provider = require(path.join(folder, "widget", "provider.js")) as Provider;
+  widget = provider.kind!;
+  registered = { provider, formerModules: [] };
+  (KINDS as RegisteredKind[]).push(registered);
+}, 60_000);
+
+afterAll(async () => {
+  if (registered) (KINDS as RegisteredKind[]).splice(KINDS.indexOf(registered), 1);
+  process.env = savedEnv;
+  await emu?.close();
+  fs.rmSync(folder, { recursive: true, force: true });
+});
+
+test("the emulator serves the kind from its API document entry alone: generic rules, derived capabilities", () => {
+  const def = kindsOf(loadApiDocument(documentFile)).widgets;
+  expect(def).toMatchObject({
+    domain: "iam",
+    message: "iam.Widget",
+    singular: "widget",
+    parentKind: "groups",
+    uniqueNames: true,
+    operations: ["list", "get", "create", "update", "delete"],
+    capabilities: { LIST: "CAP_IAM_WIDGETS_LIST", DELETE: "CAP_IAM_WIDGETS_DELETE" },
+  });
+  expect(def.onDelete).toBeUndefined();
+  // The package's own document has no such collection.
+  expect(kindsOf(loadApiDocument()).widgets).toBeUndefined();
+});
+
+test("create, read, update, look up and delete through the generic lifecycle against the emulator", async () => {
+  const inputs = { parentUid: emu.rootUid, name: "w1", description: "first" };
+  const checked = await provider.check({}, inputs);
+  expect(checked.failures ?? []).toEqual([]);
+  const created = await provider.create(checked.inputs);
+  expect(created.outs).toMatchObject({ ...inputs, uid: created.id });
+  expect(created.id.startsWith(`${emu.rootUid}/`)).toBe(true);
+
+  const read = await provider.read(created.id, created.outs);
+  expect(read).toMatchObject({ id: created.id, props: { name: "w1", description: "first" } });
+
+  const diff = await provider.diff(created.id, created.outs, { ...inputs, description: "second" });
+  expect(diff).toMatchObject({ changes: true });
+  expect(diff.replaces ?? []).toEqual([]);
+  const updated = await provider.update(created.id, created.outs, { ...inputs, description: "second" });
+  expect(updated.outs).toMatchObject({ uid: created.id, description: "second" });
+
+  const lookups = kindLookups(widget, () => z.looseObject({ uid: z.string(), name: z.string() }));
+  const client = withClient(fetchClient(emu));
+  expect(await lookups.one.get({ name: "w1", childrenOf: emu.rootUid }, client)).toMatchObject({ uid: created.id });
+  expect(await lookups.many.get({ childrenOf: emu.rootUid }, client)).toEqual({
+    widgets: [expect.objectContaining({ uid: created.id, description: "second" })],
+  });
+
+  await provider.delete(created.id, updated.outs);
+  expect(await provider.read(created.id, updated.outs)).toEqual({ id: "", props: {} });
+});
+
+test("the derived rules hold for it: a group's delete takes its widgets along, the built-in owner holds its capabilities", async () => {
+  const api = (method: string, route: string, body?: unknown) =>
+    fetch(`${emu.url}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${emu.token}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const group = (await (await api("POST", `/iam/v2/groups/${emu.rootUid}`, { name: "with-widgets" })).json()) as {
+    uid: string;
+  };
+  const made = (await (await api("POST", `/iam/v2/widgets/${group.uid}`, { name: "w2" })).json()) as { uid: string };
+  expect((await api("GET", `/iam/v2/widgets/${made.uid}`)).status).toBe(200);
+  expect((await api("DELETE", `/iam/v2/groups/${group.uid}`)).status).toBe(200);
+  expect((await api("GET", `/iam/v2/widgets/${made.uid}`)).status).toBe(404);
+
+  const roles = (await (await api("GET", "/iam/v2/roles?name=owner")).json()) as {
+    roles: Array<{ capabilities: string[] }>;
+  };
+  expect(roles.roles[0].capabilities).toEqual(
+    expect.arrayContaining(["CAP_IAM_WIDGETS_LIST", "CAP_IAM_WIDGETS_CREATE", "CAP_IAM_WIDGETS_DELETE"]),
+  );
+});
+
+test("the native schema, the exporter, the class generator and the docs pick the kind up from its registry line", async () => {
+  expect(packageSchema("0.0.0", loadApiDocument(documentFile)).resources["platform:iam:Widget"]).toBeDefined();
+  expect(exportedKinds().map(({ kind }) => kind.typeName)).toContain("Widget");
+
+  const generated = await generateKind(widget, path.join(folder, "widget"), documentedSchemas(folder));
+  expect(generated.text).toContain("export class Widget extends KindResource");
+  expect(generated.text).toContain("description?: pulumi.Input<string>;");
+
+  const context = docsContext("0.0.0", documentFile, async (text) => text);
+  const page = await kindPage(widget, context);
+  expect(page).toContain("new platform.iam.Widget(");
+  expect(page).toContain("The group the widget lives in.");
+}, 120_000);
