@@ -27,6 +27,7 @@ import { declareOrganization, DeclareOptions } from "../declare";
 import { ExportedKind, exportedKinds, servedKinds } from "../kinds";
 import { countsOf, ModelResource, SecretConfig, secretKeysOf, valuesIn } from "../model";
 import { compareText, KindRecords, placeRecords, readUids, Subtree } from "../read";
+import type { Language } from "../project";
 import { oneLine } from "../text";
 import { nameWords } from "./address";
 import { readStateFile, StateInstance } from "./state";
@@ -106,19 +107,7 @@ export async function exportFromTerraform(options: TerraformExportOptions): Prom
   const { language, out } = checkDestination(options);
   const everyKind = exportedKinds();
   const kinds = new Map(everyKind.map((exported) => [typeTokenOf(exported.kind), exported]));
-  const skipped: Passed[] = [];
-  const broken: Passed[] = [];
-  const unmanageable: Passed[] = [];
-  const migrated: Migrating[] = [];
-  for (const instance of readStates(options)) {
-    const verdict = verdictOf(instance, kinds);
-    const pass = (why: string) => ({ file: instance.file, address: instance.address, why });
-    if ("migrated" in verdict) migrated.push(verdict.migrated);
-    else if ("skipped" in verdict) skipped.push(pass(verdict.skipped));
-    else if ("broken" in verdict) broken.push(pass(verdict.broken));
-    else unmanageable.push(pass(verdict.unmanageable));
-  }
-  broken.push(...recordsTwice(migrated));
+  const { skipped, broken, unmanageable, migrated } = sortInstances(readStates(options), kinds);
   if (broken.length > 0)
     throw new TerraformRefusedError(broken, "Settle them in Terraform first; --partial does not leave these out.");
   if (unmanageable.length > 0 && !options.partial)
@@ -137,33 +126,8 @@ export async function exportFromTerraform(options: TerraformExportOptions): Prom
     );
   const passed = [...unmanageable, ...gone];
 
-  const tree: Subtree = { under: "", kinds: read };
   const instanceFor = (kind: Kind, record: ApiRecord) => instanceOf.get(`${kind.typeName} ${record.uid}`)!;
-  const { declarable, leftOut } = declarableRecords(tree, language, options);
-  if (leftOut.length > 0) {
-    const refused = leftOut.map((left) => {
-      const exported = read.find((k) =>
-        k.records.some((r) => r.uid === left.uid && k.exported.kind.noun === left.noun),
-      )!;
-      const instance = instanceFor(exported.exported.kind, { uid: left.uid });
-      return { file: instance.file, address: instance.address, why: left.reasons.join("; ") };
-    });
-    if (!options.partial)
-      throw new TerraformRefusedError(
-        refused,
-        "Fix them in the organization and migrate again, or run with --partial to migrate the others without them.",
-      );
-    passed.push(...refused);
-  }
-  if (declarable.kinds.every((k) => k.records.length === 0))
-    throw new Error(
-      `the state${options.states.length === 1 ? "" : "s"} hold${options.states.length === 1 ? "s" : ""} no record of ` +
-        `the vendor's provider (${VENDOR_PROVIDER}) that this package can declare` +
-        (skipped.length + passed.length > 0
-          ? `:\n${[...skipped, ...passed].map((p) => `  ${oneLine(p.address)}: ${oneLine(p.why)}`).join("\n")}`
-          : ""),
-    );
-  declarable.under = mostCommonOuterParent(declarable);
+  const declarable = declarableOf(read, instanceFor, language, options, { skipped, passed });
 
   const several = options.states.length > 1;
   const { notes, described } = describeInstances(declarable, instanceFor, several);
@@ -221,6 +185,65 @@ function readStates(options: TerraformExportOptions): Located[] {
   return located.sort(
     (a, b) => a.state - b.state || compareText(a.address, b.address) || compareText(a.deposed ?? "", b.deposed ?? ""),
   );
+}
+
+/** The instances by what becomes of them; the second instance of a record is broken. */
+function sortInstances(
+  located: readonly Located[],
+  kinds: ReadonlyMap<string, ExportedKind>,
+): { skipped: Passed[]; broken: Passed[]; unmanageable: Passed[]; migrated: Migrating[] } {
+  const sorted = { skipped: [] as Passed[], broken: [] as Passed[], unmanageable: [] as Passed[] };
+  const migrated: Migrating[] = [];
+  for (const instance of located) {
+    const verdict = verdictOf(instance, kinds);
+    if ("migrated" in verdict) {
+      migrated.push(verdict.migrated);
+      continue;
+    }
+    const [passing, why] = Object.entries(verdict)[0] as [keyof typeof sorted, string];
+    sorted[passing].push({ file: instance.file, address: instance.address, why });
+  }
+  sorted.broken.push(...recordsTwice(migrated));
+  return { ...sorted, migrated };
+}
+
+/**
+ * The records a program declares: those its language can declare (the others refused, or passed
+ * with `partial`), under the group most of them are in. Refused when none is left.
+ */
+function declarableOf(
+  read: KindRecords[],
+  instanceFor: (kind: Kind, record: ApiRecord) => Migrating,
+  language: Language,
+  options: TerraformExportOptions,
+  { skipped, passed }: { skipped: readonly Passed[]; passed: Passed[] },
+): Subtree {
+  const { declarable, leftOut } = declarableRecords({ under: "", kinds: read }, language, options);
+  if (leftOut.length > 0) {
+    const refused = leftOut.map((left) => {
+      const exported = read.find((k) =>
+        k.records.some((r) => r.uid === left.uid && k.exported.kind.noun === left.noun),
+      )!;
+      const instance = instanceFor(exported.exported.kind, { uid: left.uid });
+      return { file: instance.file, address: instance.address, why: left.reasons.join("; ") };
+    });
+    if (!options.partial)
+      throw new TerraformRefusedError(
+        refused,
+        "Fix them in the organization and migrate again, or run with --partial to migrate the others without them.",
+      );
+    passed.push(...refused);
+  }
+  if (declarable.kinds.every((k) => k.records.length === 0))
+    throw new Error(
+      `the state${options.states.length === 1 ? "" : "s"} hold${options.states.length === 1 ? "s" : ""} no record of ` +
+        `the vendor's provider (${VENDOR_PROVIDER}) that this package can declare` +
+        (skipped.length + passed.length > 0
+          ? `:\n${[...skipped, ...passed].map((p) => `  ${oneLine(p.address)}: ${oneLine(p.why)}`).join("\n")}`
+          : ""),
+    );
+  declarable.under = mostCommonOuterParent(declarable);
+  return declarable;
 }
 
 /** What becomes of an instance, by the vendor provider's table (resources/terraform/vendorProvider.ts). */
