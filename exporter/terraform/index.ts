@@ -338,13 +338,17 @@ async function readRecords(
         });
     }
     const placed: KindRecords = { exported, records };
-    // A role's uid does not tell where it is defined: the state's parent_id does, and that
+    // A role's uid does not tell where it is defined: the state's parent attribute does, and that
     // group's List of roles says so.
+    const parent = attributeOf(instances[0].managed, exported.kind.parentField);
     await placeRecords(
       options.client,
       placed,
-      instances.flatMap((i) => (typeof i.attributes.parent_id === "string" ? [i.attributes.parent_id] : [])),
-      "the group its Terraform state names as parent_id does not list it",
+      instances.flatMap((i) => {
+        const uid = parent === undefined ? undefined : i.attributes[parent];
+        return typeof uid === "string" ? [uid] : [];
+      }),
+      `the group its Terraform state names as ${parent} does not list it`,
     );
     options.progress?.(`read ${records.length} ${exported.kind.collection} of ${instances.length} in the state`);
     read.push(placed);
