@@ -365,6 +365,18 @@ describe("refusals, before anything is written", () => {
     ]);
   });
 
+  test("a group with no parent_id, the root organization, is refused naming it as the table says", async () => {
+    const { rootWithout } = MANAGED_TYPES.chainguard_group;
+    const resources: TfResource[] = [
+      ...org.resources,
+      { type: "chainguard_group", name: "root", instances: [{ attributes: { id: org.root, name: "root" } }] },
+    ];
+    const file = stateFile(resources, "json");
+    const error = await refusal([file]);
+    expect(error.message).toContain(`  chainguard_group.root (${file}): ${rootWithout!.why}`);
+    expect(rootWithout!.why).toMatch(/^a root organization \(no parent_id\)/);
+  });
+
   test("an instance whose record is gone from the organization, unless --partial", async () => {
     const api = apiOf(emu);
     const gone = await api.post(`/events/v2beta1/subscriptions/${org.platform}`, {
