@@ -10,7 +10,7 @@ import { typeTokenOf, describedKinds } from "../native/kinds";
 import { declaredInputs } from "../exporter/declarable";
 import { ReadState, readStateFile, StateFormatError } from "../exporter/terraform/state";
 import { differences, translate } from "../exporter/terraform/translate";
-import { MANAGED_TYPES, VENDOR_PROVIDER } from "../exporter/terraform/vendorProvider";
+import { MANAGED_TYPES, rootOf, VENDOR_PROVIDER } from "../resources/terraform/vendorProvider";
 import type { FieldChange, Managed, SourceRead } from "./managed";
 
 /** `--terraform-state FILE`, read as `export --from-terraform` reads it (its bytes strictly UTF-8, a BOM allowed). */
@@ -37,8 +37,7 @@ function sourceOf(read: ReadState, file: string): SourceRead {
     const kind = describedKinds().find((k) => typeTokenOf(k) === `platform:${type.kind}`);
     const uid = instance.attributes.id;
     // A root organization (a group with no parent) is the organization itself, never below a group.
-    const root = instance.type === "chainguard_group" && typeof instance.attributes.parent_id !== "string";
-    if (!kind || kind.partOf || typeof uid !== "string" || uid === "" || root) {
+    if (!kind || kind.partOf || typeof uid !== "string" || uid === "" || rootOf(type, instance.attributes)) {
       skip(instance.type);
       continue;
     }

@@ -12,7 +12,7 @@
 import * as path from "node:path";
 import type * as providerGrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as providerProto from "@pulumi/pulumi/proto/provider_pb";
-import { MANAGED_TYPES, UNMANAGED_TYPES } from "../exporter/terraform/vendorProvider";
+import { MANAGED_TYPES, UNMANAGED_TYPES } from "../resources/terraform/vendorProvider";
 import { getMapping, getMappings, Plugin, startPlugin, unary } from "../tests/support/pluginClient";
 import { repoRoot } from "../tools/host/stage";
 

@@ -7,7 +7,7 @@
  * converter reads for each Terraform type's Pulumi token, its attributes' Terraform schema and
  * their Pulumi names.
  *
- * Made from the same table the migration reads states with (exporter/terraform/vendorProvider.ts):
+ * Made from the same table the migration reads states with (resources/terraform/vendorProvider.ts):
  * each resource type of the vendor's provider this package manages to its `platform:` token, each
  * data source to the look-up it is like. Types no kind manages have no entry. The old key `tf` is
  * answered as bridged providers answer it; a request for another provider has no mapping.
@@ -20,13 +20,12 @@ import {
   TerraformAttribute,
   TerraformValue,
   VENDOR_PROVIDER_NAME,
-} from "../exporter/terraform/vendorProvider";
+  VENDOR_PROVIDER_VERSION,
+} from "../resources/terraform/vendorProvider";
 import { PACKAGE_NAME } from "./kinds";
 
 /** The conversion keys a mapping is asked for: `terraform`, and the prototype converter's `tf`. */
 const KEYS = ["terraform", "tf"];
-/** The release of the vendor's provider the table restates. */
-const TERRAFORM_PROVIDER_VERSION = "0.4.1";
 
 /** The Terraform plugin SDK's value types, by the numbers the bridge's JSON uses (its shim.ValueType). */
 const VALUE_TYPES = { bool: 1, int: 2, string: 4, list: 5, map: 6, set: 7 } as const;
@@ -96,7 +95,7 @@ export function terraformMapping(version: string): Record<string, unknown> {
   return {
     name: VENDOR_PROVIDER_NAME,
     version,
-    tfProviderVersion: TERRAFORM_PROVIDER_VERSION,
+    tfProviderVersion: VENDOR_PROVIDER_VERSION,
     provider: {
       resources: Object.fromEntries(
         Object.entries(MANAGED_TYPES).map(([type, managed]) => [type, resourceSchema(managed.attributes)]),

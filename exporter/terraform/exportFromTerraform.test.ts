@@ -29,6 +29,7 @@ import type { Language } from "../project";
 import { exportFromTerraform, TerraformExportOptions, TerraformRefusedError } from "./index";
 import { terraformReport } from "./report";
 import { StateFormatError } from "./state";
+import { MANAGED_TYPES, UNMANAGED_TYPES } from "../../resources/terraform/vendorProvider";
 
 jest.setTimeout(120_000);
 
@@ -333,6 +334,47 @@ describe("refusals, before anything is written", () => {
       "//  chainguard_image_repo_deployment.app: a repo's Helm chart deployments, which this package does not manage",
     );
     expect(terraformReport(result).stdout.join("\n")).not.toContain("chainguard_apko_build");
+  });
+
+  test("a vendor type the table does not list is refused naming it, unless --partial leaves it out", async () => {
+    const type = "chainguard_made_up";
+    expect(Object.keys(MANAGED_TYPES)).not.toContain(type);
+    expect(Object.keys(UNMANAGED_TYPES)).not.toContain(type);
+    const resources: TfResource[] = [
+      ...org.resources,
+      { type, name: "x", instances: [{ attributes: { id: `${org.platform}/89ab` } }] },
+    ];
+    const file = stateFile(resources, "tfstate");
+    emu.clearRequests();
+    const error = await refusal([file]);
+    expect(error).toBeInstanceOf(TerraformRefusedError);
+    expect(error.message).toMatch(/^1 Terraform instance cannot be migrated, so nothing was written:\n/);
+    expect(error.message).toContain(
+      `  ${type}.x (${file}): a type this package does not know (the vendor's provider v0.4 has no ${type})`,
+    );
+    // Refused before any request.
+    expect(emu.requests()).toEqual([]);
+
+    const { result } = await migrate([file], { partial: true, importFile: undefined });
+    expect(result.passed).toEqual([
+      {
+        file,
+        address: `${type}.x`,
+        why: `a type this package does not know (the vendor's provider v0.4 has no ${type})`,
+      },
+    ]);
+  });
+
+  test("a group with no parent_id, the root organization, is refused naming it as the table says", async () => {
+    const { rootWithout } = MANAGED_TYPES.chainguard_group;
+    const resources: TfResource[] = [
+      ...org.resources,
+      { type: "chainguard_group", name: "root", instances: [{ attributes: { id: org.root, name: "root" } }] },
+    ];
+    const file = stateFile(resources, "json");
+    const error = await refusal([file]);
+    expect(error.message).toContain(`  chainguard_group.root (${file}): ${rootWithout!.why}`);
+    expect(rootWithout!.why).toMatch(/^a root organization \(no parent_id\)/);
   });
 
   test("an instance whose record is gone from the organization, unless --partial", async () => {

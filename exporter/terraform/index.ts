@@ -4,7 +4,7 @@
  * that brings each in with no change.
  *
  * Which records: exactly the managed instances of the vendor's provider (any alias, any module)
- * whose type this package manages (exporter/terraform/vendorProvider.ts), each by its `id`, the
+ * whose type this package manages (resources/terraform/vendorProvider.ts), each by its `id`, the
  * record's uid. What they declare: the record as the API answers it now, read as an export reads
  * records (one List per kind, filtered by uid), so that the program matches the organization; the
  * state gives each resource its name (its address: module path, name and key) and is checked
@@ -21,24 +21,26 @@
 import type { ApiRecord, Kind } from "../../provider/kind";
 import { uidIssue } from "../../provider/uid";
 import { isObject } from "../../provider/values";
-import { typeTokenOf } from "../../native/kinds";
+import { PACKAGE_NAME, typeTokenOf } from "../../native/kinds";
 import { checkDestination, declarableRecords, ExportOptions, ExportResult, referredRoles, writeExport } from "../index";
 import { declareOrganization, DeclareOptions } from "../declare";
 import { ExportedKind, exportedKinds, servedKinds } from "../kinds";
 import { countsOf, ModelResource, SecretConfig, secretKeysOf, valuesIn } from "../model";
 import { compareText, KindRecords, placeRecords, readUids, Subtree } from "../read";
+import type { Language } from "../project";
 import { oneLine } from "../text";
 import { nameWords } from "./address";
 import { readStateFile, StateInstance } from "./state";
 import { differences, translate } from "./translate";
 import {
-  MANAGED_TYPES,
+  attributeOf,
   ManagedType,
+  managedType,
   missingRequired,
-  UNMANAGED_TYPES,
+  rootOf,
   VENDOR_PROVIDER,
   VENDOR_PROVIDER_NAME,
-} from "./vendorProvider";
+} from "../../resources/terraform/vendorProvider";
 
 export { StateFormatError } from "./state";
 
@@ -90,105 +92,22 @@ export class TerraformRefusedError extends Error {
   }
 }
 
-/** The sensitive attributes a program reads from secret config: where Terraform keeps each. */
-const SECRET_ATTRIBUTES: Readonly<Record<string, string>> = { "oidc.clientSecret": "oidc.client_secret" };
+/** A managed instance to migrate: its entry in the table, the kind it becomes and its record's uid. */
+interface Migrating extends Located {
+  managed: ManagedType;
+  exported: ExportedKind;
+  uid: string;
+}
+
+/** What becomes of one instance: migrated, or passed over (skipped, broken or unmanageable) and why. */
+type Verdict = { migrated: Migrating } | { skipped: string } | { broken: string } | { unmanageable: string };
 
 export async function exportFromTerraform(options: TerraformExportOptions): Promise<TerraformExportResult> {
   if (options.states.length === 0) throw new Error("--from-terraform needs at least one state file");
   const { language, out } = checkDestination(options);
-  const located: Located[] = [];
-  for (const [state, file] of options.states.entries()) {
-    const read = readStateFile(file);
-    options.progress?.(`read ${file} as ${read.form}: ${read.instances.length} instances`);
-    for (const instance of read.instances) located.push({ ...instance, file, state });
-  }
-
-  // Sorted by address, so that both forms of a state (whose files list resources in different
-  // orders) are read into the same lists and the same program.
-  located.sort(
-    (a, b) => a.state - b.state || compareText(a.address, b.address) || compareText(a.deposed ?? "", b.deposed ?? ""),
-  );
-  const skipped: Passed[] = [];
-  const broken: Passed[] = [];
-  const unmanageable: Passed[] = [];
-  const migrated: Array<Located & { type: string; managed: ManagedType; uid: string }> = [];
-  for (const instance of located) {
-    const pass = (why: string) => ({ file: instance.file, address: instance.address, why });
-    if (instance.mode === "data") {
-      skipped.push(pass("a data source: Terraform reads it, nothing manages it"));
-      continue;
-    }
-    if (instance.provider !== VENDOR_PROVIDER) {
-      skipped.push(pass(`a resource of another provider (${instance.provider})`));
-      continue;
-    }
-    if (instance.deposed !== undefined) {
-      broken.push(
-        pass(
-          `a deposed object (${instance.deposed}) that Terraform has not finished replacing: run terraform apply, or ` +
-            "terraform state rm it, first",
-        ),
-      );
-      continue;
-    }
-    if (instance.tainted) {
-      broken.push(
-        pass(
-          "tainted: Terraform replaces it on its next apply. Untaint it (terraform untaint), or apply, then migrate",
-        ),
-      );
-      continue;
-    }
-    const managed = MANAGED_TYPES[instance.type];
-    if (!managed) {
-      unmanageable.push(
-        pass(
-          UNMANAGED_TYPES[instance.type] ??
-            `a type this package does not know (the vendor's provider v0.4 has no ${instance.type})`,
-        ),
-      );
-      continue;
-    }
-    const id = instance.attributes.id;
-    const issue = uidIssue(id, managed.kind === "iam:Role" ? "segment" : "path");
-    if (issue) {
-      unmanageable.push(pass(`its id is no record's uid: it ${issue}`));
-      continue;
-    }
-    const missing = missingRequired(managed, instance.attributes);
-    if (missing.length > 0) {
-      unmanageable.push(
-        pass(
-          `it lacks ${missing.length === 1 ? "the required attribute" : "required attributes:"} ${missing.join("; ")}, ` +
-            "which the vendor's provider never leaves out: the state was edited, or written by something else. " +
-            "`terraform apply -refresh-only` reads the instance again from the organization",
-        ),
-      );
-      continue;
-    }
-    if (instance.type === "chainguard_group" && typeof instance.attributes.parent_id !== "string") {
-      unmanageable.push(
-        pass("a root organization (no parent_id): a program of this package declares groups below one, not one"),
-      );
-      continue;
-    }
-    migrated.push({ ...instance, managed, uid: id as string });
-  }
-
-  // One record, one resource: two instances of one record (two states, or an import repeated)
-  // would be two resources managing it.
-  const byRecord = new Map<string, Located>();
-  for (const instance of migrated) {
-    const key = `${instance.managed.kind} ${instance.uid}`;
-    const first = byRecord.get(key);
-    if (first)
-      broken.push({
-        file: instance.file,
-        address: instance.address,
-        why: `the record ${instance.uid} is also ${first.address} (${first.file}): a program declares a record once; remove one of them from its state first`,
-      });
-    else byRecord.set(key, instance);
-  }
+  const everyKind = exportedKinds();
+  const kinds = new Map(everyKind.map((exported) => [typeTokenOf(exported.kind), exported]));
+  const { skipped, broken, unmanageable, migrated } = sortInstances(readStates(options), kinds);
   if (broken.length > 0)
     throw new TerraformRefusedError(broken, "Settle them in Terraform first; --partial does not leave these out.");
   if (unmanageable.length > 0 && !options.partial)
@@ -196,54 +115,10 @@ export async function exportFromTerraform(options: TerraformExportOptions): Prom
       unmanageable,
       "Run with --partial to migrate the others without them (they stay in Terraform's state, as they are).",
     );
-
-  const everyKind = exportedKinds();
-  const kinds = new Map(everyKind.map((exported) => [typeTokenOf(exported.kind), exported]));
-  const groups = new Map<ExportedKind, typeof migrated>();
-  for (const instance of migrated) {
-    const exported = kinds.get(`platform:${instance.managed.kind}`);
-    if (!exported) throw new Error(`no kind ${instance.managed.kind} in this package (for ${instance.type})`);
-    groups.set(exported, [...(groups.get(exported) ?? []), instance]);
-  }
-  const { unserved } = servedKinds([...groups.keys()]);
+  const { unserved } = servedKinds([...new Set(migrated.map((instance) => instance.exported))]);
   if (unserved.length > 0) throw new Error(unserved.join("; "));
 
-  // The records as the API holds them now, in the registry's order of kinds.
-  const gone: Passed[] = [];
-  const read: KindRecords[] = [];
-  const instanceOf = new Map<string, (typeof migrated)[number]>();
-  for (const exported of everyKind) {
-    const instances = groups.get(exported);
-    if (!instances) continue;
-    const records = await readUids(
-      options.client,
-      exported,
-      instances.map((i) => i.uid),
-    );
-    const found = new Set(records.map((r) => r.uid));
-    for (const instance of instances) {
-      if (found.has(instance.uid)) instanceOf.set(`${exported.kind.typeName} ${instance.uid}`, instance);
-      else
-        gone.push({
-          file: instance.file,
-          address: instance.address,
-          why:
-            `the organization has no ${exported.kind.noun} ${instance.uid} (deleted since Terraform's last refresh? ` +
-            "terraform apply -refresh-only drops it from the state)",
-        });
-    }
-    const placed: KindRecords = { exported, records };
-    // A role's uid does not tell where it is defined: the state's parent_id does, and that
-    // group's List of roles says so.
-    await placeRecords(
-      options.client,
-      placed,
-      instances.flatMap((i) => (typeof i.attributes.parent_id === "string" ? [i.attributes.parent_id] : [])),
-      "the group its Terraform state names as parent_id does not list it",
-    );
-    options.progress?.(`read ${records.length} ${exported.kind.collection} of ${instances.length} in the state`);
-    read.push(placed);
-  }
+  const { read, gone, instanceOf } = await readRecords(options, everyKind, migrated);
   if (gone.length > 0 && !options.partial)
     throw new TerraformRefusedError(
       gone,
@@ -251,9 +126,99 @@ export async function exportFromTerraform(options: TerraformExportOptions): Prom
     );
   const passed = [...unmanageable, ...gone];
 
-  const tree: Subtree = { under: "", kinds: read };
   const instanceFor = (kind: Kind, record: ApiRecord) => instanceOf.get(`${kind.typeName} ${record.uid}`)!;
-  const { declarable, leftOut } = declarableRecords(tree, language, options);
+  const declarable = declarableOf(read, instanceFor, language, options, { skipped, passed });
+
+  const several = options.states.length > 1;
+  const { notes, described } = describeInstances(declarable, instanceFor, several);
+  const roles = await referredRoles(options.client, declarable);
+  const manageDeletes = !!options.manageDeletes;
+  const model = declareOrganization(declarable, {
+    manageDeletes,
+    roles,
+    header: migrationHeader(manageDeletes, passed, several),
+    describe: (kind, record) => {
+      const found = described.get(`${kind.typeName} ${record.uid}`)!;
+      return { name: found.words, comments: found.comments };
+    },
+  } satisfies DeclareOptions);
+  const files = writeExport(model, {
+    language,
+    out,
+    importFile: options.importFile,
+    name: options.name ?? "platform-terraform",
+    description: "Migrated from Terraform's state by platform-pulumi export --from-terraform",
+  });
+
+  const instanceOfResource = (resource: ModelResource) => instanceFor(resource.kind, { uid: resource.uid });
+  const forget = options.states.map((file, state) => ({
+    file,
+    addresses: model.resources
+      .map(instanceOfResource)
+      .filter((instance) => instance.state === state)
+      .map((instance) => instance.address),
+  }));
+  return {
+    files,
+    counts: countsOf(model),
+    secretKeys: secretKeysOf(model),
+    leftOut: [],
+    forget,
+    skipped,
+    passed: passed.sort((a, b) => compareText(a.file, b.file) || compareText(a.address, b.address)),
+    notes,
+    secrets: secretsOf(model.resources, instanceOfResource),
+  };
+}
+
+/**
+ * Every instance of the states, sorted by address, so that both forms of a state (whose files
+ * list resources in different orders) are read into the same lists and the same program.
+ */
+function readStates(options: TerraformExportOptions): Located[] {
+  const located: Located[] = [];
+  for (const [state, file] of options.states.entries()) {
+    const read = readStateFile(file);
+    options.progress?.(`read ${file} as ${read.form}: ${read.instances.length} instances`);
+    for (const instance of read.instances) located.push({ ...instance, file, state });
+  }
+  return located.sort(
+    (a, b) => a.state - b.state || compareText(a.address, b.address) || compareText(a.deposed ?? "", b.deposed ?? ""),
+  );
+}
+
+/** The instances by what becomes of them; the second instance of a record is broken. */
+function sortInstances(
+  located: readonly Located[],
+  kinds: ReadonlyMap<string, ExportedKind>,
+): { skipped: Passed[]; broken: Passed[]; unmanageable: Passed[]; migrated: Migrating[] } {
+  const sorted = { skipped: [] as Passed[], broken: [] as Passed[], unmanageable: [] as Passed[] };
+  const migrated: Migrating[] = [];
+  for (const instance of located) {
+    const verdict = verdictOf(instance, kinds);
+    if ("migrated" in verdict) {
+      migrated.push(verdict.migrated);
+      continue;
+    }
+    const [passing, why] = Object.entries(verdict)[0] as [keyof typeof sorted, string];
+    sorted[passing].push({ file: instance.file, address: instance.address, why });
+  }
+  sorted.broken.push(...recordsTwice(migrated));
+  return { ...sorted, migrated };
+}
+
+/**
+ * The records a program declares: those its language can declare (the others refused, or passed
+ * with `partial`), under the group most of them are in. Refused when none is left.
+ */
+function declarableOf(
+  read: KindRecords[],
+  instanceFor: (kind: Kind, record: ApiRecord) => Migrating,
+  language: Language,
+  options: TerraformExportOptions,
+  { skipped, passed }: { skipped: readonly Passed[]; passed: Passed[] },
+): Subtree {
+  const { declarable, leftOut } = declarableRecords({ under: "", kinds: read }, language, options);
   if (leftOut.length > 0) {
     const refused = leftOut.map((left) => {
       const exported = read.find((k) =>
@@ -278,9 +243,129 @@ export async function exportFromTerraform(options: TerraformExportOptions): Prom
           : ""),
     );
   declarable.under = mostCommonOuterParent(declarable);
+  return declarable;
+}
 
+/** What becomes of an instance, by the vendor provider's table (resources/terraform/vendorProvider.ts). */
+function verdictOf(instance: Located, kinds: ReadonlyMap<string, ExportedKind>): Verdict {
+  if (instance.mode === "data") return { skipped: "a data source: Terraform reads it, nothing manages it" };
+  if (instance.provider !== VENDOR_PROVIDER)
+    return { skipped: `a resource of another provider (${instance.provider})` };
+  if (instance.deposed !== undefined)
+    return {
+      broken:
+        `a deposed object (${instance.deposed}) that Terraform has not finished replacing: run terraform apply, or ` +
+        "terraform state rm it, first",
+    };
+  if (instance.tainted)
+    return {
+      broken:
+        "tainted: Terraform replaces it on its next apply. Untaint it (terraform untaint), or apply, then migrate",
+    };
+  const entry = managedType(instance.type);
+  if ("why" in entry) return { unmanageable: entry.why };
+  const { managed } = entry;
+  const exported = kinds.get(`${PACKAGE_NAME}:${managed.kind}`);
+  if (!exported) throw new Error(`no kind ${managed.kind} in this package (for ${instance.type})`);
+  const id = instance.attributes.id;
+  // A uid that does not tell where its record lives (a role's) is one segment.
+  const issue = uidIssue(id, exported.kind.placedByParent ? "segment" : "path");
+  if (issue) return { unmanageable: `its id is no record's uid: it ${issue}` };
+  const missing = missingRequired(managed, instance.attributes);
+  if (missing.length > 0)
+    return {
+      unmanageable:
+        `it lacks ${missing.length === 1 ? "the required attribute" : "required attributes:"} ${missing.join("; ")}, ` +
+        "which the vendor's provider never leaves out: the state was edited, or written by something else. " +
+        "`terraform apply -refresh-only` reads the instance again from the organization",
+    };
+  const root = rootOf(managed, instance.attributes);
+  if (root !== undefined) return { unmanageable: root };
+  return { migrated: { ...instance, managed, exported, uid: id as string } };
+}
+
+/**
+ * One record, one resource: the second instance of a record (two states, or an import repeated),
+ * which would be a second resource managing it.
+ */
+function recordsTwice(migrated: readonly Migrating[]): Passed[] {
+  const twice: Passed[] = [];
+  const byRecord = new Map<string, Located>();
+  for (const instance of migrated) {
+    const key = `${instance.managed.kind} ${instance.uid}`;
+    const first = byRecord.get(key);
+    if (first)
+      twice.push({
+        file: instance.file,
+        address: instance.address,
+        why: `the record ${instance.uid} is also ${first.address} (${first.file}): a program declares a record once; remove one of them from its state first`,
+      });
+    else byRecord.set(key, instance);
+  }
+  return twice;
+}
+
+/**
+ * The records as the API holds them now, in the registry's order of kinds, each with its
+ * instance (by kind and uid); and the instances whose record is gone.
+ */
+async function readRecords(
+  options: TerraformExportOptions,
+  everyKind: readonly ExportedKind[],
+  migrated: readonly Migrating[],
+): Promise<{ read: KindRecords[]; gone: Passed[]; instanceOf: Map<string, Migrating> }> {
+  const gone: Passed[] = [];
+  const read: KindRecords[] = [];
+  const instanceOf = new Map<string, Migrating>();
+  for (const exported of everyKind) {
+    const instances = migrated.filter((instance) => instance.exported === exported);
+    if (instances.length === 0) continue;
+    const records = await readUids(
+      options.client,
+      exported,
+      instances.map((i) => i.uid),
+    );
+    const found = new Set(records.map((r) => r.uid));
+    for (const instance of instances) {
+      if (found.has(instance.uid)) instanceOf.set(`${exported.kind.typeName} ${instance.uid}`, instance);
+      else
+        gone.push({
+          file: instance.file,
+          address: instance.address,
+          why:
+            `the organization has no ${exported.kind.noun} ${instance.uid} (deleted since Terraform's last refresh? ` +
+            "terraform apply -refresh-only drops it from the state)",
+        });
+    }
+    const placed: KindRecords = { exported, records };
+    // A role's uid does not tell where it is defined: the state's parent attribute does, and that
+    // group's List of roles says so.
+    const parent = attributeOf(instances[0].managed, exported.kind.parentField);
+    await placeRecords(
+      options.client,
+      placed,
+      instances.flatMap((i) => {
+        const uid = parent === undefined ? undefined : i.attributes[parent];
+        return typeof uid === "string" ? [uid] : [];
+      }),
+      `the group its Terraform state names as ${parent} does not list it`,
+    );
+    options.progress?.(`read ${records.length} ${exported.kind.collection} of ${instances.length} in the state`);
+    read.push(placed);
+  }
+  return { read, gone, instanceOf };
+}
+
+/**
+ * Per declared record, its resource's name (from its address) and the comments above it: the
+ * address, and what the state says otherwise than the record (also the notes the command prints).
+ */
+function describeInstances(
+  declarable: Subtree,
+  instanceFor: (kind: Kind, record: ApiRecord) => Migrating,
+  several: boolean,
+): { notes: TerraformExportResult["notes"]; described: Map<string, { words: string; comments: string[] }> } {
   const notes: TerraformExportResult["notes"] = [];
-  const several = options.states.length > 1;
   const described = new Map<string, { words: string; comments: string[] }>();
   for (const { exported, records } of declarable.kinds) {
     for (const record of records) {
@@ -304,44 +389,7 @@ export async function exportFromTerraform(options: TerraformExportOptions): Prom
       });
     }
   }
-
-  const roles = await referredRoles(options.client, declarable);
-  const manageDeletes = !!options.manageDeletes;
-  const model = declareOrganization(declarable, {
-    manageDeletes,
-    roles,
-    header: migrationHeader(manageDeletes, passed, several),
-    describe: (kind, record) => {
-      const found = described.get(`${kind.typeName} ${record.uid}`)!;
-      return { name: found.words, comments: found.comments };
-    },
-  } satisfies DeclareOptions);
-  const files = writeExport(model, {
-    language,
-    out,
-    importFile: options.importFile,
-    name: options.name ?? "platform-terraform",
-    description: "Migrated from Terraform's state by platform-pulumi export --from-terraform",
-  });
-
-  const forget = options.states.map((file, state) => ({
-    file,
-    addresses: model.resources
-      .map((resource) => instanceFor(resource.kind, { uid: resource.uid }))
-      .filter((instance) => instance.state === state)
-      .map((instance) => instance.address),
-  }));
-  return {
-    files,
-    counts: countsOf(model),
-    secretKeys: secretKeysOf(model),
-    leftOut: [],
-    forget,
-    skipped,
-    passed: passed.sort((a, b) => compareText(a.file, b.file) || compareText(a.address, b.address)),
-    notes,
-    secrets: secretsOf(model.resources, (resource) => instanceFor(resource.kind, { uid: resource.uid })),
-  };
+  return { notes, described };
 }
 
 /**
@@ -386,7 +434,7 @@ function migrationHeader(manageDeletes: boolean, passed: Passed[], several: bool
 
 function secretsOf(
   resources: readonly ModelResource[],
-  instanceOf: (resource: ModelResource) => Located,
+  instanceOf: (resource: ModelResource) => Migrating,
 ): TerraformExportResult["secrets"] {
   const secrets: TerraformExportResult["secrets"] = [];
   for (const resource of resources) {
@@ -394,8 +442,8 @@ function secretsOf(
       for (const item of valuesIn(value)) {
         if (!(item instanceof SecretConfig)) continue;
         const path = isObject(value) ? `${field}.${Object.keys(value).find((k) => value[k] === item)}` : field;
-        const { file, address } = instanceOf(resource);
-        secrets.push({ key: item.key, file, address, attribute: SECRET_ATTRIBUTES[path] ?? path });
+        const { file, address, managed } = instanceOf(resource);
+        secrets.push({ key: item.key, file, address, attribute: attributeOf(managed, path) ?? path });
       }
     }
   }

@@ -7,7 +7,7 @@ import repoProvider = require("../../resources/registry/repo/provider");
 import associationProvider = require("../../resources/iam/accountAssociation/provider");
 import roleProvider = require("../../resources/iam/role/provider");
 import { differences, translate } from "./translate";
-import { MANAGED_TYPES } from "./vendorProvider";
+import { MANAGED_TYPES } from "../../resources/terraform/vendorProvider";
 
 test("a repo's sync_config: what the program sets, what the service adds; the tier in GA's spelling", () => {
   const translated = translate(MANAGED_TYPES.chainguard_image_repo, {

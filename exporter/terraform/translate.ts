@@ -1,5 +1,5 @@
 /**
- * An instance's attributes in its record's terms (exporter/terraform/vendorProvider.ts: where the
+ * An instance's attributes in its record's terms (resources/terraform/vendorProvider.ts: where the
  * record holds each, spelled as the API spells it), and what the state says otherwise than the
  * record does now.
  *
@@ -11,8 +11,8 @@
 import type { ApiRecord, Kind } from "../../provider/kind";
 import { isObject, Props } from "../../provider/values";
 import { declaredInputs } from "../declarable";
-import { capabilityValue, instant, tierValue } from "./values";
-import type { Attributes, ManagedType, TerraformAttribute } from "./vendorProvider";
+import { capabilityValue, instant, tierValue } from "../../resources/terraform/values";
+import type { Attributes, ManagedType, TerraformAttribute } from "../../resources/terraform/vendorProvider";
 
 export interface Translated {
   /** The state's values at the record's fields (`{ "claimMatch.issuer": "https://…" }`), as the API spells them. */

@@ -2,7 +2,7 @@
  * The Terraform provider's spellings in the API's: capability names derived against the API
  * document's enum (resources/iam/enums.ts) with its two respelled groups, v1 tier names, instants.
  */
-import { CAPABILITIES } from "../../resources/iam/enums";
+import { CAPABILITIES } from "../iam/enums";
 import { capabilityValue, instant, tierValue } from "./values";
 
 test("capability names: the API's value with or without the service's prefix, and the two respelled groups", () => {

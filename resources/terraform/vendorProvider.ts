@@ -1,19 +1,21 @@
 /**
  * What the vendor's Terraform provider (registry.terraform.io/chainguard-dev/chainguard, v0.4.x,
- * plugin framework) keeps in a state, restated for migrating to this package: each resource type,
- * the kind of this package it is a record of, and each attribute with its Terraform schema and
- * where the record holds it (`field`, a path of the kind's outputs) or why nothing does (`none`).
- * Every type's `id` is its record's uid; no schema version is above 0.
+ * plugin framework) keeps in a state, restated for migrating to this package: one entry per
+ * resource type, naming the kind of this package it is a record of, each attribute with its
+ * Terraform schema and where the record holds it (`field`, a path of the kind's outputs) or why
+ * nothing does (`none`), what is sensitive, and what the provider's schema requires. Every type's
+ * `id` is its record's uid; no schema version is above 0. The only place a Terraform type is named.
  *
- * One table serves the migration (exporter/terraform/), which reads a state with it and checks it
- * against the records, and the native plugin's answer to Pulumi's mapping request
- * (native/terraformMapping.ts), which hands a converter the same schema and names.
+ * Imported by exporter/ (the migration), drift/ (a state as a source) and native/ (the mapping
+ * Pulumi's converters ask for); it imports nothing but resources/ itself.
  */
 
 /** The provider's registry address, as a state names it (lowercase). */
 export const VENDOR_PROVIDER = "registry.terraform.io/chainguard-dev/chainguard";
 /** Its name, the prefix of its types: what Pulumi's converters ask a mapping for. */
 export const VENDOR_PROVIDER_NAME = "chainguard";
+/** The release whose schema this table restates. */
+export const VENDOR_PROVIDER_VERSION = "0.4.1";
 
 export type TerraformValue =
   | "string"
@@ -56,6 +58,50 @@ export interface ManagedType {
   combined?: { field: string; from: readonly string[]; build: (attributes: Record<string, unknown>) => unknown };
   /** Attributes of which the provider's schema requires one (`exactly`) or at least one to be set. */
   oneOf?: { attributes: readonly string[]; exactly: boolean };
+  /**
+   * An instance without this (optional) attribute is a record no program of this package declares
+   * (a group with no parent is a root organization): why.
+   */
+  rootWithout?: { attribute: string; why: string };
+}
+
+/**
+ * The entry of a managed type, or why an instance of it cannot be migrated: a type of the provider
+ * whose records this package does not manage, or one the table does not know.
+ */
+export function managedType(type: string): { managed: ManagedType } | { why: string } {
+  const managed = Object.hasOwn(MANAGED_TYPES, type) ? MANAGED_TYPES[type] : undefined;
+  if (managed) return { managed };
+  const release = VENDOR_PROVIDER_VERSION.split(".").slice(0, 2).join(".");
+  return {
+    why:
+      (Object.hasOwn(UNMANAGED_TYPES, type) ? UNMANAGED_TYPES[type] : undefined) ??
+      `a type this package does not know (the vendor's provider v${release} has no ${type})`,
+  };
+}
+
+/** Why an instance is a record no program of this package declares (a root organization), if it is one. */
+export function rootOf(type: ManagedType, attributes: Record<string, unknown>): string | undefined {
+  return type.rootWithout && typeof attributes[type.rootWithout.attribute] !== "string"
+    ? type.rootWithout.why
+    : undefined;
+}
+
+/** The attribute (a dotted path: `oidc.client_secret`) that holds a field of the record, if one does. */
+export function attributeOf(type: ManagedType, field: string): string | undefined {
+  const find = (attributes: Attributes, path: string): string | undefined => {
+    for (const [name, attribute] of Object.entries(attributes)) {
+      const at = path ? `${path}.${name}` : name;
+      if (attribute.none === undefined && attribute.field === field) return at;
+      const value = attribute.value;
+      if (typeof value === "object" && "block" in value) {
+        const found = find(value.block, at);
+        if (found) return found;
+      }
+    }
+    return undefined;
+  };
+  return find(type.attributes, "");
 }
 
 /** Whether a state leaves a value out: absent, null, or (for a text) empty. */
@@ -98,7 +144,6 @@ export const MANAGED_TYPES: Readonly<Record<string, ManagedType>> = {
     attributes: {
       id: id(),
       name: name(),
-      // Absent for a root organization, which no program of this package can declare.
       parent_id: attribute("string", "optional", { forceNew: true, field: "parentUid" }),
       description: description(),
       verified: attribute("bool", "optional", { field: "verified" }),
@@ -109,6 +154,10 @@ export const MANAGED_TYPES: Readonly<Record<string, ManagedType>> = {
       }),
       kind: attribute("string", "optional+computed", { field: "kind" }),
       resource_limits: attribute({ map: "int" }, "computed", { field: "resourceLimits" }),
+    },
+    rootWithout: {
+      attribute: "parent_id",
+      why: "a root organization (no parent_id): a program of this package declares groups below one, not one",
     },
   },
   chainguard_identity: {

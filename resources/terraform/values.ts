@@ -10,9 +10,11 @@
  * - repo tiers are the registry's v1 names (`BASE`), which GA v2 prefixes (`CATALOG_TIER_BASE`);
  *   `UNKNOWN` is v2's zero value, no tier;
  * - instants (an invite's `expiration`) are RFC 3339 text in any offset; compared as instants.
+ *
+ * With vendorProvider.ts, the vendor provider's facts: imported by exporter/, drift/ and native/.
  */
-import { CAPABILITIES } from "../../resources/iam/enums";
-import { CATALOG_TIERS } from "../../resources/registry/catalogTier";
+import { CAPABILITIES } from "../iam/enums";
+import { CATALOG_TIERS } from "../registry/catalogTier";
 
 /** Name prefixes the API's values spell otherwise: event subscriptions in the singular, SCIM under IAM alone. */
 const RESPELLED: ReadonlyArray<readonly [string, string]> = [
