@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as vm from "node:vm";
 import ts from "typescript";
-import type { ResourceKind } from "../../provider/kind";
+import type { ResourceKind } from "../../provider/model/kind";
 import { documentedSchemas, generateKind, repoRoot, staleFiles } from "./main";
 import { sdkTreeDifferences } from "../pulumi-cli/sdks";
 import { typeErrors } from "./typeCheck";
@@ -42,7 +42,7 @@ test("an SDK tree with a changed file, a missing one and one nothing generates d
 
 /** A kind nobody ships, on a documented message no kind manages. */
 const THROWAWAY_DESCRIPTION = `
-import type { ResourceKind } from "CORE/kind";
+import type { ResourceKind } from "CORE/model/kind";
 
 const widget: ResourceKind = {
   typeName: "Widget",
@@ -75,7 +75,7 @@ export default widget;
 `;
 
 const PROVIDER = `
-import { defineProvider } from "CORE/lifecycle";
+import { defineProvider } from "CORE/runtime/lifecycle";
 import widget from "./description";
 export = defineProvider(widget);
 `;

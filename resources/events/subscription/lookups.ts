@@ -4,10 +4,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { lazily } from "../../../provider/lazyZod";
-import { collectionOf } from "../../../provider/kindLookups";
-import { InputArgs, defineLookup, findOne, listArgs, listRecords } from "../../../provider/lookup";
-import { uidString } from "../../../provider/uid";
+import { lazily } from "../../../provider/common/lazyZod";
+import { collectionOf } from "../../../provider/program/kindLookups";
+import { InputArgs, defineLookup, findOne, listArgs, listRecords } from "../../../provider/program/lookup";
+import { uidString } from "../../../provider/common/uid";
 import subscription from "./description";
 import type { SubscriptionRecord } from "./resource";
 

@@ -2,7 +2,7 @@ import { RunningEmulator } from "../../../emulator";
 import { startProviderEmulator } from "../../../tests/support/providerEmulator";
 import { fetchClient, listRequests } from "../../../tests/support/lookupClient";
 import { getGroup, getGroups } from "./lookups";
-import { withClient } from "../../../provider/lookup";
+import { withClient } from "../../../provider/program/lookup";
 
 const GROUPS = 450;
 let emu: RunningEmulator;

@@ -4,7 +4,7 @@
  */
 import { Harness, startHarness } from "../../../tests/support/resourceHarness";
 import { HostError } from "../../../tools/host/host";
-import { UNKNOWN } from "../../../provider/values";
+import { UNKNOWN } from "../../../provider/common/values";
 
 let h: Harness;
 let provider: string;

@@ -5,7 +5,7 @@
 import { BUILTIN_ROLES } from "../../../emulator";
 import { Harness, startHarness } from "../../../tests/support/resourceHarness";
 import { HostError } from "../../../tools/host/host";
-import { UNKNOWN } from "../../../provider/values";
+import { UNKNOWN } from "../../../provider/common/values";
 
 let h: Harness;
 let provider: string;

@@ -4,11 +4,11 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { lazily } from "../../../provider/lazyZod";
-import { versionRefusal } from "../../../provider/apiVersions";
-import { collectionOf } from "../../../provider/kindLookups";
-import { InputArgs, defineLookup, findOne, listArgs, listRecords } from "../../../provider/lookup";
-import { uidString } from "../../../provider/uid";
+import { lazily } from "../../../provider/common/lazyZod";
+import { versionRefusal } from "../../../provider/transport/apiVersions";
+import { collectionOf } from "../../../provider/program/kindLookups";
+import { InputArgs, defineLookup, findOne, listArgs, listRecords } from "../../../provider/program/lookup";
+import { uidString } from "../../../provider/common/uid";
 import overlayBinding from "./description";
 import type { OverlayBindingRecord } from "./resource";
 

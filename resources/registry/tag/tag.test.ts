@@ -6,7 +6,7 @@ import { Harness, startHarness } from "../../../tests/support/resourceHarness";
 import { failureOf, registerResource } from "../../../tests/support/registeredResource";
 import { fetchClient } from "../../../tests/support/lookupClient";
 import { getTag } from "./lookups";
-import { withClient } from "../../../provider/lookup";
+import { withClient } from "../../../provider/program/lookup";
 
 let h: Harness;
 let provider: string;
