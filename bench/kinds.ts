@@ -6,7 +6,7 @@
  */
 import type * as Pulumi from "@pulumi/pulumi";
 import type * as Registry from "../resources/kinds";
-import type { Harness } from "../tests/support/resourceHarness";
+import type { Harness } from "../tools/host/resourceHarness";
 import { urnOf } from "../tools/host/host";
 
 export interface ManagedKind {

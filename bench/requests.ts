@@ -11,7 +11,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import type { Harness } from "../tests/support/resourceHarness";
+import type { Harness } from "../tools/host/resourceHarness";
 import { startHost } from "../tools/host/host";
 import { startEmulator, RunningEmulator } from "../emulator";
 import { ManagedKind, managedKinds } from "./kinds";

@@ -7,7 +7,7 @@ import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { RunningEmulator } from "../../emulator";
-import { startProviderEmulator } from "../../tests/support/providerEmulator";
+import { startProviderEmulator } from "../../tools/host/providerEmulator";
 import * as roles from "../../resources/iam/role/lookups";
 import * as groupLookups from "../../resources/iam/group/lookups";
 import * as identityLookups from "../../resources/iam/identity/lookups";

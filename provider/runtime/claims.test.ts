@@ -11,7 +11,7 @@ import { ManagedKind, managedKinds } from "../../bench/kinds";
 import { BUILTIN_ROLES } from "../../emulator";
 import { FaultProxy, ProxiedRequest, ProxyAction, faultProxy } from "../../tests/support/faultProxy";
 import { KIND_CASES, freshGroup, made } from "../../tests/support/kindCases";
-import { Harness, startHarness } from "../../tests/support/resourceHarness";
+import { Harness, startHarness } from "../../tools/host/resourceHarness";
 import { ProviderHost, startHost } from "../../tools/host/host";
 
 jest.setTimeout(120_000);

@@ -6,7 +6,7 @@
 import * as http from "node:http";
 import { AddressInfo } from "node:net";
 import { RunningEmulator } from "../../emulator";
-import { startProviderEmulator } from "../../tests/support/providerEmulator";
+import { startProviderEmulator } from "../../tools/host/providerEmulator";
 import { createClient } from "../transport/client";
 import { ApiError, isNotFound } from "../common/errors";
 

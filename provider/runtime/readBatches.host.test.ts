@@ -10,7 +10,7 @@
  * read sent before it is waiting in the provider. Only then is the held GET let go.
  */
 import { BUILTIN_ROLES } from "../../emulator";
-import { Harness, ResourceType, startHarness } from "../../tests/support/resourceHarness";
+import { Harness, ResourceType, startHarness } from "../../tools/host/resourceHarness";
 import {
   firstGetOf,
   ReadsProxy,

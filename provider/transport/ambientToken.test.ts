@@ -9,7 +9,7 @@ import { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { RunningEmulator } from "../../emulator";
-import { startProviderEmulator } from "../../tests/support/providerEmulator";
+import { startProviderEmulator } from "../../tools/host/providerEmulator";
 import { fakeClock, seededRandom } from "../../tests/support/fakeClock";
 import { createClient } from "./client";
 import { SettingsError } from "../common/errors";

@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { RunningEmulator } from "../../emulator";
-import { startProviderEmulator } from "../../tests/support/providerEmulator";
+import { startProviderEmulator } from "../../tools/host/providerEmulator";
 import { createClient, encodeQuery, sharedClient } from "./client";
 import { DeadlineExceededError, withCallDeadline } from "./deadline";
 import { ApiError, SettingsError, UnknownOutcomeError, UnreachableError } from "../common/errors";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { RunningEmulator } from "../../emulator";
-import { startProviderEmulator } from "../../tests/support/providerEmulator";
+import { startProviderEmulator } from "../../tools/host/providerEmulator";
 import { fakeClient, fetchClient, hookedClient, listRequests } from "../../tests/support/lookupClient";
 import { listAll, ListIncompleteError, listPages, MAX_PAGE_SIZE, UnexpectedResponseError } from "./pagination";
 

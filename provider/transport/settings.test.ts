@@ -5,7 +5,7 @@
  * dynamic-provider host before its first call reaches the API.
  */
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
-import { Harness, startHarness } from "../../tests/support/resourceHarness";
+import { Harness, startHarness } from "../../tools/host/resourceHarness";
 import { startHost } from "../../tools/host/host";
 import {
   SETTINGS,

@@ -4,7 +4,7 @@
  * check naming the property, with zero requests, for each resource that takes it.
  */
 import { LIMITS } from "../../provider/model/fields";
-import { Harness, ResourceType, startHarness } from "../../tests/support/resourceHarness";
+import { Harness, ResourceType, startHarness } from "../../tools/host/resourceHarness";
 import { HostError } from "../../tools/host/host";
 
 jest.setTimeout(60_000);

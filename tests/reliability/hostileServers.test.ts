@@ -12,7 +12,7 @@
  */
 import * as http from "node:http";
 import { RunningEmulator } from "../../emulator";
-import { startProviderEmulator } from "../support/providerEmulator";
+import { startProviderEmulator } from "../../tools/host/providerEmulator";
 import { ProgramProject, programProject } from "../support/programProject";
 import { RealCliRun } from "../support/realCli";
 import { recordingServer } from "../support/recordingServer";

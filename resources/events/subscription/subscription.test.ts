@@ -2,7 +2,7 @@
  * Subscription through the REAL dynamic-provider host against the emulator. The API has no
  * update for subscriptions, so every change is a replacement.
  */
-import { Harness, startHarness } from "../../../tests/support/resourceHarness";
+import { Harness, startHarness } from "../../../tools/host/resourceHarness";
 import { registerResource } from "../../../tests/support/registeredResource";
 import { fetchClient } from "../../../tests/support/lookupClient";
 import { getSubscription, getSubscriptions } from "./lookups";

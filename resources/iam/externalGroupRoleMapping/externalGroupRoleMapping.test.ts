@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { BUILTIN_ROLES } from "../../../emulator";
-import { Harness, startHarness } from "../../../tests/support/resourceHarness";
+import { Harness, startHarness } from "../../../tools/host/resourceHarness";
 import { failureOf, registerResource } from "../../../tests/support/registeredResource";
 import { fetchClient } from "../../../tests/support/lookupClient";
 import {

@@ -9,7 +9,7 @@ import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { BUILTIN_ROLES } from "../../../emulator";
 import { exportOrganization } from "../../../exporter";
-import { Harness, startHarness } from "../../../tests/support/resourceHarness";
+import { Harness, startHarness } from "../../../tools/host/resourceHarness";
 import { failureOf, recordSecretOutputs, registerResource } from "../../../tests/support/registeredResource";
 import { fetchClient } from "../../../tests/support/lookupClient";
 import { getGroupInvite, getGroupInviteOutput, getGroupInvites, getGroupInvitesOutput } from "./lookups";

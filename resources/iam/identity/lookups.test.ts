@@ -1,5 +1,5 @@
 import { RunningEmulator } from "../../../emulator";
-import { startProviderEmulator } from "../../../tests/support/providerEmulator";
+import { startProviderEmulator } from "../../../tools/host/providerEmulator";
 import { fetchClient, listRequests } from "../../../tests/support/lookupClient";
 import { getIdentities, getIdentity } from "./lookups";
 import { withClient } from "../../../provider/program/lookup";

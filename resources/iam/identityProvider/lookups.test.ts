@@ -5,7 +5,7 @@
 import { withClient } from "../../../provider/program/lookup";
 import * as pulumi from "@pulumi/pulumi";
 import { RunningEmulator } from "../../../emulator";
-import { startProviderEmulator } from "../../../tests/support/providerEmulator";
+import { startProviderEmulator } from "../../../tools/host/providerEmulator";
 import { fetchClient, listRequests } from "../../../tests/support/lookupClient";
 import {
   getIdentityProvider,

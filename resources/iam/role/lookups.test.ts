@@ -1,5 +1,5 @@
 import { RunningEmulator, BUILTIN_ROLES } from "../../../emulator";
-import { startProviderEmulator } from "../../../tests/support/providerEmulator";
+import { startProviderEmulator } from "../../../tools/host/providerEmulator";
 import { fetchClient, listRequests } from "../../../tests/support/lookupClient";
 import { getRole, getRoles } from "./lookups";
 import { withClient } from "../../../provider/program/lookup";

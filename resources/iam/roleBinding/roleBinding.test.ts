@@ -3,7 +3,7 @@
  * when a program constructs the resource from the installed package, against the emulator.
  */
 import { BUILTIN_ROLES } from "../../../emulator";
-import { Harness, startHarness } from "../../../tests/support/resourceHarness";
+import { Harness, startHarness } from "../../../tools/host/resourceHarness";
 import { HostError } from "../../../tools/host/host";
 import { UNKNOWN } from "../../../provider/common/values";
 

@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { BUILTIN_ROLES } from "../../../emulator";
-import { Harness, startHarness } from "../../../tests/support/resourceHarness";
+import { Harness, startHarness } from "../../../tools/host/resourceHarness";
 import { failureOf, recordSecretOutputs, registerResource } from "../../../tests/support/registeredResource";
 
 let h: Harness;

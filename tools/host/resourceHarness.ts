@@ -1,5 +1,5 @@
 /**
- * What the managed-resource tests share: the package staged under node_modules (so the
+ * What the managed-resource tests and the benchmarks share: the package staged under node_modules (so the
  * provider serializes as a `require` of the package), the real `__provider` texts obtained by
  * constructing the resources under `pulumi.runtime.setMocks`, the REAL dynamic-provider host
  * configured for an emulator, and a few direct API calls for out-of-band changes.
@@ -7,8 +7,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { EmulatorOptions, RunningEmulator } from "../../emulator";
 import { startProviderEmulator } from "./providerEmulator";
-import { ProviderHost, startHost, urnOf } from "../../tools/host/host";
-import { StagedPackage, stagePackage } from "../../tools/host/stage";
+import { ProviderHost, startHost, urnOf } from "./host";
+import { StagedPackage, stagePackage } from "./stage";
 
 export type ResourceType = "Group" | "Identity" | "RoleBinding" | "Role";
 
