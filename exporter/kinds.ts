@@ -2,8 +2,8 @@
  * The kinds an export reads and declares: every kind of the registry (resources/kinds.ts) whose
  * provider carries the description it was made from.
  */
-import { versionRefusal } from "../provider/transport/apiVersions";
-import type { Kind } from "../provider/model/kind";
+import { versionRefusal } from "../core/transport/apiVersions";
+import type { Kind } from "../core/model/kind";
 import { KINDS } from "../resources/kinds";
 
 export interface ExportedKind {

@@ -5,10 +5,10 @@
  * to that live outside it (built-in roles), by uid.
  */
 import { z } from "zod";
-import type { ApiClient } from "../provider/transport/client";
-import type { ApiRecord } from "../provider/model/kind";
-import { isNotFound } from "../provider/common/errors";
-import { listAll } from "../provider/transport/pagination";
+import type { ApiClient } from "../core/transport/client";
+import type { ApiRecord } from "../core/model/kind";
+import { isNotFound } from "../core/common/errors";
+import { listAll } from "../core/transport/pagination";
 import type { ExportedKind } from "./kinds";
 
 export interface KindRecords {

@@ -2,7 +2,7 @@
  * The kinds the native provider serves and the names the engine knows them by. The registry is
  * loaded on first use: the plugin's handshake names the package before any kind is needed.
  */
-import type { Kind } from "../provider/model/kind";
+import type { Kind } from "../core/model/kind";
 import type * as Registry from "../resources/kinds";
 
 export const PACKAGE_NAME = "platform";

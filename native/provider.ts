@@ -7,17 +7,17 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type * as provider from "@pulumi/pulumi/provider";
-import type { Kind } from "../provider/model/kind";
-import type { KindDiffResult, Provider as KindProvider } from "../provider/runtime/lifecycle";
-import { PreviewedUpdate, previewUpdate } from "../provider/runtime/operations/previewUpdate";
+import type { Kind } from "../core/model/kind";
+import type { KindDiffResult, Provider as KindProvider } from "../core/runtime/lifecycle";
+import { PreviewedUpdate, previewUpdate } from "../core/runtime/operations/previewUpdate";
 import { KINDS } from "../resources/kinds";
 import { nativeFunctions } from "./functions";
 import { importRecord } from "./imports";
 import { PACKAGE_NAME, typeTokenOf } from "./kinds";
 import { packageSchema } from "./schema";
-import { secretProperties } from "../provider/model/kindSecrets";
-import { sharedClient } from "../provider/transport/client";
-import { callBudgetMs, withCallDeadline } from "../provider/transport/deadline";
+import { secretProperties } from "../core/model/kindSecrets";
+import { sharedClient } from "../core/transport/client";
+import { callBudgetMs, withCallDeadline } from "../core/transport/deadline";
 
 type Props = Record<string, unknown>;
 
@@ -177,7 +177,7 @@ export function nativeProvider(
     },
 
     // No request: the old outputs with the new inputs, the uid as it is, what only the service's
-    // answer tells unknown (provider/runtime/operations/previewUpdate.ts).
+    // answer tells unknown (core/runtime/operations/previewUpdate.ts).
     previewUpdate(_id, urn, olds, news) {
       const kind = served(urn);
       const old = unwrapSecrets(olds as Props);

@@ -10,16 +10,16 @@ import * as path from "node:path";
 import * as ts from "typescript";
 import { repoRoot } from "../tools/host/stage";
 
-const CORE = ["provider/common", "provider/transport", "provider/model", "provider/runtime", "provider/program"];
+const CORE = ["core/common", "core/transport", "core/model", "core/runtime", "core/program"];
 const SHIPPED = [...CORE, "resources", "index.ts", "native", "exporter", "drift", "emulator", "cli.ts"];
 
 /** Each room of the map, and the rooms it may import besides itself. */
 export const MAP: Readonly<Record<string, readonly string[]>> = {
-  "provider/common": [],
-  "provider/transport": CORE.slice(0, 1),
-  "provider/model": CORE.slice(0, 2),
-  "provider/runtime": CORE.slice(0, 3),
-  "provider/program": CORE.slice(0, 4),
+  "core/common": [],
+  "core/transport": CORE.slice(0, 1),
+  "core/model": CORE.slice(0, 2),
+  "core/runtime": CORE.slice(0, 3),
+  "core/program": CORE.slice(0, 4),
   resources: CORE,
   "index.ts": ["resources"],
   native: [...CORE, "resources"],
@@ -47,7 +47,7 @@ const ALLOWED_UNTIL_MERGE: readonly { from: RegExp; to: RegExp; why: string }[] 
   },
   {
     from: /^emulator\/kinds\/[^/]+\.ts$/,
-    to: /^(resources\/[^/]+\/[^/]+\/description|provider\/model\/kind)\.ts$/,
+    to: /^(resources\/[^/]+\/[^/]+\/description|core\/model\/kind)\.ts$/,
     why: "branch kindtables derives the emulator's tables from the API document (api/)",
   },
   {
@@ -57,10 +57,10 @@ const ALLOWED_UNTIL_MERGE: readonly { from: RegExp; to: RegExp; why: string }[] 
   },
 ];
 
-/** The room of a file: provider/<role>, a top folder, or a file at the root. */
+/** The room of a file: core/<role>, a top folder, or a file at the root. */
 function roomOf(file: string): string {
   const parts = file.split("/");
-  if (parts[0] === "provider") return parts.length > 2 ? `provider/${parts[1]}` : "provider (no role)";
+  if (parts[0] === "core") return parts.length > 2 ? `core/${parts[1]}` : "core (no role)";
   if (parts.length === 1) return /^(jest|eslint)\.config\.m?js$/.test(file) ? "tools" : file;
   return parts[0];
 }
@@ -133,16 +133,16 @@ test("no import runs up the map or sideways across it, but those another branch 
 });
 
 test("the map judges an import up a layer or sideways as against it, and a test file's as free", () => {
-  expect(judge("provider/transport/client.ts", "provider/runtime/lifecycle.ts")).toBe("against");
-  expect(judge("provider/runtime/lifecycle.ts", "provider/model/kind.ts")).toBe("down");
+  expect(judge("core/transport/client.ts", "core/runtime/lifecycle.ts")).toBe("against");
+  expect(judge("core/runtime/lifecycle.ts", "core/model/kind.ts")).toBe("down");
   expect(judge("bench/world.ts", "tests/support/fakeClock.ts")).toBe("against");
-  expect(judge("emulator/store.ts", "provider/common/values.ts")).toBe("against");
+  expect(judge("emulator/store.ts", "core/common/values.ts")).toBe("against");
   expect(judge("native/provider.ts", "exporter/read.ts")).toBe("against");
   expect(judge("exporter/read.ts", "native/provider.ts")).toBe("down");
-  expect(judge("provider/lonely.ts", "provider/common/values.ts")).toBe("against");
+  expect(judge("core/lonely.ts", "core/common/values.ts")).toBe("against");
   expect(judge("native/provider.test.ts", "tests/support/fakeClock.ts")).toBe("down");
   expect(judge("emulator/kinds/groups.ts", "resources/iam/group/description.ts")).toBe("allowed until the merge");
   // The reading sees imports, requires and import() calls of a real file.
-  expect(importsOf("provider/runtime/lifecycle.ts")).toContain("provider/model/kind.ts");
-  expect(importsOf("cli.ts")).toContain("provider/transport/client.ts");
+  expect(importsOf("core/runtime/lifecycle.ts")).toContain("core/model/kind.ts");
+  expect(importsOf("cli.ts")).toContain("core/transport/client.ts");
 });

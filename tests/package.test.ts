@@ -45,7 +45,7 @@ function shippedSources(): string[] {
         found.push(rel);
     }
   };
-  for (const dir of ["provider", "resources", "emulator", "exporter", "drift"]) walk(dir);
+  for (const dir of ["core", "resources", "emulator", "exporter", "drift"]) walk(dir);
   return found.sort();
 }
 

@@ -7,7 +7,7 @@ import { Context } from "../context";
 import { FieldViolation } from "../errors";
 import type { Messages } from "../messages";
 import { Params } from "../params";
-import type { ResourceKind } from "../../provider/model/kind";
+import type { ResourceKind } from "../../core/model/kind";
 import { KINDS, Kind, Rec, Store } from "../store";
 
 const isKind = (collection: string): collection is Kind => (KINDS as readonly string[]).includes(collection);

@@ -8,8 +8,8 @@
  * nothing. So a difference is reported, never written: the fields the program declares in which
  * the state differs, each by name (values can be long, and the command shows no record's text).
  */
-import type { ApiRecord, Kind } from "../../provider/model/kind";
-import { isObject, Props } from "../../provider/common/values";
+import type { ApiRecord, Kind } from "../../core/model/kind";
+import { isObject, Props } from "../../core/common/values";
 import { declaredInputs } from "../declarable";
 import { capabilityValue, instant, tierValue } from "./values";
 import type { Attributes, ManagedType, TerraformAttribute } from "./vendorProvider";

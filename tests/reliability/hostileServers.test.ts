@@ -199,7 +199,7 @@ function hostileRefreshAndDestroy() {
     // Each group stands for a server of its own, met by its own requests: one GET a read
     // (platform:batchReads false), since a List of several groups' uids would carry several cases in
     // one request. A List meeting a failing server falls back to each read's GET
-    // (provider/runtime/readBatches.test.ts).
+    // (core/runtime/readBatches.test.ts).
     const settings = {
       "platform:apiUrl": `${router.url}${WRONG_PREFIX}`,
       "platform:timeout": "3",

@@ -3,8 +3,8 @@
  * Args, State and Record types and the class, in the shapes of Pulumi's own generated SDKs
  * (`Kind.get(name, id, state?, opts?)`, `isInstance`, `__pulumiType`).
  */
-import type { FieldShape } from "../../provider/model/kind";
-import { KindModel, ModelField } from "../../provider/model/kindModel";
+import type { FieldShape } from "../../core/model/kind";
+import { KindModel, ModelField } from "../../core/model/kindModel";
 import { ModuleEnums, TypeContext, docComment, documentedType, jsonType, key } from "./typeText";
 
 export interface ModuleImports {

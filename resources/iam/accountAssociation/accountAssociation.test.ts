@@ -15,7 +15,7 @@ import {
   getAccountAssociations,
   getAccountAssociationsOutput,
 } from "./lookups";
-import { withClient } from "../../../provider/program/lookup";
+import { withClient } from "../../../core/program/lookup";
 
 let h: Harness;
 let provider: string;

@@ -5,10 +5,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { kindLookups } from "../../../provider/program/kindLookups";
-import { lazily } from "../../../provider/common/lazyZod";
-import { mapOf } from "../../../provider/model/mapSchema";
-import { InputArgs, ListArgs, OneByUidOrNameArgs } from "../../../provider/program/lookup";
+import { kindLookups } from "../../../core/program/kindLookups";
+import { lazily } from "../../../core/common/lazyZod";
+import { mapOf } from "../../../core/model/mapSchema";
+import { InputArgs, ListArgs, OneByUidOrNameArgs } from "../../../core/program/lookup";
 import provider = require("./provider");
 import type { AccountAssociationArgs, AccountAssociationRecord } from "./resource";
 

@@ -4,7 +4,7 @@
  */
 import { Harness, startHarness } from "../../../tools/host/resourceHarness";
 import { HostError } from "../../../tools/host/host";
-import { UNKNOWN } from "../../../provider/common/values";
+import { UNKNOWN } from "../../../core/common/values";
 
 let h: Harness;
 let provider: string;

@@ -5,7 +5,7 @@
 import { BUILTIN_ROLES } from "../../../emulator";
 import { Harness, startHarness } from "../../../tools/host/resourceHarness";
 import { HostError } from "../../../tools/host/host";
-import { UNKNOWN } from "../../../provider/common/values";
+import { UNKNOWN } from "../../../core/common/values";
 
 let h: Harness;
 let provider: string;

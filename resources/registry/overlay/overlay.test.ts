@@ -8,7 +8,7 @@ import { fetchClient } from "../../../tests/support/lookupClient";
 import { startHost } from "../../../tools/host/host";
 import { getOverlay, getOverlays } from "./lookups";
 import { getOverlayBinding, getOverlayBindings } from "../overlayBinding/lookups";
-import { withClient } from "../../../provider/program/lookup";
+import { withClient } from "../../../core/program/lookup";
 
 let h: Harness;
 const overlayKind = { provider: "", urn: "" };
