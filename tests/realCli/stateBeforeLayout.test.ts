@@ -1,5 +1,5 @@
 /**
- * A stack written by the package before provider/ was split into folders by role
+ * A stack written by the package before provider/ became core/, in folders by role
  * (tests/programs/stateBeforeLayout: the program, its `pulumi stack export` with the token
  * removed, and the emulator's `--state` file with its signing key removed), imported with
  * `pulumi stack import` under the REAL Pulumi CLI: the provider modules its `__provider`s name
