@@ -2,7 +2,7 @@
  * zod, loaded where a schema is first used instead of when the package is required. Every
  * `pulumi preview` requires this package, yet its schemas run only later: a check inside the
  * provider host, a look-up's first call, an error answer to decode. Loading zod (95 files) at
- * require time cost a program ~80 ms for nothing; now the first use pays it once.
+ * require time would cost every program about 80 ms for nothing; the first use pays it once.
  *
  * Types stay exact: modules `import type { z } from "zod"` and build values through these.
  */

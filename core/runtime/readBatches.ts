@@ -3,8 +3,8 @@
  * concurrently (`--parallel`), all into one process; every List of the API takes `uidp.ids`, the
  * exact uids of the records wanted. So a read that arrives while another read of its kind is in
  * flight waits, and the reads waiting when nothing of their kind is in flight any more go as one
- * List of their uids (several, when their uids would make a URL too long). A read alone is what
- * it always was: one GET. 1,000 records refreshed at `--parallel 64` are a few dozen requests.
+ * List of their uids (several, when their uids would make a URL too long). A read alone is one
+ * GET. 1,000 records refreshed at `--parallel 64` are a few dozen requests.
  *
  * What a batch never changes: a read is never worse off for it, whatever the service does.
  * - A record a List does not answer is not taken for gone: its read sends its own GET, and only
