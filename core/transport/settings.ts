@@ -33,7 +33,7 @@ export interface Settings {
   githubActions?: { requestUrl: string; requestToken: string };
   /** Requests in flight from this process at most (core/transport/requestSlots.ts); its default when unset. */
   maxConcurrency?: number;
-  /** false: every read is its own GET, never answered with others of its kind by one List (core/runtime/readBatches.ts). */
+  /** false: every read is its own GET, never answered with others of its kind by one List (runtime/readBatches.ts). */
   batchReads?: boolean;
 }
 
