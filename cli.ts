@@ -216,7 +216,7 @@ async function runExport(args: string[]): Promise<void> {
     fail(`--language must be one of ${LANGUAGES.join(", ")}, got "${language}"`);
   if (values.js && language !== undefined && language !== "javascript")
     fail(`--js is --language javascript: it cannot go with --language ${language}`);
-  const { sharedClient } = await import("./provider/client");
+  const { sharedClient } = await import("./core/transport/client");
   const started = Date.now();
   // The project folder by default; with only --import-file, the import file alone.
   const out = values.out ?? (values["import-file"] === undefined ? "platform-export" : undefined);
@@ -298,7 +298,7 @@ async function runDrift(args: string[]): Promise<void> {
   const unknown = failOn.find((word) => !(drift.FINDINGS as readonly string[]).includes(word));
   if (unknown !== undefined)
     fail(`--fail-on takes a comma-separated list of ${drift.FINDINGS.join(", ")}, got "${unknown}"`);
-  const { sharedClient } = await import("./provider/client");
+  const { sharedClient } = await import("./core/transport/client");
   const { report, leftOut } = await drift.driftOrganization({
     under: values.under,
     stacks: values.stack,

@@ -32,7 +32,7 @@ module.exports = {
   testTimeout: 60000,
   // `npm run coverage`: jest's own V8 coverage of the shipped code (the compiled JavaScript).
   coverageProvider: "v8",
-  collectCoverageFrom: ["<rootDir>/dist/{provider,native,exporter,emulator}/**/*.js", "!<rootDir>/dist/**/*.test.js"],
+  collectCoverageFrom: ["<rootDir>/dist/{core,native,exporter,emulator}/**/*.js", "!<rootDir>/dist/**/*.test.js"],
   coverageDirectory: "<rootDir>/.work/coverage",
   coverageReporters: ["text-summary", "json-summary", "json"],
 };

@@ -21,7 +21,7 @@ import { startEmulator } from "../emulator";
 import { localPackage } from "../tools/pulumi-cli/programFolder";
 import type { RealCliRun, RealCliStack } from "../tools/pulumi-cli/stack";
 import { describedKinds } from "../native/kinds";
-import { kindModel } from "../provider/kindModel";
+import { kindModel } from "../core/model/kindModel";
 import { documentedSchemas } from "../tools/generate/main";
 import { BATCH_PER_TEAM, BATCH_PROGRAM, batchStack, BatchFigureOptions, deployBatch, farAway } from "./cliBatch";
 import { ratios, spread, Spread, timed } from "./stats";

@@ -6,7 +6,7 @@
  * Retry-After), `stacks` times for each provider (the package's dynamic resources, and the native
  * plugin with the same graph), each a new stack on a new emulator. Every `up` must succeed with
  * every record in its state: a create refused 429 waits out Retry-After within its call's
- * deadline (provider/retryPolicy.ts), however often it is refused. Measured per stack: wall time
+ * deadline (core/transport/retryPolicy.ts), however often it is refused. Measured per stack: wall time
  * against the rate limit's floor (the requests the service accepted over its rate: no client
  * deploys the stack faster), the requests and how many were answered 429.
  */

@@ -1,12 +1,12 @@
 /**
- * The managed kinds the package ships, as the staged package's registry lists them
+ * The managed kinds the package ships, as the staged package's kind list lists them
  * (resources/kinds.ts), each with its description and the `__provider` text a program writes
  * for it (serialized through the SDK under the harness's mocks, as floors.ts does). A kind added
- * to the registry is measured the day it lands.
+ * to the kind list is measured the day it lands.
  */
 import type * as Pulumi from "@pulumi/pulumi";
-import type * as Registry from "../resources/kinds";
-import type { Harness } from "../tests/support/resourceHarness";
+import type * as KindList from "../resources/kinds";
+import type { Harness } from "../tools/host/resourceHarness";
 import { urnOf } from "../tools/host/host";
 
 export interface ManagedKind {
@@ -30,10 +30,10 @@ export interface ManagedKind {
   urn(name: string): string;
 }
 
-/** The provider modules of the staged package's registry, as a program's `require` names them. */
+/** The provider modules of the staged package's kind list, as a program's `require` names them. */
 export function providerModules(h: Pick<Harness, "staged">): string[] {
-  const registry = h.staged.require<typeof Registry>("platform-pulumi/dist/resources/kinds");
-  return registry.KINDS.map((kind) => `platform-pulumi/dist/${registry.modulePathOf(kind)}.js`);
+  const kindList = h.staged.require<typeof KindList>("platform-pulumi/dist/resources/kinds");
+  return kindList.KINDS.map((kind) => `platform-pulumi/dist/${kindList.modulePathOf(kind)}.js`);
 }
 
 interface KindDescription {

@@ -8,10 +8,10 @@
  *
  *   node --expose-gc dist/bench/lookupMemoryChild.js <array|pages> <apiUrl> <token>
  */
-import { ApiClient, ApiRequest, createClient } from "../provider/client";
-import { listPages } from "../provider/pagination";
+import { ApiClient, ApiRequest, createClient } from "../core/transport/client";
+import { listPages } from "../core/transport/pagination";
 import { getGroups, groupRecordSchema } from "../resources/iam/group/lookups";
-import { withClient } from "../provider/lookup";
+import { withClient } from "../core/program/lookup";
 
 const MB = 1024 * 1024;
 

@@ -11,12 +11,12 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import type { Harness } from "../tests/support/resourceHarness";
+import type { Harness } from "../tools/host/resourceHarness";
 import { startHost } from "../tools/host/host";
 import { startEmulator, RunningEmulator } from "../emulator";
 import { ManagedKind, managedKinds } from "./kinds";
 import { pool } from "./stats";
-import { withClient } from "../provider/lookup";
+import { withClient } from "../core/program/lookup";
 
 export interface CountedOperation {
   /** "Group", "getGroups limit 201", "token exchange". */
@@ -319,7 +319,7 @@ export async function countResourceRequests(h: Harness): Promise<CountedOperatio
  * getGroups with limits around the page size and without, getRepos in full.
  */
 export async function countLookupRequests(h: Harness, groupLimits: number[]): Promise<CountedOperation[]> {
-  const { createClient } = h.staged.require("platform-pulumi/dist/provider/client");
+  const { createClient } = h.staged.require("platform-pulumi/dist/core/transport/client");
   const client = createClient({ apiUrl: h.emu.url, authUrl: h.emu.url, apiVersion: "v2beta1", token: h.emu.token });
   const ops: CountedOperation[] = [];
   const lookup = async (subject: string, run: () => Promise<unknown[]>) => {
@@ -464,7 +464,7 @@ export async function countExchangesOverHours(
     const started = realNow();
     let offset = 0;
     Date.now = () => realNow() + offset;
-    const { createClient } = staged.require("platform-pulumi/dist/provider/client");
+    const { createClient } = staged.require("platform-pulumi/dist/core/transport/client");
     client = createClient({
       apiUrl: emu.url,
       authUrl: emu.url,

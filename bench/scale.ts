@@ -6,7 +6,7 @@
  * process's resident memory (RSS, from /proc) are reported after each size.
  */
 import * as fs from "node:fs";
-import { Harness, startHarness } from "../tests/support/resourceHarness";
+import { Harness, startHarness } from "../tools/host/resourceHarness";
 import { findHostPid } from "./hostCpu";
 import { pool, timed } from "./stats";
 

@@ -4,7 +4,7 @@
  * texts of Group / Identity / RoleBinding and of the floors, and the REAL dynamic-provider host
  * configured for the emulator. Every provider figure comes from this one emulator and host.
  */
-import { Harness, startHarness } from "../tests/support/resourceHarness";
+import { Harness, startHarness } from "../tools/host/resourceHarness";
 import { FloorName, installFloors, serializeFloors } from "./floors";
 import { findHostPid } from "./hostCpu";
 

@@ -3,7 +3,7 @@
  * source last applied it, what is gone, what no source manages, what two sources manage, and what
  * an interrupted `up` left pending.
  */
-import type { ApiRecord } from "../provider/kind";
+import type { ApiRecord } from "../core/model/kind";
 import { typeTokenOf } from "../native/kinds";
 import type { Ignored } from "./ignore";
 import type { FieldChange, Managed, SourceRead } from "./managed";

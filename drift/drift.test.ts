@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import { BUILTIN_ROLES, startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
-import { ApiClient, createClient } from "../provider/client";
+import { ApiClient, createClient } from "../core/transport/client";
 import { call } from "../tools/orgApi";
 import { exportedKinds } from "../exporter/kinds";
 import { attributesOf, tfstate } from "../tests/support/terraformState";

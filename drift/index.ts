@@ -7,7 +7,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { ApiClient } from "../provider/client";
+import type { ApiClient } from "../core/transport/client";
 import { typeTokenOf } from "../native/kinds";
 import type { LeftOut } from "../exporter/declarable";
 import type { Subtree } from "../exporter/read";

@@ -3,7 +3,7 @@
  * record it last applied compares with the record the API holds now (each source compares in its
  * own terms: a stack's outputs, a Terraform state's attributes).
  */
-import type { ApiRecord, Kind } from "../provider/kind";
+import type { ApiRecord, Kind } from "../core/model/kind";
 
 /** One field whose live value differs from what the source last applied. */
 export interface FieldChange {

@@ -3,10 +3,10 @@
  * export reads, one paginated List each scoped with `uidp.descendants_of`, and each request counted.
  * Built-in roles and the records of groups above are never below the group, so never read.
  */
-import type { ApiClient, ApiRequest } from "../provider/client";
-import type { ApiRecord } from "../provider/kind";
-import { isNotFound } from "../provider/errors";
-import { uidIssue } from "../provider/uid";
+import type { ApiClient, ApiRequest } from "../core/transport/client";
+import type { ApiRecord } from "../core/model/kind";
+import { isNotFound } from "../core/common/errors";
+import { uidIssue } from "../core/common/uid";
 import { exportedKinds, servedKinds } from "../exporter/kinds";
 import { KindRecords, readSubtree } from "../exporter/read";
 

@@ -6,11 +6,11 @@
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
-import { changedFields } from "../provider/changes";
-import type { Kind } from "../provider/kind";
-import { secretProperties } from "../provider/kindSecrets";
-import { recordOutputs } from "../provider/recordOutputs";
-import { isObject, pick, Props } from "../provider/values";
+import { changedFields } from "../core/runtime/changes";
+import type { Kind } from "../core/model/kind";
+import { secretProperties } from "../core/model/kindSecrets";
+import { recordOutputs } from "../core/runtime/recordOutputs";
+import { isObject, pick, Props } from "../core/common/values";
 import { describedKinds, typeTokenOf } from "../native/kinds";
 import type { FieldChange, Managed, Pending, SourceRead } from "./managed";
 
@@ -121,7 +121,7 @@ function stackResource(kind: Kind, source: string, urn: string, uid: string, sto
     urn,
     parent: typeof parent === "string" ? parent : undefined,
     changes(record) {
-      // What a refresh's Read makes of the record (provider/operations/read.ts), compared as the diff compares.
+      // What a refresh's Read makes of the record (core/runtime/operations/read.ts), compared as the diff compares.
       const live = outputs.keepWriteOnly(outputs.outputsOf(record, pick(recorded, carried)), recorded);
       return changedFields(recorded, live, fields, kind.unordered).map((name): FieldChange =>
         secret.has(name) ? { name, secret: true } : { name, recorded: recorded[name], live: live[name] },

@@ -5,7 +5,7 @@
  * (exporter/terraform/translate.ts). Data sources, other providers' resources and types this
  * package does not manage are skipped and counted; sensitive values never leave the reader.
  */
-import { valueAt } from "../provider/values";
+import { valueAt } from "../core/common/values";
 import { typeTokenOf, describedKinds } from "../native/kinds";
 import { declaredInputs } from "../exporter/declarable";
 import { ReadState, readStateFile, StateFormatError } from "../exporter/terraform/state";

@@ -8,8 +8,8 @@
  * Every other kind adopts by its natural key (`adopt: true`), which names one record, since the
  * service refuses a second one: no uid to carry, and a record deleted later is created again.
  */
-import type { Kind } from "../provider/kind";
-import type { Props } from "../provider/values";
+import type { Kind } from "../core/model/kind";
+import type { Props } from "../core/common/values";
 
 /** The input that makes a create take over the record holding the natural key instead of failing. */
 export const ADOPT_INPUT = "adopt";

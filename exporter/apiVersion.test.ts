@@ -8,8 +8,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
-import { createClient } from "../provider/client";
-import type { ApiVersion } from "../provider/settings";
+import { createClient } from "../core/transport/client";
+import type { ApiVersion } from "../core/transport/settings";
 import { call } from "../tools/orgApi";
 import { exportOrganization } from "./index";
 

@@ -7,11 +7,11 @@
  * carry whole would make `up` change it.
  */
 import type { z } from "zod";
-import { checkInputs, inputSchema } from "../provider/check";
-import { inputsOf } from "../provider/changes";
-import type { ApiRecord, Kind } from "../provider/kind";
-import { Props, isObject } from "../provider/values";
-import { formatPath } from "../provider/zodIssues";
+import { checkInputs, inputSchema } from "../core/model/check";
+import { inputsOf } from "../core/runtime/changes";
+import type { ApiRecord, Kind } from "../core/model/kind";
+import { Props, isObject } from "../core/common/values";
+import { formatPath } from "../core/common/zodIssues";
 import { adoptionInputs } from "./adoption";
 import type { Subtree } from "./read";
 import { oneLine } from "./text";

@@ -10,8 +10,8 @@
  * references become outputs, names become safe identifiers (exporter/identifiers.ts), and every
  * other value stays the data it is.
  */
-import type { ApiRecord, Kind } from "../provider/kind";
-import { isObject } from "../provider/values";
+import type { ApiRecord, Kind } from "../core/model/kind";
+import { isObject } from "../core/common/values";
 import { adoptionInputs } from "./adoption";
 import { declaredInputs, LeftOut } from "./declarable";
 import { Names, identifier, pascal } from "./identifiers";

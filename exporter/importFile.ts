@@ -4,7 +4,7 @@
  * token, the logical name the exported program gives it and the id its import takes
  * (native/imports.ts), so that the CLI writes the program in the project's own language.
  */
-import type { ApiRecord, Kind } from "../provider/kind";
+import type { ApiRecord, Kind } from "../core/model/kind";
 import { importable, importIdOf, importStart } from "../native/imports";
 import { typeTokenOf } from "../native/kinds";
 import type { LeftOut } from "./declarable";

@@ -7,8 +7,8 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { ApiClient } from "../provider/client";
-import { uidIssue } from "../provider/uid";
+import type { ApiClient } from "../core/transport/client";
+import { uidIssue } from "../core/common/uid";
 import { LeftOut, leftOutLine, sortOut } from "./declarable";
 export { leftOutLine } from "./declarable";
 export { LANGUAGES, type Language, pluginInstallCommand } from "./project";

@@ -1,9 +1,9 @@
 /**
- * The kinds an export reads and declares: every kind of the registry (resources/kinds.ts) whose
+ * The kinds an export reads and declares: every kind of the kind list (resources/kinds.ts) whose
  * provider carries the description it was made from.
  */
-import { versionRefusal } from "../provider/apiVersions";
-import type { Kind } from "../provider/kind";
+import { versionRefusal } from "../core/transport/apiVersions";
+import type { Kind } from "../core/model/kind";
 import { KINDS } from "../resources/kinds";
 
 export interface ExportedKind {
@@ -12,7 +12,7 @@ export interface ExportedKind {
   kind: Kind;
 }
 
-/** Every managed kind, in the registry's order. */
+/** Every managed kind, in the kind list's order. */
 export function exportedKinds(): ExportedKind[] {
   // A part of another kind's record (a SCIM token) has no records of its own to export.
   return KINDS.flatMap(({ provider }) =>

@@ -11,8 +11,8 @@
  * back as the same value) or one of the three things a program computes: another resource's
  * output, a named value, a secret read from config.
  */
-import type { Kind } from "../provider/kind";
-import type { Props } from "../provider/values";
+import type { Kind } from "../core/model/kind";
+import type { Props } from "../core/common/values";
 
 /** Another resource's output: `team.uid`, `${team.uid}`. */
 export class ResourceOutput {

@@ -4,8 +4,8 @@
  */
 import * as vm from "node:vm";
 import * as ts from "typescript";
-import { completeKind, Kind } from "../provider/kind";
-import type { Props } from "../provider/values";
+import { completeKind, Kind } from "../core/model/kind";
+import type { Props } from "../core/common/values";
 import subscriptionProvider = require("../resources/events/subscription/provider");
 import groupInviteProvider = require("../resources/iam/groupInvite/provider");
 import idpProvider = require("../resources/iam/identityProvider/provider");

@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as YAML from "yaml";
 import { repoRoot } from "../tools/host/stage";
-import type { ApiClient } from "../provider/client";
+import type { ApiClient } from "../core/transport/client";
 import groupProvider = require("../resources/iam/group/provider");
 import idpProvider = require("../resources/iam/identityProvider/provider");
 import { declareOrganization } from "./declare";

@@ -13,7 +13,7 @@
  */
 import type { PackageSchema, PropertySpec } from "../native/schema";
 import { typeTokenOf } from "../native/kinds";
-import { isObject } from "../provider/values";
+import { isObject } from "../core/common/values";
 import { ModelResource, NamedValue, ProgramModel, ResourceOutput, SecretConfig, isComputed, valuesIn } from "./model";
 import { Names } from "./identifiers";
 import { initParameterName, pythonName, PYTHON_NAMING } from "./pythonNames";

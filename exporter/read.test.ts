@@ -5,7 +5,7 @@
  */
 import { startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
-import { createClient } from "../provider/client";
+import { createClient } from "../core/transport/client";
 import { call } from "../tools/orgApi";
 import { exportedKinds } from "./kinds";
 import { readSubtree } from "./read";

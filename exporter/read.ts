@@ -5,10 +5,10 @@
  * to that live outside it (built-in roles), by uid.
  */
 import { z } from "zod";
-import type { ApiClient } from "../provider/client";
-import type { ApiRecord } from "../provider/kind";
-import { isNotFound } from "../provider/errors";
-import { listAll } from "../provider/pagination";
+import type { ApiClient } from "../core/transport/client";
+import type { ApiRecord } from "../core/model/kind";
+import { isNotFound } from "../core/common/errors";
+import { listAll } from "../core/transport/pagination";
 import type { ExportedKind } from "./kinds";
 
 export interface KindRecords {

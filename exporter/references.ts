@@ -6,9 +6,9 @@
  * description equal to some record's uid included, stays text.
  */
 import type { z } from "zod";
-import { fields, Fields } from "../provider/fields";
-import type { Kind } from "../provider/kind";
-import type { UidForm } from "../provider/uid";
+import { fields, Fields } from "../core/model/fields";
+import type { Kind } from "../core/model/kind";
+import type { UidForm } from "../core/common/uid";
 
 /** The top-level inputs of a kind that hold another record's uid, with the form of that uid. */
 export type ReferenceFields = ReadonlyMap<string, UidForm>;

@@ -23,8 +23,8 @@
 import * as YAML from "yaml";
 import { typeTokenOf } from "../native/kinds";
 import { ModelResource, NamedValue, ProgramModel, ResourceOutput, SecretConfig, secretKeysOf } from "./model";
-import { formatPath } from "../provider/zodIssues";
-import { isObject } from "../provider/values";
+import { formatPath } from "../core/common/zodIssues";
+import { isObject } from "../core/common/values";
 
 export interface YamlProject {
   /** The Pulumi project's name. */

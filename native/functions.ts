@@ -7,10 +7,10 @@
  * program calls, so arguments are validated the same way.
  */
 import type { z } from "zod";
-import type { Kind } from "../provider/kind";
-import { kindLookups } from "../provider/kindLookups";
-import { lazily } from "../provider/lazyZod";
-import type { Lookup } from "../provider/lookup";
+import type { Kind } from "../core/model/kind";
+import { kindLookups } from "../core/program/kindLookups";
+import { lazily } from "../core/common/lazyZod";
+import type { Lookup } from "../core/program/lookup";
 import { roleLookup, rolesLookup } from "../resources/iam/role/lookups";
 import { tagsLookup } from "../resources/registry/tag/lookups";
 import { advisoriesLookup } from "../resources/vulnerabilities/advisory";

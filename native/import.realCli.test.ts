@@ -19,7 +19,7 @@ import * as path from "node:path";
 import * as YAML from "yaml";
 import { startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
-import type { Props } from "../provider/values";
+import type { Props } from "../core/common/values";
 import { KINDS } from "../resources/kinds";
 import { importable } from "./imports";
 import { typeTokenOf } from "./kinds";

@@ -3,7 +3,7 @@
  * kind cannot be imported. The rules are native/imports.ts's (importable, placedByParent); the
  * schema writes each resource's `## Import` section from this, and docs pages render the same.
  */
-import type { Kind } from "../provider/kind";
+import type { Kind } from "../core/model/kind";
 import { KINDS } from "../resources/kinds";
 import { importable } from "./imports";
 import { typeTokenOf } from "./kinds";

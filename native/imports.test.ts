@@ -1,5 +1,5 @@
 /**
- * The import id rules of every kind the registry holds, without the CLI: a kind whose uid tells
+ * The import id rules of every kind the kind list holds, without the CLI: a kind whose uid tells
  * its parent takes the uid whole (a child's uid has slashes of its own), a kind whose uid does
  * not (a custom role's) takes `<parent>/<uid>`, and a kind with outputs answered only at create
  * is refused. The real-CLI story (import.realCli.test.ts) runs the same rules end to end.

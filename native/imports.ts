@@ -11,12 +11,12 @@
  * The id forms are importStart and importIdOf; what an import checks before the record is
  * accepted (it exists, it is the kind's, it sits where its id says) is importRecord.
  */
-import { findByNaturalKey } from "../provider/adoption";
-import type { ApiClient } from "../provider/client";
-import type { Kind } from "../provider/kind";
-import { messageOf } from "../provider/resourceError";
-import { quoteUid } from "../provider/uid";
-import { Props, shown } from "../provider/values";
+import { findByNaturalKey } from "../core/runtime/adoption";
+import type { ApiClient } from "../core/transport/client";
+import type { Kind } from "../core/model/kind";
+import { messageOf } from "../core/runtime/resourceError";
+import { quoteUid } from "../core/common/uid";
+import { Props, shown } from "../core/common/values";
 
 /** The id and state a Read of an import starts from, or an error saying why the kind cannot be imported. */
 export function importStart(kind: Kind, id: string): { id: string; state: Props } {

@@ -7,17 +7,17 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type * as provider from "@pulumi/pulumi/provider";
-import type { Kind } from "../provider/kind";
-import type { KindDiffResult, Provider as KindProvider } from "../provider/lifecycle";
-import { PreviewedUpdate, previewUpdate } from "../provider/operations/previewUpdate";
+import type { Kind } from "../core/model/kind";
+import type { KindDiffResult, Provider as KindProvider } from "../core/runtime/lifecycle";
+import { PreviewedUpdate, previewUpdate } from "../core/runtime/operations/previewUpdate";
 import { KINDS } from "../resources/kinds";
 import { nativeFunctions } from "./functions";
 import { importRecord } from "./imports";
 import { PACKAGE_NAME, typeTokenOf } from "./kinds";
 import { packageSchema } from "./schema";
-import { secretProperties } from "../provider/kindSecrets";
-import { sharedClient } from "../provider/client";
-import { callBudgetMs, withCallDeadline } from "../provider/deadline";
+import { secretProperties } from "../core/model/kindSecrets";
+import { sharedClient } from "../core/transport/client";
+import { callBudgetMs, withCallDeadline } from "../core/transport/deadline";
 
 type Props = Record<string, unknown>;
 
@@ -66,7 +66,8 @@ export function typeOfUrn(urn: string): string {
   return qualified.split("$").pop() ?? "";
 }
 
-interface Served {
+/** A kind as the native provider runs it, under its type token. */
+interface NativeKind {
   kind: Kind;
   ops: KindProvider;
   preview: (olds: Props, news: Props) => PreviewedUpdate;
@@ -74,19 +75,19 @@ interface Served {
   secrets: readonly string[];
 }
 
-function servedKinds(): Map<string, Served> {
-  const served = new Map<string, Served>();
+function kindsByTypeToken(): Map<string, NativeKind> {
+  const kinds = new Map<string, NativeKind>();
   for (const entry of KINDS) {
     const ops = entry.provider as KindProvider;
     if (!ops.kind) continue;
-    served.set(typeTokenOf(ops.kind), {
+    kinds.set(typeTokenOf(ops.kind), {
       kind: ops.kind,
       ops,
       preview: previewUpdate(ops.kind),
       secrets: secretProperties(ops.kind),
     });
   }
-  return served;
+  return kinds;
 }
 
 /**
@@ -106,8 +107,8 @@ export function nativeProvider(
   version: string,
   schema: () => string = () => JSON.stringify(packageSchema(version)),
 ): NativeProvider {
-  const kinds = servedKinds();
-  const served = (urn: string): Served => {
+  const kinds = kindsByTypeToken();
+  const kindOfUrn = (urn: string): NativeKind => {
     const type = typeOfUrn(urn);
     const found = kinds.get(type);
     if (!found)
@@ -116,7 +117,7 @@ export function nativeProvider(
       );
     return found;
   };
-  const secretsOf = (kind: Served, ...given: Array<Set<string>>) =>
+  const secretsOf = (kind: NativeKind, ...given: Array<Set<string>>) =>
     new Set([...kind.secrets, ...given.flatMap((s) => [...s])]);
   // The same list the schema declares its functions from.
   const functions = nativeFunctions(PACKAGE_NAME);
@@ -131,26 +132,26 @@ export function nativeProvider(
     getSchema: async () => schema(),
 
     async check(urn, olds, news) {
-      const kind = served(urn);
+      const kind = kindOfUrn(urn);
       const given = unwrapSecrets(news as Props);
       const result = await kind.ops.check(unwrapSecrets(olds as Props).plain, given.plain);
       return { inputs: markSecrets(result.inputs as Props, secretsOf(kind, given.secret)), failures: result.failures };
     },
 
     async diff(id, urn, olds, news) {
-      const kind = served(urn);
+      const kind = kindOfUrn(urn);
       return kind.ops.diff(id, unwrapSecrets(olds as Props).plain, unwrapSecrets(news as Props).plain);
     },
 
     async create(urn, inputs) {
-      const kind = served(urn);
+      const kind = kindOfUrn(urn);
       const given = unwrapSecrets(inputs as Props);
       const result = await kind.ops.create(given.plain);
       return { id: result.id, outs: markSecrets(result.outs as Props, secretsOf(kind, given.secret)) };
     },
 
     async read(id, urn, props) {
-      const kind = served(urn);
+      const kind = kindOfUrn(urn);
       const state = unwrapSecrets(props as Props | undefined);
       // No state: an import (a refresh always has the state it wrote), checked before it is accepted.
       const result =
@@ -169,7 +170,7 @@ export function nativeProvider(
     },
 
     async update(id, urn, olds, news) {
-      const kind = served(urn);
+      const kind = kindOfUrn(urn);
       const old = unwrapSecrets(olds as Props);
       const given = unwrapSecrets(news as Props);
       const result = await kind.ops.update(id, old.plain, given.plain);
@@ -177,9 +178,9 @@ export function nativeProvider(
     },
 
     // No request: the old outputs with the new inputs, the uid as it is, what only the service's
-    // answer tells unknown (provider/operations/previewUpdate.ts).
+    // answer tells unknown (core/runtime/operations/previewUpdate.ts).
     previewUpdate(_id, urn, olds, news) {
-      const kind = served(urn);
+      const kind = kindOfUrn(urn);
       const old = unwrapSecrets(olds as Props);
       const given = unwrapSecrets(news as Props);
       const { outs, unknown } = kind.preview(old.plain, given.plain);
@@ -188,7 +189,7 @@ export function nativeProvider(
     },
 
     async delete(id, urn, props) {
-      await served(urn).ops.delete(id, unwrapSecrets(props as Props).plain);
+      await kindOfUrn(urn).ops.delete(id, unwrapSecrets(props as Props).plain);
     },
 
     async invoke(token, args) {

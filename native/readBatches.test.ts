@@ -1,8 +1,8 @@
 /**
- * The native provider reads through provider/operations/read.ts as the dynamic resources do, so
+ * The native provider reads through core/runtime/operations/read.ts as the dynamic resources do, so
  * its reads that overlap are answered together too: the plugin as the CLI starts it, called on
  * the wire, against the emulator behind a proxy that holds the first GET (the overlap is made
- * by the test, as provider/readBatches.host.test.ts explains: the plugin takes calls in order on
+ * by the test, as core/runtime/readBatches.host.test.ts explains: the plugin takes calls in order on
  * its one connection, so once the last call's GET reaches the proxy every read before it waits).
  */
 import * as providerProto from "@pulumi/pulumi/proto/provider_pb";

@@ -128,7 +128,7 @@ describe("the native provider's package schema", () => {
     }
   });
 
-  test("has every kind of the registry, its docs, secrets, replace-on-change inputs, enums and maps", () => {
+  test("has every kind of the kind list, its docs, secrets, replace-on-change inputs, enums and maps", () => {
     const schema = packageSchema(version);
     expect(Object.keys(schema.resources).sort()).toEqual(
       KINDS.map(({ provider }) => `platform:${provider.kind!.domain}:${provider.kind!.typeName}`).sort(),

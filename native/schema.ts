@@ -1,21 +1,21 @@
 /**
  * The Pulumi package schema of the native provider `platform`, written from the same kind model
- * the classes and the README row are (provider/kindModel.ts): each kind's inputs as check
+ * the classes and the README row are (core/model/kindModel.ts): each kind's inputs as check
  * validates them, its outputs, the words of its docs, its secrets, maps as maps and enums as
  * enum types; `replaceOnChanges` from the description; the look-ups the provider answers as
  * functions (native/functions.ts); the provider's configuration from the settings the kinds
- * read (provider/settings.ts). Nothing here is written per kind.
+ * read (core/transport/settings.ts). Nothing here is written per kind.
  */
 import { z } from "zod";
 import { ApiDocument, loadApiDocument } from "../emulator/apiDocument";
-import type { FieldShape } from "../provider/kind";
-import { kindModel, ModelField } from "../provider/kindModel";
-import type { JsonSchema } from "../provider/jsonSchema";
-import { SETTING_SOURCES } from "../provider/settings";
+import type { FieldShape } from "../core/model/kind";
+import { kindModel, ModelField } from "../core/model/kindModel";
+import type { JsonSchema } from "../core/model/jsonSchema";
+import { SETTING_SOURCES } from "../core/transport/settings";
 import { NativeFunction, nativeFunctions } from "./functions";
 import { importSection } from "./importDocs";
 import { PACKAGE_NAME, describedKinds, typeTokenOf } from "./kinds";
-import type { Kind } from "../provider/kind";
+import type { Kind } from "../core/model/kind";
 
 export { PACKAGE_NAME, describedKinds, typeTokenOf } from "./kinds";
 

@@ -240,7 +240,7 @@ describe("native/plugin.ts: what the plugin loads before its first call", () => 
     for (const heavy of [
       ["dist", "native", "provider.js"],
       ["dist", "resources", "kinds.js"],
-      ["dist", "provider", "settings.js"],
+      ["dist", "core", "transport", "settings.js"],
       ["dist", "native", "terraformMapping.js"],
       ["dist", "native", "schema.js"],
     ])

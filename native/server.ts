@@ -5,7 +5,7 @@
  * - `configure` answers the engine without passing the configuration on (the Provider interface
  *   has no configure), so the provider resource's `platform:*` settings would never reach the
  *   kinds. Here the request's variables (`platform:config:apiUrl`, …) are handed to
- *   provider/settings.ts first, as the dynamic host hands its config to each kind's configure,
+ *   core/transport/settings.ts first, as the dynamic host hands its config to each kind's configure,
  *   and a setting that breaks its rule (there or in the environment) fails the configure.
  * - `checkConfig` is unimplemented (the engine then keeps whatever the stack config says in the
  *   state): here each setting is checked against its rule, so a URL with credentials in it is
@@ -36,7 +36,7 @@ import { main } from "@pulumi/pulumi/provider";
 import * as providerGrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as providerProto from "@pulumi/pulumi/proto/provider_pb";
 import type * as StructProto from "google-protobuf/google/protobuf/struct_pb";
-import type * as Settings from "../provider/settings";
+import type * as Settings from "../core/transport/settings";
 import { PACKAGE_NAME } from "./kinds";
 import type { NativeProvider } from "./provider";
 import { sdkModule } from "./sdkModules";
@@ -45,7 +45,7 @@ import type * as TerraformMapping from "./terraformMapping";
 // The settings' rules (with @pulumi/pulumi's index) and the Terraform mapping (with every kind) are
 // loaded by the first call that needs them: the handshake waits for neither.
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
-const settingRules = () => require("../provider/settings") as typeof Settings;
+const settingRules = () => require("../core/transport/settings") as typeof Settings;
 
 type Handler = (call: { request: unknown }, callback: (...args: unknown[]) => void) => unknown;
 type Implementation = Record<string, Handler>;

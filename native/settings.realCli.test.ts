@@ -1,7 +1,7 @@
 /**
  * The native provider's settings are checked when the engine configures it, under the REAL Pulumi
  * CLI, from a YAML project on the emulator (issue 28, case 4): a stack config value that breaks
- * its setting's rule (provider/settings.ts) fails `preview` and `up` at CheckConfig, before any
+ * its setting's rule (core/transport/settings.ts) fails `preview` and `up` at CheckConfig, before any
  * request, naming the key and the rule, and never reaches the state (a URL's password included);
  * a broken environment variable fails `preview`, `up`, `refresh` and `destroy` at Configure; once
  * the config is mended, refresh works at once (nothing broken was stored). A state that holds a

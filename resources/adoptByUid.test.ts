@@ -7,7 +7,7 @@
  */
 import { ManagedKind, managedKinds } from "../bench/kinds";
 import { BUILTIN_ROLES } from "../emulator";
-import { Harness, startHarness } from "../tests/support/resourceHarness";
+import { Harness, startHarness } from "../tools/host/resourceHarness";
 import { failureOf } from "../tests/support/registeredResource";
 
 let h: Harness;

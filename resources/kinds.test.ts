@@ -56,7 +56,7 @@ describe.each([...KINDS.keys()])("%s", (module) => {
     expect(kind.writable).not.toContain(kind.parentField);
   });
 
-  test("its List takes uidp.ids and answers, under the collection's name, the message its Get answers (reads that overlap are answered by one List: provider/readBatches.ts)", () => {
+  test("its List takes uidp.ids and answers, under the collection's name, the message its Get answers (reads that overlap are answered by one List: core/runtime/readBatches.ts)", () => {
     const at = `/${kind.domain}/v2/${kind.collection}`;
     const list = operations.find((o) => o.method === "GET" && o.path === at);
     const get = operations.find((o) => o.method === "GET" && o.path === `${at}/{uid}`);

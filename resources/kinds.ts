@@ -11,7 +11,7 @@
  * same kind; each stays a module whose exports are this provider, so every state still loads.
  */
 import * as path from "node:path";
-import type { Provider } from "../provider/lifecycle";
+import type { Provider } from "../core/runtime/lifecycle";
 import subscription = require("./events/subscription/provider");
 import accountAssociation = require("./iam/accountAssociation/provider");
 import externalGroupRoleMapping = require("./iam/externalGroupRoleMapping/provider");

@@ -11,7 +11,7 @@
 import { ManagedKind, managedKinds } from "../bench/kinds";
 import { FaultProxy, ProxyAction, faultProxy } from "../tests/support/faultProxy";
 import { KIND_CASES as CASES, Place, freshGroup, made } from "../tests/support/kindCases";
-import { Harness, startHarness } from "../tests/support/resourceHarness";
+import { Harness, startHarness } from "../tools/host/resourceHarness";
 import { programProject } from "../tests/support/programProject";
 
 jest.setTimeout(120_000);

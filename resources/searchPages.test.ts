@@ -9,7 +9,7 @@
 import { ManagedKind, managedKinds } from "../bench/kinds";
 import { FaultProxy, faultProxy } from "../tests/support/faultProxy";
 import { KIND_CASES as CASES, Place, freshGroup, made, many } from "../tests/support/kindCases";
-import { Harness, startHarness } from "../tests/support/resourceHarness";
+import { Harness, startHarness } from "../tools/host/resourceHarness";
 
 jest.setTimeout(120_000);
 

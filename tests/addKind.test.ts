@@ -15,19 +15,19 @@ import { ApiDocument, DocOperation, loadApiDocument } from "../emulator/apiDocum
 import { kindsOf } from "../emulator/kinds/registry";
 import { exportedKinds } from "../exporter/kinds";
 import { packageSchema } from "../native/schema";
-import type { Kind } from "../provider/kind";
-import type { Provider } from "../provider/lifecycle";
-import { kindLookups } from "../provider/kindLookups";
-import { withClient } from "../provider/lookup";
+import type { Kind } from "../core/model/kind";
+import type { Provider } from "../core/runtime/lifecycle";
+import { kindLookups } from "../core/program/kindLookups";
+import { withClient } from "../core/program/lookup";
 import { KINDS, RegisteredKind } from "../resources/kinds";
 import { docsContext } from "../tools/generate/docs/docsFiles";
 import { kindPage } from "../tools/generate/docs/kindPage";
 import { documentedSchemas, generateKind, repoRoot } from "../tools/generate/main";
 import { fetchClient } from "./support/lookupClient";
 
-/** Step 1: the description (resources/iam/widget/description.ts); CORE is the package's provider/. */
+/** Step 1: the description (resources/iam/widget/description.ts); CORE is the package's core/. */
 const DESCRIPTION = `
-import type { ResourceKind } from "CORE/kind";
+import type { ResourceKind } from "CORE/model/kind";
 
 const widget: ResourceKind = {
   typeName: "Widget",
@@ -58,7 +58,7 @@ export default widget;
 
 /** Step 2: the provider module, the path states store. */
 const PROVIDER = `
-import { defineProvider } from "CORE/lifecycle";
+import { defineProvider } from "CORE/runtime/lifecycle";
 import widget from "./description";
 export = defineProvider(widget);
 `;
@@ -121,7 +121,7 @@ const savedEnv = { ...process.env };
 
 /** A module of the kind's folder, written as TypeScript and loaded compiled, as the build would. */
 function writeModule(name: string, text: string): void {
-  const source = text.replace(/CORE/g, path.join(repoRoot, "dist", "provider"));
+  const source = text.replace(/CORE/g, path.join(repoRoot, "dist", "core"));
   fs.writeFileSync(path.join(folder, "widget", `${name}.ts`), source);
   const compiled = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS } });
   fs.writeFileSync(path.join(folder, "widget", `${name}.js`), compiled.outputText);

@@ -10,7 +10,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { BUILTIN_ROLES } from "../emulator";
-import { startProviderEmulator } from "./support/providerEmulator";
+import { startProviderEmulator } from "../tools/host/providerEmulator";
 import type { RunningEmulator } from "../emulator";
 import { call, listAll, OrgSnapshot, snapshot } from "../tools/orgApi";
 import { withoutPlatformEnv } from "../tools/orgProject";

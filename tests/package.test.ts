@@ -45,7 +45,7 @@ function shippedSources(): string[] {
         found.push(rel);
     }
   };
-  for (const dir of ["provider", "resources", "emulator", "exporter", "drift"]) walk(dir);
+  for (const dir of ["core", "resources", "emulator", "exporter", "drift"]) walk(dir);
   return found.sort();
 }
 
@@ -248,10 +248,10 @@ describe("the published package, installed with `npm install <tarball>` into an 
       const platform = require("platform-pulumi");
       assert.strictEqual(typeof platform.iam.Group, "function");
       assert.ok(require.resolve("platform-pulumi").startsWith(${JSON.stringify(dir)}));
-      const registry = require("platform-pulumi/dist/resources/kinds");
+      const kindList = require("platform-pulumi/dist/resources/kinds");
       const paths = [];
-      for (const kind of registry.KINDS)
-        for (const id of [registry.modulePathOf(kind), ...kind.formerModules]) {
+      for (const kind of kindList.KINDS)
+        for (const id of [kindList.modulePathOf(kind), ...kind.formerModules]) {
           const provider = require("platform-pulumi/dist/" + id);
           assert.strictEqual(provider, kind.provider, id + " is not its kind's provider");
           for (const op of ["check", "diff", "create", "read", "update", "delete"])

@@ -42,7 +42,7 @@ async function main() {
   const root = path.resolve(__dirname, "..");
   spawnSync(process.execPath, [path.join(root, "tools", "pruneDist.js")], { stdio: "inherit" });
   // `--tier <name>` (repeatable) picks jest projects; taken here, not as jest's --selectProjects,
-  // whose list would swallow the path patterns after it (`npm run test:unit -- dist/provider`).
+  // whose list would swallow the path patterns after it (`npm run test:unit -- dist/core`).
   const args = process.argv.slice(2);
   const selected = [];
   for (let at = args.indexOf("--tier"); at !== -1; at = args.indexOf("--tier"))

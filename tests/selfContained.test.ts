@@ -52,12 +52,14 @@ describe("the repository is self-contained", () => {
       1,
     );
 
-    expect(leaving("provider/client.ts", `require("${UP}/${UP}/package.json")`)).toEqual([]);
+    expect(leaving("core/transport/client.ts", `require("${UP}/${UP}/package.json")`)).toEqual([]);
     expect(leaving("tools/host/stage.ts", `path.resolve(__dirname, "${UP}", "${UP}", "${UP}")`)).toEqual([]);
     expect(leaving("tools/copy.js", `path.resolve(__dirname, "${UP}")`)).toEqual([]);
     expect(leaving("examples/p/package.json", `"platform-pulumi": "file:${UP}/${UP}"`)).toEqual([]);
     expect(leaving(".ci/run", `cd "$(dirname "$0")/${UP}"`)).toEqual([]);
-    expect(leaving("provider/uid.test.ts", `["a/${UP}", "${UP}/roles/x", "abc/${UP}/${UP}/sts/exchange"]`)).toEqual([]);
+    expect(leaving("core/common/uid.test.ts", `["a/${UP}", "${UP}/roles/x", "abc/${UP}/${UP}/sts/exchange"]`)).toEqual(
+      [],
+    );
   });
 
   test("the emulator's API documents are the committed copy in api/, which the build puts beside it", () => {

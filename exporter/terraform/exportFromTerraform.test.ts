@@ -15,7 +15,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator } from "../../emulator";
 import type { RunningEmulator } from "../../emulator";
-import { createClient } from "../../provider/client";
+import { createClient } from "../../core/transport/client";
 import {
   buildMigratedOrganization,
   INVITE_CODE,

@@ -18,9 +18,9 @@
  * the provider's schema requires among them) and an instance whose record is gone.
  * Data sources and other providers' resources are skipped and listed.
  */
-import type { ApiRecord, Kind } from "../../provider/kind";
-import { uidIssue } from "../../provider/uid";
-import { isObject } from "../../provider/values";
+import type { ApiRecord, Kind } from "../../core/model/kind";
+import { uidIssue } from "../../core/common/uid";
+import { isObject } from "../../core/common/values";
 import { PACKAGE_NAME, typeTokenOf } from "../../native/kinds";
 import { checkDestination, declarableRecords, ExportOptions, ExportResult, referredRoles, writeExport } from "../index";
 import { declareOrganization, DeclareOptions } from "../declare";

@@ -8,8 +8,8 @@
  * nothing. So a difference is reported, never written: the fields the program declares in which
  * the state differs, each by name (values can be long, and the command shows no record's text).
  */
-import type { ApiRecord, Kind } from "../../provider/kind";
-import { isObject, Props } from "../../provider/values";
+import type { ApiRecord, Kind } from "../../core/model/kind";
+import { isObject, Props } from "../../core/common/values";
 import { declaredInputs } from "../declarable";
 import { capabilityValue, instant, tierValue } from "../../resources/terraform/values";
 import type { Attributes, ManagedType, TerraformAttribute } from "../../resources/terraform/vendorProvider";

@@ -8,7 +8,7 @@
  * (identical invites, identical subscriptions) are taken over one by one with `adoptUid`.
  */
 import { BUILTIN_ROLES, RunningEmulator } from "../../emulator";
-import { startProviderEmulator } from "../../tests/support/providerEmulator";
+import { startProviderEmulator } from "../../tools/host/providerEmulator";
 import { programProject } from "../../tests/support/programProject";
 import { call, snapshot } from "../../tools/orgApi";
 

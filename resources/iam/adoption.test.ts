@@ -4,7 +4,7 @@
  * to the declared values with one PATCH of the fields that differ; without it, ALREADY_EXISTS
  * stays an error that says how to adopt.
  */
-import { Harness, startHarness } from "../../tests/support/resourceHarness";
+import { Harness, startHarness } from "../../tools/host/resourceHarness";
 import { startHost } from "../../tools/host/host";
 
 let h: Harness;

@@ -3,8 +3,8 @@
  * well formed, every free string past its limit, every pattern RE2 would refuse is refused by
  * check naming the property, with zero requests, for each resource that takes it.
  */
-import { LIMITS } from "../../provider/fields";
-import { Harness, ResourceType, startHarness } from "../../tests/support/resourceHarness";
+import { LIMITS } from "../../core/model/fields";
+import { Harness, ResourceType, startHarness } from "../../tools/host/resourceHarness";
 import { HostError } from "../../tools/host/host";
 
 jest.setTimeout(60_000);

@@ -5,7 +5,7 @@
  *
  * Built from the toolkit the core passes to a kind's `inputs`, so loading it loads no zod.
  */
-import type { Fields } from "../../provider/fields";
+import type { Fields } from "../../core/model/fields";
 
 /** A documented int32 id (a uid or gid of an account): 0 to 2^31-1. */
 const accountId = (f: Fields) =>

@@ -1,8 +1,8 @@
 /** Security advisories: `getAdvisories({ descendantsOf: orgUid, artifactNames: ["nginx"] })`. */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { lazily } from "../../provider/lazyZod";
-import { Collection, defineLookup, InputArgs, listArgs, listRecords } from "../../provider/lookup";
+import { lazily } from "../../core/common/lazyZod";
+import { Collection, defineLookup, InputArgs, listArgs, listRecords } from "../../core/program/lookup";
 
 export const advisorySchema = lazily((z) =>
   z.looseObject({

@@ -3,7 +3,7 @@
  * records (departments under the root, teams under them, two CI identities per team and a role
  * binding of each), with records edited and deleted behind the program's back, through a proxy in
  * front of the emulator (tests/support/readsProxy.ts). The dynamic-provider host answers reads of
- * one kind that overlap with one List (provider/readBatches.ts); the same build with
+ * one kind that overlap with one List (core/runtime/readBatches.ts); the same build with
  * PLATFORM_BATCH_READS=false is today's one GET per record, and both must find the same drift:
  * exactly the records changed.
  *

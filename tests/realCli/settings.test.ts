@@ -1,7 +1,7 @@
 /**
  * The dynamic resources' settings under the REAL Pulumi CLI (tests/programs/settings: one group,
  * no look-up, so the provider's own calls meet the settings first): a setting that breaks its rule
- * (provider/settings.ts) stops `preview`, `up`, `refresh` and `destroy` at the provider's
+ * (core/transport/settings.ts) stops `preview`, `up`, `refresh` and `destroy` at the provider's
  * configure, before any request, naming the key or the variable and the rule. (What the engine
  * itself stores of the stack config for the dynamic provider is its own: see the last test.)
  */

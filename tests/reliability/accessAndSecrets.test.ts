@@ -10,7 +10,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { RunningEmulator } from "../../emulator";
-import { startProviderEmulator } from "../support/providerEmulator";
+import { startProviderEmulator } from "../../tools/host/providerEmulator";
 import { ProgramProject, programProject } from "../support/programProject";
 import { RealCliRun } from "../support/realCli";
 import { call, snapshot } from "../../tools/orgApi";

@@ -9,7 +9,7 @@ import * as http from "node:http";
 import { AddressInfo } from "node:net";
 import * as path from "node:path";
 import { RunningEmulator } from "../../emulator";
-import { startProviderEmulator } from "../support/providerEmulator";
+import { startProviderEmulator } from "../../tools/host/providerEmulator";
 import { ProgramProject, programProject } from "../support/programProject";
 import { call } from "../../tools/orgApi";
 import { repoRoot } from "../../tools/host/stage";

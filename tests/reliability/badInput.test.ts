@@ -6,7 +6,7 @@
  */
 import * as http from "node:http";
 import { startHost, ProviderHost, HostError } from "../../tools/host/host";
-import { Harness, ResourceType, startHarness } from "../support/resourceHarness";
+import { Harness, ResourceType, startHarness } from "../../tools/host/resourceHarness";
 import { snapshot, OrgSnapshot } from "../../tools/orgApi";
 
 jest.setTimeout(120_000);

@@ -7,7 +7,7 @@
  */
 import * as path from "node:path";
 import { RunningEmulator, FaultRule } from "../../emulator";
-import { startProviderEmulator } from "../support/providerEmulator";
+import { startProviderEmulator } from "../../tools/host/providerEmulator";
 import { programProject } from "../support/programProject";
 import { OrgSnapshot, snapshot } from "../../tools/orgApi";
 import { repoRoot } from "../../tools/host/stage";

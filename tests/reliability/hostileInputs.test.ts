@@ -4,7 +4,7 @@
  * (the client's path building refuses it), so nothing outside the declared collection is
  * touched, and the message names the uid.
  */
-import { Harness, startHarness } from "../support/resourceHarness";
+import { Harness, startHarness } from "../../tools/host/resourceHarness";
 
 jest.setTimeout(120_000);
 

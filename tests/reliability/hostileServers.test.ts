@@ -12,7 +12,7 @@
  */
 import * as http from "node:http";
 import { RunningEmulator } from "../../emulator";
-import { startProviderEmulator } from "../support/providerEmulator";
+import { startProviderEmulator } from "../../tools/host/providerEmulator";
 import { ProgramProject, programProject } from "../support/programProject";
 import { RealCliRun } from "../support/realCli";
 import { recordingServer } from "../support/recordingServer";
@@ -199,7 +199,7 @@ function hostileRefreshAndDestroy() {
     // Each group stands for a server of its own, met by its own requests: one GET a read
     // (platform:batchReads false), since a List of several groups' uids would carry several cases in
     // one request. A List meeting a failing server falls back to each read's GET
-    // (provider/readBatches.test.ts).
+    // (core/runtime/readBatches.test.ts).
     const settings = {
       "platform:apiUrl": `${router.url}${WRONG_PREFIX}`,
       "platform:timeout": "3",

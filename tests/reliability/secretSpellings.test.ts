@@ -12,7 +12,7 @@ import * as http from "node:http";
 import * as path from "node:path";
 import { repoRoot } from "../../tools/host/stage";
 import { ProgramProject, programProject } from "../support/programProject";
-import { Harness, startHarness } from "../support/resourceHarness";
+import { Harness, startHarness } from "../../tools/host/resourceHarness";
 import { recordingServer } from "../support/recordingServer";
 import { failureOf, registerResource } from "../support/registeredResource";
 import { spellingsOf } from "../support/secretSpellings";

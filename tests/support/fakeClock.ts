@@ -4,7 +4,7 @@
  * Timers (a send's header, idle and deadline limits) fire only when the test moves time on
  * (`advance`, or a sleep), so a test about a limit says exactly when it passes.
  */
-import type { Clock, Timer } from "../../provider/clock";
+import type { Clock, Timer } from "../../core/common/clock";
 
 export interface FakeClock extends Clock {
   /** Every sleep asked for, in order, in milliseconds. */

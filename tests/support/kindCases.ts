@@ -5,7 +5,7 @@
  * role bindings, an identity provider for its mappings, overlays for their bindings).
  */
 import { BUILTIN_ROLES } from "../../emulator";
-import type { Harness } from "./resourceHarness";
+import type { Harness } from "../../tools/host/resourceHarness";
 
 const viewer = BUILTIN_ROLES.find((r) => r.name === "viewer")!.uid;
 const GITHUB = "https://token.actions.githubusercontent.com";

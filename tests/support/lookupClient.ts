@@ -3,7 +3,7 @@
  * provider's transport, so look-up tests exercise only the look-ups), a client that runs a
  * hook before chosen requests, and a fake that answers crafted pages.
  */
-import type { ApiClient, ApiRequest } from "../../provider/client";
+import type { ApiClient, ApiRequest } from "../../core/transport/client";
 
 export function fetchClient(target: { url: string; token: string }, apiVersion = "v2beta1"): ApiClient {
   return {

@@ -1,6 +1,6 @@
 /**
  * A loopback proxy in front of the emulator for the stories about reads answered together
- * (provider/readBatches.ts): it holds the requests a test chooses until the test lets them go
+ * (core/runtime/readBatches.ts): it holds the requests a test chooses until the test lets them go
  * (so that reads overlap because the test says so, not by timing), tells the test when a request
  * it waits for has come, and may answer a request itself or change what the emulator answered
  * (a List cut into pages, a record left out of a List, a List refused; an answer that throws cuts

@@ -6,7 +6,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import * as settings from "@pulumi/pulumi/runtime/settings";
 import { urnOf } from "../../tools/host/host";
-import type { Harness, MockedResource } from "./resourceHarness";
+import type { Harness, MockedResource } from "../../tools/host/resourceHarness";
 
 export interface Registered {
   instance: pulumi.CustomResource;

@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as vm from "node:vm";
 import ts from "typescript";
-import type { ResourceKind } from "../../provider/kind";
+import type { ResourceKind } from "../../core/model/kind";
 import { documentedSchemas, generateKind, repoRoot, staleFiles } from "./main";
 import { sdkTreeDifferences } from "../pulumi-cli/sdks";
 import { typeErrors } from "./typeCheck";
@@ -42,7 +42,7 @@ test("an SDK tree with a changed file, a missing one and one nothing generates d
 
 /** A kind nobody ships, on a documented message no kind manages. */
 const THROWAWAY_DESCRIPTION = `
-import type { ResourceKind } from "CORE/kind";
+import type { ResourceKind } from "CORE/model/kind";
 
 const widget: ResourceKind = {
   typeName: "Widget",
@@ -75,7 +75,7 @@ export default widget;
 `;
 
 const PROVIDER = `
-import { defineProvider } from "CORE/lifecycle";
+import { defineProvider } from "CORE/runtime/lifecycle";
 import widget from "./description";
 export = defineProvider(widget);
 `;
@@ -102,7 +102,7 @@ new Widget("y", { parentUid: "root", name: "y", size: "HUGE" });
 test("a throwaway kind's description, generated in an empty folder, gives a class that type-checks", async () => {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), "platform-pulumi-kind-"));
   try {
-    const core = path.join(repoRoot, "provider");
+    const core = path.join(repoRoot, "core");
     // A documented enum less its zero value, as a kind's check takes one (resources/iam/enums.ts).
     const tiers = documentedSchemas()["registry.CatalogTier"].enum!.filter(
       (tier) => tier !== "CATALOG_TIER_UNSPECIFIED",

@@ -15,9 +15,9 @@ import { parseArgs } from "node:util";
 import * as estree from "prettier/plugins/estree";
 import * as typescriptSyntax from "prettier/plugins/typescript";
 import * as prettier from "prettier/standalone";
-import type { FieldShape, ResourceKind } from "../../provider/kind";
+import type { FieldShape, ResourceKind } from "../../core/model/kind";
 import { KINDS, modulePathOf } from "../../resources/kinds";
-import { KindModel, kindModel } from "../../provider/kindModel";
+import { KindModel, kindModel } from "../../core/model/kindModel";
 import { nativeFunctions } from "../../native/functions";
 import { PACKAGE_NAME, describedKinds } from "../../native/kinds";
 import { packageSchema } from "../../native/schema";
@@ -76,7 +76,7 @@ export async function generateKind(
   kind: ResourceKind,
   folder: string,
   schemas: Readonly<Record<string, FieldShape>>,
-  core: string = path.relative(folder, path.join(repoRoot, "provider")).split(path.sep).join("/"),
+  core: string = path.relative(folder, path.join(repoRoot, "core")).split(path.sep).join("/"),
 ): Promise<GeneratedFile> {
   return classFile(kindModel(kind, schemas), folder, schemas, programContext(), core);
 }
@@ -86,7 +86,7 @@ async function classFile(
   folder: string,
   schemas: Readonly<Record<string, FieldShape>>,
   context: ProgramContext,
-  core: string = path.relative(folder, path.join(repoRoot, "provider")).split(path.sep).join("/"),
+  core: string = path.relative(folder, path.join(repoRoot, "core")).split(path.sep).join("/"),
 ): Promise<GeneratedFile> {
   const file = path.join(folder, "resource.ts");
   const example = await classExample(model.kind, context);

@@ -3,8 +3,8 @@
  * Args, State and Record types and the class, in the shapes of Pulumi's own generated SDKs
  * (`Kind.get(name, id, state?, opts?)`, `isInstance`, `__pulumiType`).
  */
-import type { FieldShape } from "../../provider/kind";
-import { KindModel, ModelField } from "../../provider/kindModel";
+import type { FieldShape } from "../../core/model/kind";
+import { KindModel, ModelField } from "../../core/model/kindModel";
 import { ModuleEnums, TypeContext, docComment, documentedType, jsonType, key } from "./typeText";
 
 export interface ModuleImports {
@@ -156,7 +156,7 @@ ${getter}
   const { text, declarations } = enums.resolve(body, taken);
 
   return `${GENERATED_HEADER}import * as pulumi from "@pulumi/pulumi";
-import { KindResource, ResourceShape${readable ? ", getArguments" : ""} } from "${imports.core}/kindResource";
+import { KindResource, ResourceShape${readable ? ", getArguments" : ""} } from "${imports.core}/program/kindResource";
 import provider = require("${imports.provider}");
 
 ${declarations}

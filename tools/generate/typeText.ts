@@ -3,10 +3,10 @@
  * its inputs (draft 2020-12, `z.toJSONSchema`), and the API document's fields for what the
  * service answers. Input types wrap every member in `pulumi.Input` as Pulumi's own SDKs do.
  */
-import type { FieldShape } from "../../provider/kind";
+import type { FieldShape } from "../../core/model/kind";
 
-export type { JsonSchema } from "../../provider/jsonSchema";
-import type { JsonSchema } from "../../provider/jsonSchema";
+export type { JsonSchema } from "../../core/model/jsonSchema";
+import type { JsonSchema } from "../../core/model/jsonSchema";
 
 /** A member name as a property key: bare when it is an identifier. */
 export const key = (name: string) => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name));

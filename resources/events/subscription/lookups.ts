@@ -4,10 +4,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { lazily } from "../../../provider/lazyZod";
-import { collectionOf } from "../../../provider/kindLookups";
-import { InputArgs, defineLookup, findOne, listArgs, listRecords } from "../../../provider/lookup";
-import { uidString } from "../../../provider/uid";
+import { lazily } from "../../../core/common/lazyZod";
+import { collectionOf } from "../../../core/program/kindLookups";
+import { InputArgs, defineLookup, findOne, listArgs, listRecords } from "../../../core/program/lookup";
+import { uidString } from "../../../core/common/uid";
 import subscription from "./description";
 import type { SubscriptionRecord } from "./resource";
 

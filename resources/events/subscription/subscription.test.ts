@@ -2,11 +2,11 @@
  * Subscription through the REAL dynamic-provider host against the emulator. The API has no
  * update for subscriptions, so every change is a replacement.
  */
-import { Harness, startHarness } from "../../../tests/support/resourceHarness";
+import { Harness, startHarness } from "../../../tools/host/resourceHarness";
 import { registerResource } from "../../../tests/support/registeredResource";
 import { fetchClient } from "../../../tests/support/lookupClient";
 import { getSubscription, getSubscriptions } from "./lookups";
-import { withClient } from "../../../provider/lookup";
+import { withClient } from "../../../core/program/lookup";
 
 let h: Harness;
 let provider: string;
@@ -126,7 +126,7 @@ test("adoption looks before it creates (the service takes duplicates): one exist
   const second = await h.host.create(urn, props(declared));
   expect(second.id).not.toBe(existing.uid);
   expect(h.calls()).toEqual([`GET ${SUBSCRIPTIONS}`, `POST ${SUBSCRIPTIONS}/${root}`]);
-  // Both held by resources of this program (provider/claims.ts): adoption makes a record of its own.
+  // Both held by resources of this program (core/runtime/claims.ts): adoption makes a record of its own.
   h.emu.clearRequests();
   const third = await h.host.create(urn, props({ ...declared, adopt: true }));
   expect([existing.uid, second.id]).not.toContain(third.id);

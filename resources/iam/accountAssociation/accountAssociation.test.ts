@@ -6,7 +6,7 @@
  * accountAssociationEngine.test.ts.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { Harness, startHarness } from "../../../tests/support/resourceHarness";
+import { Harness, startHarness } from "../../../tools/host/resourceHarness";
 import { registerResource } from "../../../tests/support/registeredResource";
 import { fetchClient } from "../../../tests/support/lookupClient";
 import {
@@ -15,7 +15,7 @@ import {
   getAccountAssociations,
   getAccountAssociationsOutput,
 } from "./lookups";
-import { withClient } from "../../../provider/lookup";
+import { withClient } from "../../../core/program/lookup";
 
 let h: Harness;
 let provider: string;

@@ -2,7 +2,7 @@
  * The account association of a group: everything the package knows about the kind, and the
  * only place it is written. Its provider, class, look-ups and docs pages come from here.
  */
-import type { ResourceKind } from "../../../provider/kind";
+import type { ResourceKind } from "../../../core/model/kind";
 
 /** The documented blocks of iam.AccountAssociation, one per kind of account a group trusts. */
 const ACCOUNT_BLOCKS = ["amazon", "azure", "chainguard", "github", "google"] as const;

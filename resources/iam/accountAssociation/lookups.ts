@@ -5,10 +5,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { kindLookups } from "../../../provider/kindLookups";
-import { lazily } from "../../../provider/lazyZod";
-import { mapOf } from "../../../provider/mapSchema";
-import { InputArgs, ListArgs, OneByUidOrNameArgs } from "../../../provider/lookup";
+import { kindLookups } from "../../../core/program/kindLookups";
+import { lazily } from "../../../core/common/lazyZod";
+import { mapOf } from "../../../core/model/mapSchema";
+import { InputArgs, ListArgs, OneByUidOrNameArgs } from "../../../core/program/lookup";
 import provider = require("./provider");
 import type { AccountAssociationArgs, AccountAssociationRecord } from "./resource";
 

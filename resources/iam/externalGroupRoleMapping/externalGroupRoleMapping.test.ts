@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { BUILTIN_ROLES } from "../../../emulator";
-import { Harness, startHarness } from "../../../tests/support/resourceHarness";
+import { Harness, startHarness } from "../../../tools/host/resourceHarness";
 import { failureOf, registerResource } from "../../../tests/support/registeredResource";
 import { fetchClient } from "../../../tests/support/lookupClient";
 import {
@@ -14,7 +14,7 @@ import {
   getExternalGroupRoleMappings,
   getExternalGroupRoleMappingsOutput,
 } from "./lookups";
-import { withClient } from "../../../provider/lookup";
+import { withClient } from "../../../core/program/lookup";
 
 let h: Harness;
 let provider: string;
@@ -191,7 +191,7 @@ test("adoption looks before it creates (the service takes duplicates), keyed by 
   expect(other.id).not.toBe(existing.uid);
   expect(h.calls()).toEqual([`GET ${MAPPINGS}`, `POST ${MAPPINGS}/${sso}`]);
   // Two equal ones that no resource holds: adoption refuses to guess which (the one `adopted`
-  // holds is no candidate: provider/claims.ts).
+  // holds is no candidate: core/runtime/claims.ts).
   const equal: Array<{ uid: string }> = [];
   for (const _ of [1, 2])
     equal.push((await h.api("POST", `${MAPPINGS}/${sso}`, { externalGroupId: "auditors", roleUid: viewer })).body);

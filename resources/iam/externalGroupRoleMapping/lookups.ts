@@ -4,10 +4,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { collectionOf } from "../../../provider/kindLookups";
-import { lazily } from "../../../provider/lazyZod";
-import { InputArgs, defineLookup, findOne, listArgs, listRecords } from "../../../provider/lookup";
-import { uidString } from "../../../provider/uid";
+import { collectionOf } from "../../../core/program/kindLookups";
+import { lazily } from "../../../core/common/lazyZod";
+import { InputArgs, defineLookup, findOne, listArgs, listRecords } from "../../../core/program/lookup";
+import { uidString } from "../../../core/common/uid";
 import provider = require("./provider");
 import type { ExternalGroupRoleMappingRecord } from "./resource";
 

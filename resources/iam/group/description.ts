@@ -2,7 +2,7 @@
  * A group of the organization hierarchy: everything the package knows about the kind, and the
  * only place it is written. Its provider, class, look-ups and docs pages come from here.
  */
-import type { ResourceKind } from "../../../provider/kind";
+import type { ResourceKind } from "../../../core/model/kind";
 
 /** The documented rule for a group's name; the emulator enforces the same one. */
 export const GROUP_NAME_PATTERN = /^[a-z0-9 ._-]{1,}$/;

@@ -2,9 +2,9 @@
  * Group through the REAL dynamic-provider host, with the `__provider` text the SDK writes when
  * a program constructs the resource from the installed package, against the emulator.
  */
-import { Harness, startHarness } from "../../../tests/support/resourceHarness";
+import { Harness, startHarness } from "../../../tools/host/resourceHarness";
 import { HostError } from "../../../tools/host/host";
-import { UNKNOWN } from "../../../provider/values";
+import { UNKNOWN } from "../../../core/common/values";
 
 let h: Harness;
 let provider: string;

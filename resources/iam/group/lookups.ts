@@ -5,14 +5,14 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { kindLookups } from "../../../provider/kindLookups";
-import { lazily } from "../../../provider/lazyZod";
-import { InputArgs, ListArgs, OneByUidOrNameArgs } from "../../../provider/lookup";
+import { kindLookups } from "../../../core/program/kindLookups";
+import { lazily } from "../../../core/common/lazyZod";
+import { InputArgs, ListArgs, OneByUidOrNameArgs } from "../../../core/program/lookup";
 import provider = require("./provider");
 import type { GroupRecord } from "./resource";
 
 // Group is the name of the managed resource class; what a look-up returns is a plain record of
-// the service's fields, hence GroupRecord. Schemas are built on first use (provider/lazyZod.ts).
+// the service's fields, hence GroupRecord. Schemas are built on first use (core/common/lazyZod.ts).
 /** What a look-up needs of a group record; its type is the generated GroupRecord (resource.ts). */
 export const groupRecordSchema = lazily((z) => z.looseObject({ uid: z.string() }) as unknown as z.ZodType<GroupRecord>);
 

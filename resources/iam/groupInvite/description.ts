@@ -2,8 +2,8 @@
  * An invite to a group with a role: everything the package knows about the kind, and the only
  * place it is written. Its provider, class, look-ups and docs pages come from here.
  */
-import type { ResourceKind } from "../../../provider/kind";
-import { shown } from "../../../provider/values";
+import type { ResourceKind } from "../../../core/model/kind";
+import { shown } from "../../../core/common/values";
 
 /**
  * A protobuf Duration as JSON: whole seconds, an optional fraction (nanoseconds), then "s"

@@ -9,11 +9,11 @@ import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { BUILTIN_ROLES } from "../../../emulator";
 import { exportOrganization } from "../../../exporter";
-import { Harness, startHarness } from "../../../tests/support/resourceHarness";
+import { Harness, startHarness } from "../../../tools/host/resourceHarness";
 import { failureOf, recordSecretOutputs, registerResource } from "../../../tests/support/registeredResource";
 import { fetchClient } from "../../../tests/support/lookupClient";
 import { getGroupInvite, getGroupInviteOutput, getGroupInvites, getGroupInvitesOutput } from "./lookups";
-import { withClient } from "../../../provider/lookup";
+import { withClient } from "../../../core/program/lookup";
 
 let h: Harness;
 let provider: string;
@@ -249,7 +249,7 @@ test("adoption looks before it creates (the service takes duplicates): the invit
   expect(h.calls()).toEqual([`GET ${INVITES}`, `POST ${INVITES}/${team}`]);
   expect(other.props.code).toEqual(expect.any(String));
   // Two equal ones that no resource holds: adoption refuses to guess which (the one `adopted`
-  // holds is no candidate: provider/claims.ts).
+  // holds is no candidate: core/runtime/claims.ts).
   const equal: Array<{ uid: string }> = [];
   for (const _ of [1, 2])
     equal.push(

@@ -7,7 +7,7 @@
  *
  * KEEP THIS FILE'S PATH AND NAME STABLE FOREVER: every stack's state names it.
  */
-import { defineProvider } from "../../../provider/lifecycle";
+import { defineProvider } from "../../../core/runtime/lifecycle";
 import groupInvite from "./description";
 
 export = defineProvider(groupInvite);

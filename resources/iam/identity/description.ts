@@ -3,9 +3,9 @@
  * about the kind, and the only place it is written. Its provider, class, look-ups and docs
  * pages come from here.
  */
-import type { CheckFailure, ResourceKind } from "../../../provider/kind";
-import { oneOf } from "../../../provider/rules";
-import type { Props } from "../../../provider/values";
+import type { CheckFailure, ResourceKind } from "../../../core/model/kind";
+import { oneOf } from "../../../core/model/rules";
+import type { Props } from "../../../core/common/values";
 import { SERVICE_PRINCIPALS } from "../enums";
 
 /** The ways an identity is assumed: exactly one per identity; switching replaces it. */

@@ -3,7 +3,7 @@
  * dynamic-provider host against the emulator: exactly one kind, in-place updates with nested
  * masks, replacement when the kind or the static keys change, drift, delete.
  */
-import { Harness, startHarness } from "../../../tests/support/resourceHarness";
+import { Harness, startHarness } from "../../../tools/host/resourceHarness";
 
 let h: Harness;
 let root: string;

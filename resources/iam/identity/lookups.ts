@@ -5,15 +5,15 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { kindLookups } from "../../../provider/kindLookups";
-import { Z, lazily } from "../../../provider/lazyZod";
-import { mapOf } from "../../../provider/mapSchema";
-import { InputArgs, ListArgs, OneByUidOrNameArgs } from "../../../provider/lookup";
+import { kindLookups } from "../../../core/program/kindLookups";
+import { Z, lazily } from "../../../core/common/lazyZod";
+import { mapOf } from "../../../core/model/mapSchema";
+import { InputArgs, ListArgs, OneByUidOrNameArgs } from "../../../core/program/lookup";
 import provider = require("./provider");
 import type { IdentityRecord } from "./resource";
 
 // Identity is the name of the managed resource class; what a look-up returns is a plain record
-// of the service's fields, hence IdentityRecord. Schemas are built on first use (provider/lazyZod.ts).
+// of the service's fields, hence IdentityRecord. Schemas are built on first use (core/common/lazyZod.ts).
 /**
  * What a look-up needs of an identity record; its type is the generated IdentityRecord
  * (resource.ts). The claim maps are read as mapOf reads them: every key kept, `__proto__` included.

@@ -3,8 +3,8 @@
  * the kind, and the only place it is written. Its provider, class, look-ups and docs pages come
  * from here.
  */
-import type { ResourceKind } from "../../../provider/kind";
-import { isObject, parentOfUid } from "../../../provider/values";
+import type { ResourceKind } from "../../../core/model/kind";
+import { isObject, parentOfUid } from "../../../core/common/values";
 import { CORRELATION_RULES, UNSPECIFIED_RULE } from "./correlationRule";
 
 /** The rules a program may set: every documented one but the zero value (leave it out for none). */

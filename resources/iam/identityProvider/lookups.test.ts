@@ -2,10 +2,10 @@
  * The identity provider look-ups against the emulator (which seeds one, "corp-sso", whose client
  * secret it keeps): by uid, by name, the list, and the Output forms under setMocks with Inputs.
  */
-import { withClient } from "../../../provider/lookup";
+import { withClient } from "../../../core/program/lookup";
 import * as pulumi from "@pulumi/pulumi";
 import { RunningEmulator } from "../../../emulator";
-import { startProviderEmulator } from "../../../tests/support/providerEmulator";
+import { startProviderEmulator } from "../../../tools/host/providerEmulator";
 import { fetchClient, listRequests } from "../../../tests/support/lookupClient";
 import {
   getIdentityProvider,

@@ -5,9 +5,9 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { kindLookups } from "../../../provider/kindLookups";
-import { lazily } from "../../../provider/lazyZod";
-import { InputArgs, ListArgs, OneByUidOrNameArgs } from "../../../provider/lookup";
+import { kindLookups } from "../../../core/program/kindLookups";
+import { lazily } from "../../../core/common/lazyZod";
+import { InputArgs, ListArgs, OneByUidOrNameArgs } from "../../../core/program/lookup";
 import provider = require("./provider");
 import type { IdentityProviderRecord } from "./resource";
 

@@ -2,7 +2,7 @@
  * A custom role defined on a group: everything the package knows about the kind, and the only
  * place it is written. Its provider, class and docs pages come from here.
  */
-import type { ResourceKind } from "../../../provider/kind";
+import type { ResourceKind } from "../../../core/model/kind";
 import { CAPABILITIES } from "../enums";
 
 const role: ResourceKind = {

@@ -1,8 +1,8 @@
 import { RunningEmulator, BUILTIN_ROLES } from "../../../emulator";
-import { startProviderEmulator } from "../../../tests/support/providerEmulator";
+import { startProviderEmulator } from "../../../tools/host/providerEmulator";
 import { fetchClient, listRequests } from "../../../tests/support/lookupClient";
 import { getRole, getRoles } from "./lookups";
-import { withClient } from "../../../provider/lookup";
+import { withClient } from "../../../core/program/lookup";
 
 const CUSTOM = 250;
 const PATH = "/iam/v2beta1/roles";

@@ -5,9 +5,9 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { collectionOf } from "../../../provider/kindLookups";
-import { lazily } from "../../../provider/lazyZod";
-import { defineLookup, findOne, InputArgs, listArgs, listRecords } from "../../../provider/lookup";
+import { collectionOf } from "../../../core/program/kindLookups";
+import { lazily } from "../../../core/common/lazyZod";
+import { defineLookup, findOne, InputArgs, listArgs, listRecords } from "../../../core/program/lookup";
 import provider = require("./provider");
 import type { RoleRecord } from "./resource";
 

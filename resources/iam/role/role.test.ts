@@ -2,10 +2,10 @@
  * The custom Role through the REAL dynamic-provider host, with the `__provider` text the SDK
  * writes when a program constructs the resource from the installed package, against the emulator.
  */
-import { Harness, startHarness } from "../../../tests/support/resourceHarness";
+import { Harness, startHarness } from "../../../tools/host/resourceHarness";
 import { getRole } from "./lookups";
 import { fetchClient } from "../../../tests/support/lookupClient";
-import { withClient } from "../../../provider/lookup";
+import { withClient } from "../../../core/program/lookup";
 
 let h: Harness;
 let provider: string;
@@ -132,7 +132,7 @@ test("renaming is one PATCH of the name; a role of the same name is adopted only
     id: theirs.uid,
     props: { parentUid: root, capabilities: ["CAP_REPO_LIST"], adopted: true },
   });
-  // The record a resource of this program holds is never another's, adoption or not (provider/claims.ts).
+  // The record a resource of this program holds is never another's, adoption or not (core/runtime/claims.ts).
   await expect(h.host.create(urn, props({ parentUid: root, name: "deployer2", adopt: true }))).rejects.toThrow(
     `role ${created.id} is already held by another resource of this program`,
   );

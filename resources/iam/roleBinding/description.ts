@@ -2,8 +2,8 @@
  * A role granted to an identity within a group: everything the package knows about the kind,
  * and the only place it is written. Its provider, class and docs pages come from here.
  */
-import type { ResourceKind } from "../../../provider/kind";
-import { isObject, parentOfUid, shown } from "../../../provider/values";
+import type { ResourceKind } from "../../../core/model/kind";
+import { isObject, parentOfUid, shown } from "../../../core/common/values";
 
 const uidOf = (value: unknown): string | undefined =>
   isObject(value) && typeof value.uid === "string" ? value.uid : undefined;

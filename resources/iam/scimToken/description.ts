@@ -8,10 +8,10 @@
  * `:setScimEnabled`), the kind's verbs. One token per identity provider: the resource id is the
  * identity provider's uid. It is never listed, adopted or exported.
  */
-import { Code, UnknownOutcomeError, isApiError } from "../../../provider/errors";
-import type { ResourceKind, Verb, VerbStep } from "../../../provider/kind";
-import { ResourceError, messageOf } from "../../../provider/resourceError";
-import { Props, isObject, pick, sameValue, shown } from "../../../provider/values";
+import { Code, UnknownOutcomeError, isApiError } from "../../../core/common/errors";
+import type { ResourceKind, Verb, VerbStep } from "../../../core/model/kind";
+import { ResourceError, messageOf } from "../../../core/runtime/resourceError";
+import { Props, isObject, pick, sameValue, shown } from "../../../core/common/values";
 
 const ROTATING = "CREDENTIAL_STATE_ROTATING";
 /** The credential states in which a token works: the resource exists only while its token does. */

@@ -15,7 +15,7 @@ import * as path from "node:path";
 import { BUILTIN_ROLES, RunningEmulator } from "../../../emulator";
 import { readState } from "../../../emulator/persistence";
 import { call } from "../../../tests/support/emulatorClient";
-import { startProviderEmulator } from "../../../tests/support/providerEmulator";
+import { startProviderEmulator } from "../../../tools/host/providerEmulator";
 import { ProgramProject, programProject } from "../../../tests/support/programProject";
 import { RealCliRun } from "../../../tests/support/realCli";
 

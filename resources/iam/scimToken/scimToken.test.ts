@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { BUILTIN_ROLES } from "../../../emulator";
-import { Harness, startHarness } from "../../../tests/support/resourceHarness";
+import { Harness, startHarness } from "../../../tools/host/resourceHarness";
 import { failureOf, recordSecretOutputs, registerResource } from "../../../tests/support/registeredResource";
 
 let h: Harness;
@@ -339,7 +339,7 @@ test("check names the failing property and sends nothing", async () => {
   expect(await failures({ identityProviderUid: 7 })).toEqual([
     { property: "identityProviderUid", reason: "must be an identity provider's uid (a string)" },
   ]);
-  // The timestamp rule every kind shares (provider/timestamp.ts): each refusal says why.
+  // The timestamp rule every kind shares (core/model/timestamp.ts): each refusal says why.
   const notRfc3339 =
     'must be an RFC 3339 time (a date, "T", a time with seconds and an optional fraction, then "Z" or an offset) ' +
     "such as 2030-01-01T00:00:00Z or 2030-01-01T02:00:00+02:00";

@@ -2,7 +2,7 @@
  * An image overlay of a group: everything the package knows about the kind, and the only
  * place it is written. Its provider, class, look-ups and docs pages come from here.
  */
-import type { ResourceKind } from "../../../provider/kind";
+import type { ResourceKind } from "../../../core/model/kind";
 import { customOverlay } from "../customOverlay";
 
 const overlay: ResourceKind = {

@@ -2,13 +2,13 @@
  * Overlay and OverlayBinding (v2beta1 only) through the REAL dynamic-provider host against the
  * emulator; under platform:apiVersion = v2 both are refused before any request.
  */
-import { Harness, startHarness } from "../../../tests/support/resourceHarness";
+import { Harness, startHarness } from "../../../tools/host/resourceHarness";
 import { failureOf, registerResource } from "../../../tests/support/registeredResource";
 import { fetchClient } from "../../../tests/support/lookupClient";
 import { startHost } from "../../../tools/host/host";
 import { getOverlay, getOverlays } from "./lookups";
 import { getOverlayBinding, getOverlayBindings } from "../overlayBinding/lookups";
-import { withClient } from "../../../provider/lookup";
+import { withClient } from "../../../core/program/lookup";
 
 let h: Harness;
 const overlayKind = { provider: "", urn: "" };

@@ -2,8 +2,8 @@
  * An overlay applied to tags of a repo: everything the package knows about the kind, and the
  * only place it is written. Its provider, class, look-ups and docs pages come from here.
  */
-import type { ResourceKind } from "../../../provider/kind";
-import { isObject, parentOfUid, shown } from "../../../provider/values";
+import type { ResourceKind } from "../../../core/model/kind";
+import { isObject, parentOfUid, shown } from "../../../core/common/values";
 
 const overlayBinding: ResourceKind = {
   typeName: "OverlayBinding",

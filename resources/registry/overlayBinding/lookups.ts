@@ -4,11 +4,11 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { lazily } from "../../../provider/lazyZod";
-import { versionRefusal } from "../../../provider/apiVersions";
-import { collectionOf } from "../../../provider/kindLookups";
-import { InputArgs, defineLookup, findOne, listArgs, listRecords } from "../../../provider/lookup";
-import { uidString } from "../../../provider/uid";
+import { lazily } from "../../../core/common/lazyZod";
+import { versionRefusal } from "../../../core/transport/apiVersions";
+import { collectionOf } from "../../../core/program/kindLookups";
+import { InputArgs, defineLookup, findOne, listArgs, listRecords } from "../../../core/program/lookup";
+import { uidString } from "../../../core/common/uid";
 import overlayBinding from "./description";
 import type { OverlayBindingRecord } from "./resource";
 

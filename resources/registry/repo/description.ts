@@ -2,8 +2,8 @@
  * An image repo of the registry: everything the package knows about the kind, and the only
  * place it is written. Its provider, class, look-ups and docs pages come from here.
  */
-import type { ResourceKind } from "../../../provider/kind";
-import { Props, isObject, parentOfUid, setOwn } from "../../../provider/values";
+import type { ResourceKind } from "../../../core/model/kind";
+import { Props, isObject, parentOfUid, setOwn } from "../../../core/common/values";
 import { CATALOG_TIERS } from "../catalogTier";
 import { customOverlay } from "../customOverlay";
 

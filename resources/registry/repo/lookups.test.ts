@@ -1,8 +1,8 @@
 import { RunningEmulator } from "../../../emulator";
-import { startProviderEmulator } from "../../../tests/support/providerEmulator";
+import { startProviderEmulator } from "../../../tools/host/providerEmulator";
 import { fetchClient, listRequests } from "../../../tests/support/lookupClient";
 import { getRepo, getRepos } from "./lookups";
-import { withClient } from "../../../provider/lookup";
+import { withClient } from "../../../core/program/lookup";
 
 const REPOS = 450;
 const PATH = "/registry/v2beta1/repos";

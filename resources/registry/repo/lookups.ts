@@ -4,9 +4,9 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { kindLookups } from "../../../provider/kindLookups";
-import { lazily } from "../../../provider/lazyZod";
-import { InputArgs, ListArgs, OneByUidOrNameArgs } from "../../../provider/lookup";
+import { kindLookups } from "../../../core/program/kindLookups";
+import { lazily } from "../../../core/common/lazyZod";
+import { InputArgs, ListArgs, OneByUidOrNameArgs } from "../../../core/program/lookup";
 import repo from "./description";
 import type { RepoRecord } from "./resource";
 

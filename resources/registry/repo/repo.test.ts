@@ -3,7 +3,7 @@
  * program constructs the resource from the installed package, against the emulator (which
  * refuses any body that is not the documented message).
  */
-import { Harness, startHarness } from "../../../tests/support/resourceHarness";
+import { Harness, startHarness } from "../../../tools/host/resourceHarness";
 import { failureOf, registerResource } from "../../../tests/support/registeredResource";
 import { startHost } from "../../../tools/host/host";
 

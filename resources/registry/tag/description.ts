@@ -2,7 +2,7 @@
  * A tag of a repo: everything the package knows about the kind, and the only place it is
  * written. Its provider, class, look-ups and docs pages come from here.
  */
-import type { ResourceKind } from "../../../provider/kind";
+import type { ResourceKind } from "../../../core/model/kind";
 
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 

@@ -4,9 +4,9 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { lazily } from "../../../provider/lazyZod";
-import { collectionOf, kindLookups } from "../../../provider/kindLookups";
-import { defineLookup, InputArgs, listArgs, listRecords, OneByUidOrNameArgs } from "../../../provider/lookup";
+import { lazily } from "../../../core/common/lazyZod";
+import { collectionOf, kindLookups } from "../../../core/program/kindLookups";
+import { defineLookup, InputArgs, listArgs, listRecords, OneByUidOrNameArgs } from "../../../core/program/lookup";
 import tag from "./description";
 import type { TagRecord } from "./resource";
 

@@ -10,7 +10,7 @@ import * as platformPackage from "../../../index";
 import { loadApiDocument } from "../../../emulator/apiDocument";
 import { nativeFunctions } from "../../../native/functions";
 import { describedKinds, packageSchema, PackageSchema } from "../../../native/schema";
-import type { Kind } from "../../../provider/kind";
+import type { Kind } from "../../../core/model/kind";
 import { KINDS, modulePathOf } from "../../../resources/kinds";
 import { DocsContext, LANGUAGES, programTexts } from "./examples";
 import { functionPage } from "./functionPage";

@@ -3,7 +3,7 @@
  * the Pulumi Registry shows them. The renderers get what each needs of the package: the
  * functions the TypeScript package has, the native schema, the Go SDK's import path and names.
  */
-import type { Kind } from "../../../provider/kind";
+import type { Kind } from "../../../core/model/kind";
 import type { PackageSchema } from "../../../native/schema";
 import { GoNames, goProgram } from "./go";
 import type { Program, ProgramContext } from "./program";

@@ -5,8 +5,8 @@
  */
 import { z } from "zod";
 import type { NativeFunction } from "../../../native/functions";
-import type { JsonSchema } from "../../../provider/jsonSchema";
-import { MAX_PAGE_SIZE } from "../../../provider/pagination";
+import type { JsonSchema } from "../../../core/model/jsonSchema";
+import { MAX_PAGE_SIZE } from "../../../core/transport/pagination";
 import { DocsContext, exampleSection } from "./examples";
 import { GENERATED_NOTE } from "./kindPage";
 import { functionProgram, snakeCase } from "./program";

@@ -3,7 +3,7 @@
  * it is, an example in each language, its inputs and outputs, the types they use, how to look
  * up an existing record, and how to import one.
  */
-import type { Kind } from "../../../provider/kind";
+import type { Kind } from "../../../core/model/kind";
 import { replacedWhen } from "../resourcesTable";
 import { DocsContext, exampleSection } from "./examples";
 import { importDocOf } from "../../../native/importDocs";

@@ -4,7 +4,7 @@
  * and those of the kinds it refers to, declared first) and what it exports. The renderers
  * (typescript.ts, python.ts, go.ts, yaml.ts) write the same program in each language.
  */
-import type { ExampleValue, ResourceKind } from "../../../provider/kind";
+import type { ExampleValue, ResourceKind } from "../../../core/model/kind";
 import type { NativeFunction } from "../../../native/functions";
 
 /** A value once its references are resolved to the names the program declares. */

@@ -1,4 +1,4 @@
-import { SETTINGS } from "../../../provider/settings";
+import { SETTINGS } from "../../../core/transport/settings";
 import { SETTINGS_BEGIN, SETTINGS_END, settingsTable, withSettingsTable } from "./settingsTable";
 
 test("the settings table has a row per setting of provider/settings.ts, a new one included, with its key, variable, default and rule", () => {
