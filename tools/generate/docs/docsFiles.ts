@@ -16,7 +16,7 @@ import { DocsContext, LANGUAGES, programTexts } from "./examples";
 import { functionPage } from "./functionPage";
 import { GENERATED_NOTE, functionPageName, kindPage, kindPageName } from "./kindPage";
 import { kindProgram } from "./program";
-import { withSettingsTable } from "./settingsTable";
+import { withSettingsStorage, withSettingsTable } from "./settingsTable";
 import { ENUMS_PAGE, enumsPage, longEnums } from "./tables";
 
 export interface DocsFile {
@@ -194,7 +194,7 @@ export async function docsFiles(docsDir: string, context: DocsContext): Promise<
   const installation = "installation-configuration.md";
   files.push({
     file: installation,
-    text: withSettingsTable(fs.readFileSync(path.join(docsDir, installation), "utf8")),
+    text: withSettingsStorage(withSettingsTable(fs.readFileSync(path.join(docsDir, installation), "utf8"))),
   });
   return files;
 }
