@@ -64,7 +64,7 @@ function settingsDisagreements(file: string, text: string): string[] {
     if (!envs.has(match[0]) && !(match[0] in NOT_SETTINGS))
       found.push(`${file}: ${match[0]} is no setting's environment variable`);
   const pairs = [
-    ...[...own.matchAll(/platform:(\w+)`?\s*(?:\/|\(or|or|,)\s*`?(PLATFORM_\w+)/g)].map((m) => [m[1], m[2]]),
+    ...[...own.matchAll(/platform:(\w+)`?\s*(?:\/|\(or|or|,|\|)\s*`?(PLATFORM_\w+)/g)].map((m) => [m[1], m[2]]),
     ...[...own.matchAll(/(PLATFORM_\w+)(?:=\w+)?`?\s+is\s+`?platform:(\w+)/g)].map((m) => [m[2], m[1]]),
   ];
   for (const [key, env] of pairs) {
@@ -72,7 +72,7 @@ function settingsDisagreements(file: string, text: string): string[] {
     if (setting && setting.env !== env)
       found.push(`${file}: platform:${key} is paired with ${env}; its variable is ${setting.env}`);
   }
-  for (const match of own.matchAll(/platform:(\w+)`[^.()]{0,60}\(default `?([^`)\s]+)/g)) {
+  for (const match of own.matchAll(/platform:(\w+)`[^.()\n]{0,100}\(default `?([^`)\s]+)/g)) {
     const setting = byKey.get(match[1]);
     if (setting && setting.defaultValue !== match[2])
       found.push(
@@ -123,6 +123,7 @@ test("the check finds an unknown key or variable, a wrong pair, a wrong default 
   const page = [
     "Set `platform:apiUrll` or `PLATFORM_API_URLL`; `platform:token` / `PLATFORM_IDENTITY` logs in.",
     "Each call takes at most `platform:timeout` seconds (default 60), `type: platform:iam:Group` aside.",
+    "| `platform:maxConcurrency` | `PLATFORM_BATCH_READS` | requests at once, 1 to 1024 (default 8) |",
     "Settings are read when a call is made, never stored with the resources.",
     "",
     "The native provider never stores its settings in the state.",
@@ -136,7 +137,9 @@ test("the check finds an unknown key or variable, a wrong pair, a wrong default 
     "p.md: platform:apiUrll is no setting's config key",
     "p.md: PLATFORM_API_URLL is no setting's environment variable",
     "p.md: platform:token is paired with PLATFORM_IDENTITY; its variable is PLATFORM_TOKEN",
+    "p.md: platform:maxConcurrency is paired with PLATFORM_BATCH_READS; its variable is PLATFORM_MAX_CONCURRENCY",
     "p.md: platform:timeout is said to default to 60; its default is 120",
+    "p.md: platform:maxConcurrency is said to default to 8; its default is 16",
     `p.md: "Settings are read when a call is made, never stored with the resources." says how settings are stored without naming one way; link ${STORAGE_ANCHOR}`,
     `p.md: "The native provider never stores its settings in the state." says the native way does not store its settings`,
     `p.md: "| \`platform:adopt\` | stored nowhere |" says how settings are stored without naming one way; link ${STORAGE_ANCHOR}`,

@@ -54,12 +54,14 @@ export const SETTINGS_STORAGE = {
   dynamic: {
     stored: false,
     text:
-      "**Dynamic resources** (the npm package's classes) read the settings at each call, from the " +
-      "stack's config and the environment, and never store them with the resources: no token, URL or " +
-      "path reaches a resource's inputs or outputs, so a stack created on one machine refreshes and " +
-      "destroys on another with that machine's settings. The engine itself keeps the stack's whole " +
-      "config as the inputs of their provider (`pulumi-nodejs`) in the state, secrets encrypted and the " +
-      "rest as text, and checks none of it: never put credentials in a URL.",
+      "**Dynamic resources** (the npm package's classes) read the settings at each call, from what the " +
+      "engine configures their provider with, the stack's config and the environment, and never store " +
+      "them with the resources: no token, URL or path reaches a resource's inputs, outputs or stored " +
+      "provider code. The engine itself keeps the stack's whole config as the inputs of their provider " +
+      "(`pulumi-nodejs`) in the state, secrets encrypted and the rest as text, checking none of it " +
+      "(never put credentials in a URL), and configures the provider from it at `refresh` and " +
+      "`destroy`: a key changed in the stack's config applies to them after the next `up`; a variable " +
+      "of the environment, for a key the config does not set, at once.",
   },
   native: {
     stored: true,
