@@ -2,7 +2,9 @@
  * The link check: every relative link of README.md, CONTRIBUTING.md, bench/README.md and the pages under docs/
  * points at a file or folder of the repository, and every anchor (`#…`, in the same document or
  * another Markdown file) at one of that document's headings, by GitHub's rules
- * (tools/generate/docs/markdown.ts). Links with a scheme (https:, mailto:) are not followed.
+ * (tools/generate/docs/markdown.ts). A page of docs/ is published without the rest of the
+ * repository, so its relative links stay inside docs/ (source files, examples and tests are
+ * linked by absolute URL). Links with a scheme (https:, mailto:) are not followed.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -19,8 +21,11 @@ function documents(): string[] {
   return ["README.md", "CONTRIBUTING.md", "bench/README.md", ...docs.sort()];
 }
 
-/** What is wrong with each link of `file` (a path below `root`), as "file: link: reason". */
-function brokenLinks(root: string, file: string): string[] {
+/**
+ * What is wrong with each link of `file` (a path below `root`), as "file: link: reason"; a link
+ * of a file under `published` (a folder below `root`) must stay inside that folder.
+ */
+function brokenLinks(root: string, file: string, published = "docs"): string[] {
   const broken: string[] = [];
   const text = fs.readFileSync(path.join(root, file), "utf8");
   for (const link of linksOf(text)) {
@@ -30,6 +35,11 @@ function brokenLinks(root: string, file: string): string[] {
     const resolved = target ? path.resolve(path.dirname(here), decodeURI(target)) : here;
     if (!resolved.startsWith(root + path.sep)) {
       broken.push(`${file}: ${link}: points outside the repository`);
+      continue;
+    }
+    const folder = path.join(root, published);
+    if (here.startsWith(folder + path.sep) && !resolved.startsWith(folder + path.sep)) {
+      broken.push(`${file}: ${link}: points outside ${published}/, which is published alone`);
       continue;
     }
     if (!fs.existsSync(resolved)) {
@@ -47,7 +57,7 @@ function brokenLinks(root: string, file: string): string[] {
   return broken;
 }
 
-test("every relative link of README.md, CONTRIBUTING.md, bench/README.md and docs/ points at a file, and every anchor at a heading", () => {
+test("every relative link of README.md, CONTRIBUTING.md, bench/README.md and docs/ points at a file (a page of docs/ at one inside docs/), and every anchor at a heading", () => {
   const files = documents();
   expect(files).toEqual(
     expect.arrayContaining(["bench/README.md", "docs/_index.md", "docs/installation-configuration.md"]),
@@ -55,7 +65,7 @@ test("every relative link of README.md, CONTRIBUTING.md, bench/README.md and doc
   expect(files.flatMap((file) => brokenLinks(repoRoot, file))).toEqual([]);
 });
 
-test("the check finds a missing file, a missing heading and a repeated heading's anchor, as GitHub numbers them", () => {
+test("the check finds a missing file, a missing heading, a docs page's link out of docs/ and a repeated heading's anchor, as GitHub numbers them", () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "platform-pulumi-links-"));
   try {
     fs.writeFileSync(
@@ -73,10 +83,19 @@ test("the check finds a missing file, a missing heading and a repeated heading's
       ].join("\n"),
     );
     fs.writeFileSync(path.join(root, "b.md"), "## The end\n");
+    fs.mkdirSync(path.join(root, "docs", "guides"), { recursive: true });
+    fs.writeFileSync(path.join(root, "docs", "index.md"), "# Index\n");
+    fs.writeFileSync(
+      path.join(root, "docs", "guides", "c.md"),
+      "[ok](../index.md#index) [source](../../b.md) [web](https://example.com/b.md)\n",
+    );
     expect(brokenLinks(root, "a.md")).toEqual([
       "a.md: missing.md: no such file",
       "a.md: b.md#the-start: b.md has no heading #the-start",
       "a.md: #not-a-heading: a.md has no heading #not-a-heading",
+    ]);
+    expect(brokenLinks(root, "docs/guides/c.md")).toEqual([
+      "docs/guides/c.md: ../../b.md: points outside docs/, which is published alone",
     ]);
     expect(headingSlug("An interrupted `pulumi up`")).toBe("an-interrupted-pulumi-up");
     expect(headingSlug("Limits of dynamic providers, and what this package does about them")).toBe(

@@ -8,7 +8,7 @@ import { KindModel, ModelField } from "../../core/model/kindModel";
 import { ModuleEnums, TypeContext, docComment, documentedType, jsonType, key } from "./typeText";
 
 export interface ModuleImports {
-  /** The core folder as this module imports it: "../../../provider". */
+  /** The core folder as this module imports it: "../../../core". */
   core: string;
   /** The kind's provider module: "./provider". */
   provider: string;

@@ -1,6 +1,6 @@
 /**
  * Every file of docs/ the generator writes: a page per kind and per function under docs/api/
- * (with an index of them), the examples of docs/_index.md and the settings table of
+ * (with an index of them and a page of the long enums), the examples of docs/_index.md and the settings table of
  * docs/installation-configuration.md, each between its markers. Written from
  * the registry's kinds, the functions the native provider answers and its package schema.
  */
@@ -16,7 +16,8 @@ import { DocsContext, LANGUAGES, programTexts } from "./examples";
 import { functionPage } from "./functionPage";
 import { GENERATED_NOTE, functionPageName, kindPage, kindPageName } from "./kindPage";
 import { kindProgram } from "./program";
-import { withSettingsTable } from "./settingsTable";
+import { withSettingsStorage, withSettingsTable } from "./settingsTable";
+import { ENUMS_PAGE, enumsPage, longEnums } from "./tables";
 
 export interface DocsFile {
   /** Path under docs/. */
@@ -149,6 +150,9 @@ function apiIndex(kinds: readonly Kind[], context: DocsContext): string {
     "A page per resource and per look-up, each with an example in TypeScript, Python, Go and YAML. " +
       "[Installation and configuration](../installation-configuration.md) says how to install each.",
     "",
+    ...(longEnums(context.schema).length > 0
+      ? ["The enums too long to repeat on each page that uses them are listed once: [Enums](enums.md).", ""]
+      : []),
   ];
   for (const domain of domains.sort()) {
     lines.push(`## ${domain}`, "");
@@ -181,12 +185,16 @@ export async function docsFiles(docsDir: string, context: DocsContext): Promise<
   for (const fn of context.functions.values())
     files.push({ file: `api/${fn.domain}/${functionPageName(fn.lookup.name)}`, text: await functionPage(fn, context) });
   files.push({ file: "api/README.md", text: apiIndex(kinds, context) });
+  files.push({
+    file: ENUMS_PAGE,
+    text: enumsPage(context.schema, GENERATED_NOTE("the native provider's schema (native/schema.ts)")),
+  });
   const index = path.join(docsDir, "_index.md");
   files.push({ file: "_index.md", text: await indexWithExample(fs.readFileSync(index, "utf8"), context) });
   const installation = "installation-configuration.md";
   files.push({
     file: installation,
-    text: withSettingsTable(fs.readFileSync(path.join(docsDir, installation), "utf8")),
+    text: withSettingsStorage(withSettingsTable(fs.readFileSync(path.join(docsDir, installation), "utf8"))),
   });
   return files;
 }

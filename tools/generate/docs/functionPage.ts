@@ -126,7 +126,7 @@ export async function functionPage(fn: NativeFunction, context: DocsContext): Pr
         )} |`,
     ),
     "",
-    ...(named.paths.size > 0 ? ["## Supporting types", "", ...named.sections(fieldWords)] : []),
+    ...(named.paths.size > 0 ? ["## Supporting types", "", ...named.sections(fieldWords, "../enums.md")] : []),
     "## Paging",
     "",
     paging,

@@ -101,7 +101,7 @@ export async function kindPage(kind: Kind, context: DocsContext): Promise<string
         } | ${cell(output.description)} |`,
     ),
     "",
-    ...(named.paths.size > 0 ? ["## Supporting types", "", ...named.sections(fieldWords)] : []),
+    ...(named.paths.size > 0 ? ["## Supporting types", "", ...named.sections(fieldWords, "../enums.md")] : []),
     `## Look up an existing ${kind.typeName}`,
     "",
     ...(readable

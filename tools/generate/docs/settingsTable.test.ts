@@ -1,7 +1,7 @@
 import { SETTINGS } from "../../../core/transport/settings";
 import { SETTINGS_BEGIN, SETTINGS_END, settingsTable, withSettingsTable } from "./settingsTable";
 
-test("the settings table has a row per setting of provider/settings.ts, a new one included, with its key, variable, default and rule", () => {
+test("the settings table has a row per setting of core/transport/settings.ts, a new one included, with its key, variable, default and rule", () => {
   const table = settingsTable({
     ...SETTINGS,
     newSetting: {

@@ -12,8 +12,51 @@ export const cell = (text: string | undefined) => (text ?? "").replace(/\s*\n\s*
 
 const code = (text: string) => `\`${text}\``;
 
-/** Enums with more values than this are folded on the page. */
+/** Enums with more values than this are listed once, on the enums page, and linked from every page using them. */
 const LONG_ENUM = 20;
+
+/** The page under docs/ listing every long enum's values. */
+export const ENUMS_PAGE = "api/enums.md";
+
+/** A long enum's values, once for every type token holding the same values (in order), headed by the first name. */
+export interface LongEnum {
+  readonly heading: string;
+  readonly tokens: readonly string[];
+  readonly values: readonly string[];
+}
+
+/** The long enums of the schema, types with the same values as one, sorted by heading. */
+export function longEnums(schema: PackageSchema): LongEnum[] {
+  const byValues = new Map<string, { tokens: string[]; values: string[] }>();
+  for (const [token, type] of Object.entries(schema.types).sort(([a], [b]) =>
+    tokenParts(a).name.localeCompare(tokenParts(b).name),
+  )) {
+    if (!("enum" in type) || type.enum.length <= LONG_ENUM) continue;
+    const values = type.enum.map((entry) => String(entry.value));
+    const key = JSON.stringify(values);
+    const group = byValues.get(key) ?? { tokens: [], values };
+    group.tokens.push(token);
+    byValues.set(key, group);
+  }
+  return [...byValues.values()]
+    .map((group) => ({ heading: tokenParts(group.tokens[0]).name, ...group }))
+    .sort((a, b) => a.heading.localeCompare(b.heading));
+}
+
+/** The enums page: each long enum's values, under a heading named after its first type. */
+export function enumsPage(schema: PackageSchema, note: string): string {
+  const lines = ["# Enums", "", note, "", "The enums too long to repeat on each page that uses them.", ""];
+  for (const group of longEnums(schema))
+    lines.push(
+      `## ${group.heading}`,
+      "",
+      `${group.tokens.map(code).join(", ")}: an enum (a string) of ${group.values.length} values.`,
+      "",
+      ...group.values.map((value) => `- ${code(value)}`),
+      "",
+    );
+  return lines.join("\n");
+}
 
 function shapeText(shape: Shape): string {
   switch (shape.of) {
@@ -54,20 +97,29 @@ export class NamedTypes {
       for (const [member, spec] of Object.entries(shape.properties)) this.visit(spec, `${path}.${member}`);
   }
 
-  /** The "Supporting types" section's subsections; `words` gives a member's words by its dotted path. */
-  sections(words: (path: string) => string | undefined): string[] {
+  /** A link to the enums page's section listing the long enum `token`'s values. */
+  private enumLink(token: string, enumsLink: string): string {
+    const group = longEnums(this.schema).find((entry) => entry.tokens.includes(token));
+    if (!group) throw new Error(`${token} is not a long enum`);
+    return `[${group.heading}](${enumsLink}#${headingSlug(group.heading)})`;
+  }
+
+  /**
+   * The "Supporting types" section's subsections; `words` gives a member's words by its dotted path,
+   * `enumsLink` is the enums page's path relative to the page.
+   */
+  sections(words: (path: string) => string | undefined, enumsLink: string): string[] {
     const sections: string[] = [];
     for (const [token, path] of this.paths) {
       const { name } = tokenParts(token);
       const type = this.schema.types[token];
       if ("enum" in type) {
         const values = type.enum.map((entry) => code(entry.value)).join(", ");
-        // A long enum (the capabilities) stays folded, as it would push the rest of the page away.
         sections.push(
           `### ${name}`,
           "",
           type.enum.length > LONG_ENUM
-            ? `An enum (a string) of ${type.enum.length} values.\n\n<details><summary>The values</summary>\n\n${values}.\n\n</details>`
+            ? `An enum (a string) of ${type.enum.length} values: ${this.enumLink(token, enumsLink)} lists them.`
             : `An enum (a string) of ${type.enum.length} values: ${values}.`,
           "",
         );
