@@ -68,6 +68,9 @@ export function guardedImplementation(
   previewUpdate: NativeProvider["previewUpdate"],
   diff?: NativeProvider["diff"],
 ): Implementation {
+  // The provider's settings: what Configure gives, then the environment (provider/settings.ts).
+  let held: Settings.ProviderSettings | undefined;
+  const settings = () => (held ??= settingRules().providerSettings());
   const guarded = Object.create(implementation) as Implementation;
   guarded.checkConfig = function (call, callback) {
     // Each setting's rule, before the engine keeps the provider's inputs in the state: a URL with
@@ -90,15 +93,14 @@ export function guardedImplementation(
   };
   guarded.configure = function (call, callback) {
     const request = call.request as { getVariablesMap(): { entries(): Iterable<[string, string]> } };
-    const settings = settingsOf(request.getVariablesMap().entries());
-    const { configureFromPulumi, refuseBrokenSettings } = settingRules();
-    configureFromPulumi({ get: (key) => settings.get(key) });
+    const variables = settingsOf(request.getVariablesMap().entries());
+    settings().configure({ get: (key) => variables.get(key) });
     try {
       // The stack's settings with the environment's where the stack sets none: a broken one stops
       // preview, up, refresh and destroy here, before any resource operation. A configured one
       // that passed no CheckConfig is one the state kept (refresh and destroy configure the
       // provider with the inputs the last update stored): an earlier version let it through.
-      refuseBrokenSettings(
+      settings().refuseBroken(
         "A refresh or destroy uses the settings the last `pulumi up` stored: set it right in the stack's " +
           "config, then run `pulumi up` (or `pulumi refresh --run-program`, which reads the config)",
       );
@@ -183,7 +185,13 @@ export function guardedImplementation(
     if (!request.hasProperties()) request.setProperties(new (sdkModule<typeof StructProto>(STRUCT).Struct)());
     return implementation.read.call(this, call, callback);
   };
-  return guarded;
+  // Every call that reaches the kinds runs on the provider's settings.
+  const onSettings = Object.create(guarded) as Implementation;
+  for (const name of ["check", "diff", "create", "read", "update", "delete", "invoke"])
+    onSettings[name] = function (call, callback) {
+      return settingRules().withSettings(settings(), () => guarded[name].call(this, call, callback));
+    };
+  return onSettings;
 }
 
 const STRUCT = "google-protobuf/google/protobuf/struct_pb";

@@ -7,7 +7,6 @@ import { ApiClient, ApiRequest } from "./client";
 import type { ResourceKind } from "./kind";
 import { defineProvider } from "./lifecycle";
 import { kindLookups } from "./kindLookups";
-import { resetConfigured } from "./settings";
 import { z } from "zod";
 import { withClient } from "./lookup";
 
@@ -53,12 +52,10 @@ function env(vars: Record<string, string>) {
   process.env = { ...saved };
   for (const key of Object.keys(process.env)) if (key.startsWith("PLATFORM_")) delete process.env[key];
   Object.assign(process.env, vars);
-  resetConfigured();
 }
 beforeEach(() => env({ PLATFORM_API_URL: "https://api.example.com", PLATFORM_TOKEN: "t" }));
 afterAll(() => {
   process.env = saved;
-  resetConfigured();
 });
 
 const stored = { uid: "acme/x1", name: "x", the_shape: { source: "s" }, createTime: "2026-01-01T00:00:00Z" };
