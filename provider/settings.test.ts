@@ -7,7 +7,15 @@
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import { Harness, startHarness } from "../tests/support/resourceHarness";
 import { startHost } from "../tools/host/host";
-import { SETTINGS, SettingKey, configuredFrom, providerInputIssues, providerSettings } from "./settings";
+import {
+  SETTINGS,
+  SettingKey,
+  configuredFrom,
+  providerInputIssues,
+  providerSettings,
+  resolveSettings,
+  withSettings,
+} from "./settings";
 
 /** A value each setting takes, and one it refuses. */
 const EXAMPLES: Record<SettingKey, [string, string | undefined]> = {
@@ -77,6 +85,24 @@ describe("the settings table", () => {
     // From the environment alone: no hint about the configuration.
     expect(() => providerSettings().refuseBroken("A hint for configured ones.")).toThrow(
       /^PLATFORM_TIMEOUT: .*default 120\)$/,
+    );
+  });
+
+  test("each provider's configuration is its own: its calls run on it, nothing outside them sees it", async () => {
+    onlyEnv({ PLATFORM_API_URL: "https://env.example.com", PLATFORM_TOKEN: "t" });
+    const configured = providerSettings();
+    configured.configure({ get: (key) => (key === "platform:apiUrl" ? "https://configured.example.com" : undefined) });
+    const other = providerSettings();
+    const afterAwait = withSettings(configured, async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      return resolveSettings().apiUrl;
+    });
+    expect(await afterAwait).toBe("https://configured.example.com");
+    expect(withSettings(other, () => resolveSettings().apiUrl)).toBe("https://env.example.com");
+    expect(resolveSettings().apiUrl).toBe("https://env.example.com");
+    // A provider called by another (the native provider calls each kind's lifecycle) runs on its caller's.
+    expect(withSettings(configured, () => withSettings(other, () => resolveSettings().apiUrl))).toBe(
+      "https://configured.example.com",
     );
   });
 
