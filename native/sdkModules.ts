@@ -10,7 +10,12 @@
  */
 import * as path from "node:path";
 
-export const SDK_MODULE_IDS = ["@grpc/grpc-js", "google-protobuf/google/protobuf/struct_pb"] as const;
+export const SDK_MODULE_IDS = [
+  "@grpc/grpc-js",
+  "google-protobuf/google/protobuf/struct_pb",
+  "google-protobuf/google/protobuf/empty_pb",
+  "google-protobuf/google/protobuf/any_pb",
+] as const;
 export type SdkModuleId = (typeof SDK_MODULE_IDS)[number];
 
 /** One of SDK_MODULE_IDS, the instance @pulumi/pulumi loads. */

@@ -8,6 +8,7 @@
  * answers supportsPreview, and the previews of an update and a create write nothing: the update's
  * outputs keep the uid (what a child's parentUid takes) and leave what only the service's answer
  * tells unknown. A Diff names the properties that changed, each with how (what a preview shows).
+ * Serving replaces no method of grpc-js's Server: the handlers are the provider's own.
  */
 import { execFileSync } from "node:child_process";
 import * as path from "node:path";
@@ -246,6 +247,31 @@ describe("native/plugin.ts: what the plugin loads before its first call", () => 
     ])
       expect(files).not.toContain(path.join(...heavy));
     expect(files.filter((file) => file.includes(`node_modules${path.sep}zod${path.sep}`))).toEqual([]);
+  });
+
+  test("serving leaves grpc-js as it found it: no method of its Server replaced", () => {
+    const dist = (file: string) => JSON.stringify(path.join(repoRoot, "dist", "native", file));
+    const script = `
+      const path = require("node:path");
+      const sdk = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
+      const grpc = require(require.resolve("@grpc/grpc-js", { paths: [sdk] }));
+      const methods = () => Object.entries(Object.getOwnPropertyDescriptors(grpc.Server.prototype));
+      const before = new Map(methods());
+      require(${dist("server.js")})
+        .serve(require(${dist("plugin.js")}).lazyProvider("0.0.0", () => "{}"), [])
+        .then(() => {
+          const replaced = methods()
+            .filter(([name, d]) => ["value", "get", "set"].some((k) => d[k] !== before.get(name)?.[k]))
+            .map(([name]) => name);
+          console.log(JSON.stringify({ served: typeof grpc.Server, replaced }));
+          process.exit(0);
+        });`;
+    const lines = execFileSync(process.execPath, ["-e", script], { encoding: "utf8", cwd: repoRoot })
+      .trim()
+      .split("\n");
+    // The port, what the engine reads, comes first.
+    expect(lines[0]).toMatch(/^\d+$/);
+    expect(JSON.parse(lines[lines.length - 1])).toEqual({ served: "function", replaced: [] });
   });
 
   test("the provider the plugin serves before loading it has the operations of the one it loads", () => {

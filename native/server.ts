@@ -1,40 +1,31 @@
 /**
- * Serves the native provider with `@pulumi/pulumi/provider`'s `main`, with two gaps of its
- * gRPC server (v3.270.0, provider/server.js) closed around it:
+ * Serves the native provider over gRPC: one grpc-js server, the engine's ResourceProviderService
+ * answered by the handlers below from the NativeProvider. They answer as @pulumi/pulumi/provider's
+ * server (v3.270.0, provider/server.js) does, but for what it leaves out:
  *
- * - `configure` answers the engine without passing the configuration on (the Provider interface
- *   has no configure), so the provider resource's `platform:*` settings would never reach the
- *   kinds. Here the request's variables (`platform:config:apiUrl`, …) are handed to
- *   core/transport/settings.ts first, as the dynamic host hands its config to each kind's configure,
- *   and a setting that breaks its rule (there or in the environment) fails the configure.
- * - `checkConfig` is unimplemented (the engine then keeps whatever the stack config says in the
- *   state): here each setting is checked against its rule, so a URL with credentials in it is
- *   refused before the engine stores the provider's inputs.
- * - `read` calls `req.getProperties().toJavaScript()` unguarded: a Read whose request has no
- *   properties message (an import by an engine that sends none) throws a TypeError before the
- *   provider is called. Here such a request gets an empty one, so read sees `{}`.
- * - The Provider interface has no preview: `configure` leaves supportsPreview unset, so the
- *   engine (CLI v3.274.1, sdk/go/common/resource/plugin/provider_plugin.go) previews an update
- *   itself with the new inputs as the outputs: the updated record's uid reads as unknown, and
- *   every record that takes it (a child's parentUid) previews as replaced though `up` replaces
- *   none. Here configure answers supportsPreview, so the engine calls Update and Create with
- *   `preview: true`; `update` then answers the provider's previewUpdate (the uid kept, no
- *   request) and `create` the inputs as they are, what the engine answered itself before. The
- *   SDK's own handlers would write: they never look at `preview`.
+ * - Configure passes the request's variables (`platform:config:apiUrl`, …) to the provider's
+ *   settings (core/transport/settings.ts), which every later call runs on, and fails when a setting
+ *   breaks its rule (there or in the environment). It answers supportsPreview.
+ * - CheckConfig checks each setting against its rule, so a URL with credentials in it is refused
+ *   before the engine stores the provider's inputs.
+ * - A Read whose request has no properties message (an import by an engine that sends none) reads
+ *   with `{}` instead of failing before the provider is called.
+ * - With supportsPreview the engine calls Update and Create with `preview: true`; update answers
+ *   the provider's previewUpdate (the uid kept, no request) and create the inputs as they are.
+ *   Otherwise the engine previews an update itself with the new inputs as the outputs, the updated
+ *   record's uid reads as unknown, and every child taking it previews as replaced.
+ * - Diff answers the properties that changed, so a preview names them (not `[diff: +adopt]`).
+ * - GetMapping and GetMappings answer the Terraform mapping (native/terraformMapping.ts).
  *
- * - `diff` answers the changes and the replacements but not which properties changed: the engine
- *   then names what differs between the old and new inputs, and an update that writes only a
- *   client secret previews as `[diff: +adopt]`. Here the diff also answers the properties the
- *   provider found changed.
- *
- * The server class is not exported, so the guard wraps the service implementation `main` hands
- * to grpc-js (the instance @pulumi/pulumi itself loads): everything else is the SDK's own, but for
- * the mapping requests of Pulumi's converters, which it leaves unanswered (native/terraformMapping.ts).
+ * Construct, Call and Parameterize are left unimplemented: the provider has none.
  */
 import type * as Grpc from "@grpc/grpc-js";
-import { main } from "@pulumi/pulumi/provider";
+import * as pluginProto from "@pulumi/pulumi/proto/plugin_pb";
 import * as providerGrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as providerProto from "@pulumi/pulumi/proto/provider_pb";
+import * as statusProto from "@pulumi/pulumi/proto/status_pb";
+import type * as AnyProto from "google-protobuf/google/protobuf/any_pb";
+import type * as EmptyProto from "google-protobuf/google/protobuf/empty_pb";
 import type * as StructProto from "google-protobuf/google/protobuf/struct_pb";
 import type * as Settings from "../core/transport/settings";
 import { PACKAGE_NAME } from "./kinds";
@@ -47,8 +38,18 @@ import type * as TerraformMapping from "./terraformMapping";
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
 const settingRules = () => require("../core/transport/settings") as typeof Settings;
 
-type Handler = (call: { request: unknown }, callback: (...args: unknown[]) => void) => unknown;
+type Callback = (error: unknown, value?: unknown, trailer?: Grpc.Metadata) => void;
+type Handler = (call: { request: unknown }, callback: Callback) => unknown;
 type Implementation = Record<string, Handler>;
+
+/** The largest message the engine may send (a schema, a large state): the SDK's servers take as much. */
+const MAX_MESSAGE_BYTES = 400 * 1024 * 1024;
+
+const STRUCT = "google-protobuf/google/protobuf/struct_pb";
+const struct = () => sdkModule<typeof StructProto>(STRUCT).Struct;
+const empty = () => new (sdkModule<typeof EmptyProto>("google-protobuf/google/protobuf/empty_pb").Empty)();
+const structOf = (value: unknown): StructProto.Struct =>
+  struct().fromJavaScript(value as Record<string, StructProto.JavaScriptValue>);
 
 /** The configuration variables of a ConfigureRequest, by the keys the kinds read (`platform:apiUrl`). */
 export function settingsOf(variables: Iterable<[string, string]>): Map<string, string> {
@@ -59,70 +60,176 @@ export function settingsOf(variables: Iterable<[string, string]>): Map<string, s
   return settings;
 }
 
+const { Kind: DiffKind } = providerProto.PropertyDiff;
+/** A property's change as the engine's kind: [in place, replacing]. */
+const PROPERTY_DIFF = {
+  add: [DiffKind.ADD, DiffKind.ADD_REPLACE],
+  update: [DiffKind.UPDATE, DiffKind.UPDATE_REPLACE],
+  delete: [DiffKind.DELETE, DiffKind.DELETE_REPLACE],
+} as const;
+
+/** The check failures of a Check or Invoke answer. */
+function failuresOf(failures: ReadonlyArray<{ property?: string; reason: string }> | undefined) {
+  return (failures ?? []).map(({ property, reason }) => {
+    const failure = new providerProto.CheckFailure();
+    if (property !== undefined) failure.setProperty(property);
+    failure.setReason(reason);
+    return failure;
+  });
+}
+
 /**
- * The SDK's implementation with configure passing the settings on and answering supportsPreview,
- * read guarded, and the previews of update and create answered without writing.
+ * A failed create or update as the engine reads it: a record written but not all of it (an `id`,
+ * core/runtime/resourceError.ts) goes as an initialization failure, so the engine keeps it in the state.
  */
-export function guardedImplementation(
-  implementation: Implementation,
-  previewUpdate: NativeProvider["previewUpdate"],
-  diff?: NativeProvider["diff"],
-): Implementation {
-  const guarded = Object.create(implementation) as Implementation;
-  guarded.checkConfig = function (call, callback) {
-    // Each setting's rule, before the engine keeps the provider's inputs in the state: a URL with
-    // credentials never reaches it. The inputs go back as they came (the engine restores secrets).
-    const request = call.request as providerProto.CheckRequest;
-    const news = request.getNews();
-    const response = new providerProto.CheckResponse();
-    if (news) response.setInputs(news);
-    response.setFailuresList(
-      settingRules()
-        .providerInputIssues(news?.toJavaScript() ?? {})
-        .map((reason) => {
-          // No property: the engine would print the property's value beside the failure.
-          const failure = new providerProto.CheckFailure();
-          failure.setReason(reason);
-          return failure;
-        }),
-    );
-    callback(undefined, response);
+function writeFailure(error: unknown): { code: number; details: string; metadata: Grpc.Metadata } {
+  const grpc = sdkModule<typeof Grpc>("@grpc/grpc-js");
+  const { message, id, properties, reasons } = error as {
+    message?: string;
+    id?: string;
+    properties?: unknown;
+    reasons?: string[];
   };
-  guarded.configure = function (call, callback) {
-    const request = call.request as { getVariablesMap(): { entries(): Iterable<[string, string]> } };
-    const settings = settingsOf(request.getVariablesMap().entries());
-    const { configureFromPulumi, refuseBrokenSettings } = settingRules();
-    configureFromPulumi({ get: (key) => settings.get(key) });
-    try {
-      // The stack's settings with the environment's where the stack sets none: a broken one stops
-      // preview, up, refresh and destroy here, before any resource operation. A configured one
-      // that passed no CheckConfig is one the state kept (refresh and destroy configure the
-      // provider with the inputs the last update stored): an earlier version let it through.
-      refuseBrokenSettings(
-        "A refresh or destroy uses the settings the last `pulumi up` stored: set it right in the stack's " +
-          "config, then run `pulumi up` (or `pulumi refresh --run-program`, which reads the config)",
-      );
-    } catch (error) {
+  const status = new statusProto.Status();
+  status.setCode(grpc.status.UNKNOWN);
+  status.setMessage(String(message));
+  const metadata = new grpc.Metadata();
+  if (id) {
+    const detail = new providerProto.ErrorResourceInitFailed();
+    detail.setId(id);
+    detail.setProperties(structOf(properties ?? {}));
+    detail.setReasonsList(reasons ?? []);
+    const any = new (sdkModule<typeof AnyProto>("google-protobuf/google/protobuf/any_pb").Any)();
+    any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+    status.addDetails(any);
+    metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
+  }
+  return { code: grpc.status.UNKNOWN, details: String(message), metadata };
+}
+
+/** Answers `callback` with what `answer` resolves to; an error is printed for the engine's log and passed on. */
+function reply(callback: Callback, answer: () => Promise<unknown>, failure?: (error: unknown) => unknown): void {
+  answer().then(
+    (response) => callback(undefined, response),
+    (error: unknown) => {
+      if (failure) {
+        const status = failure(error) as { metadata: Grpc.Metadata };
+        callback(status, null, status.metadata);
+        return;
+      }
+      console.error(error instanceof Error ? `${String(error)}: ${error.stack}` : String(error));
       callback(error, undefined);
-      return;
-    }
-    return implementation.configure.call(this, call, (error, response) => {
-      (response as providerProto.ConfigureResponse | undefined)?.setSupportspreview(true);
-      callback(error, response);
-    });
-  };
-  if (diff)
-    guarded.diff = function (call, callback) {
+    },
+  );
+}
+
+/** The ResourceProviderService's handlers, answered by `provider`. */
+export function providerService(provider: NativeProvider): Implementation {
+  // The provider's settings: what Configure gives, then the environment (core/transport/settings.ts).
+  let held: Settings.ProviderSettings | undefined;
+  const settings = () => (held ??= settingRules().providerSettings());
+  /** Runs a call that reaches the kinds on the provider's settings. */
+  const onSettings =
+    <T>(fn: () => Promise<T>) =>
+    () =>
+      settingRules().withSettings(settings(), fn);
+
+  const service: Implementation = {
+    getPluginInfo(_call, callback) {
+      const response = new pluginProto.PluginInfo();
+      response.setVersion(provider.version ?? "");
+      callback(undefined, response);
+    },
+    getSchema(call, callback) {
+      const request = call.request as providerProto.GetSchemaRequest;
+      if (request.getVersion() !== 0) {
+        callback(new Error(`unsupported schema version ${request.getVersion()}`), undefined);
+        return;
+      }
+      reply(callback, async () => {
+        const response = new providerProto.GetSchemaResponse();
+        response.setSchema(provider.getSchema ? await provider.getSchema() : "{}");
+        return response;
+      });
+    },
+    checkConfig(call, callback) {
+      // Each setting's rule, before the engine keeps the provider's inputs in the state: a URL with
+      // credentials never reaches it. The inputs go back as they came (the engine restores secrets).
+      const request = call.request as providerProto.CheckRequest;
+      const news = request.getNews();
+      const response = new providerProto.CheckResponse();
+      if (news) response.setInputs(news);
+      response.setFailuresList(
+        settingRules()
+          .providerInputIssues(news?.toJavaScript() ?? {})
+          // No property: the engine would print the property's value beside the failure.
+          .map((reason) => failuresOf([{ reason }])[0]),
+      );
+      callback(undefined, response);
+    },
+    configure(call, callback) {
+      const request = call.request as providerProto.ConfigureRequest;
+      const variables = settingsOf(request.getVariablesMap().entries());
+      settings().configure({ get: (key) => variables.get(key) });
+      try {
+        // The stack's settings with the environment's where the stack sets none: a broken one stops
+        // preview, up, refresh and destroy here, before any resource operation. A configured one
+        // that passed no CheckConfig is one the state kept (refresh and destroy configure the
+        // provider with the inputs the last update stored): an earlier version let it through.
+        settings().refuseBroken(
+          "A refresh or destroy uses the settings the last `pulumi up` stored: set it right in the stack's " +
+            "config, then run `pulumi up` (or `pulumi refresh --run-program`, which reads the config)",
+        );
+      } catch (error) {
+        callback(error, undefined);
+        return;
+      }
+      const response = new providerProto.ConfigureResponse();
+      response.setAcceptsecrets(true);
+      response.setAcceptresources(true);
+      response.setAcceptoutputs(true);
+      response.setSupportspreview(true);
+      callback(undefined, response);
+    },
+    cancel(_call, callback) {
+      reply(callback, async () => {
+        await provider.cancel?.();
+        return empty();
+      });
+    },
+    attach(_call, callback) {
+      // The engine's address serves Construct and Call, which this provider has not.
+      callback(undefined, empty());
+    },
+    check(call, callback) {
+      const request = call.request as providerProto.CheckRequest;
+      reply(
+        callback,
+        onSettings(async () => {
+          const news = request.getNews()?.toJavaScript() ?? {};
+          const result = provider.check
+            ? await provider.check(request.getUrn(), request.getOlds()?.toJavaScript() ?? {}, news)
+            : { inputs: news };
+          const response = new providerProto.CheckResponse();
+          response.setInputs(structOf(result.inputs ?? news));
+          const failures = failuresOf(result.failures);
+          if (failures.length) response.setFailuresList(failures);
+          return response;
+        }),
+      );
+    },
+    diff(call, callback) {
       const request = call.request as providerProto.DiffRequest;
       const { DiffChanges } = providerProto.DiffResponse;
-      diff(
-        request.getId(),
-        request.getUrn(),
-        request.getOlds()?.toJavaScript() ?? {},
-        request.getNews()?.toJavaScript() ?? {},
-      )
-        .then((result) => {
-          // The SDK's handler, with the changed properties added.
+      reply(
+        callback,
+        onSettings(async () => {
+          const result = await provider.diff(
+            request.getId(),
+            request.getUrn(),
+            request.getOlds()?.toJavaScript() ?? {},
+            request.getNews()?.toJavaScript() ?? {},
+          );
           const response = new providerProto.DiffResponse();
           response.setChanges(
             result.changes === true
@@ -148,56 +255,105 @@ export function guardedImplementation(
               map.set(path, property);
             }
           }
-          callback(undefined, response);
-        })
-        .catch((error: unknown) => callback(error, undefined));
-    };
-  guarded.update = function (call, callback) {
-    const request = call.request as providerProto.UpdateRequest;
-    if (!request.getPreview()) return implementation.update.call(this, call, callback);
-    try {
-      const { outs } = previewUpdate(
+          return response;
+        }),
+      );
+    },
+    create(call, callback) {
+      const request = call.request as providerProto.CreateRequest;
+      const response = new providerProto.CreateResponse();
+      if (request.getPreview()) {
+        // No id yet; the outputs the record will have besides its inputs are unknown to the program.
+        const properties = request.getProperties();
+        if (properties) response.setProperties(properties);
+        callback(undefined, response);
+        return;
+      }
+      reply(
+        callback,
+        onSettings(async () => {
+          const result = await provider.create!(request.getUrn(), request.getProperties()?.toJavaScript() ?? {});
+          response.setId(result.id);
+          response.setProperties(structOf(result.outs));
+          return response;
+        }),
+        writeFailure,
+      );
+    },
+    read(call, callback) {
+      const request = call.request as providerProto.ReadRequest;
+      reply(
+        callback,
+        onSettings(async () => {
+          const response = new providerProto.ReadResponse();
+          // No properties message: an import by an engine that sends none, read as `{}`.
+          const result = await provider.read!(
+            request.getId(),
+            request.getUrn(),
+            request.getProperties()?.toJavaScript() ?? {},
+          );
+          response.setId(result.id ?? "");
+          response.setProperties(structOf(result.props));
+          if (result.inputs !== undefined) response.setInputs(structOf(result.inputs));
+          return response;
+        }),
+      );
+    },
+    update(call, callback) {
+      const request = call.request as providerProto.UpdateRequest;
+      const args = [
         request.getId(),
         request.getUrn(),
         request.getOlds()?.toJavaScript() ?? {},
         request.getNews()?.toJavaScript() ?? {},
-      );
+      ] as const;
       const response = new providerProto.UpdateResponse();
-      response.setProperties(structOf(outs));
-      callback(undefined, response);
-    } catch (error) {
-      callback(error, undefined);
-    }
+      if (request.getPreview()) {
+        try {
+          response.setProperties(structOf(provider.previewUpdate(...args).outs));
+          callback(undefined, response);
+        } catch (error) {
+          callback(error, undefined);
+        }
+        return;
+      }
+      reply(
+        callback,
+        onSettings(async () => {
+          const result = (await provider.update!(...args)) ?? {};
+          response.setProperties(structOf(result.outs));
+          return response;
+        }),
+        writeFailure,
+      );
+    },
+    delete(call, callback) {
+      const request = call.request as providerProto.DeleteRequest;
+      reply(
+        callback,
+        onSettings(async () => {
+          await provider.delete!(request.getId(), request.getUrn(), request.getProperties()?.toJavaScript() ?? {});
+          return empty();
+        }),
+      );
+    },
+    invoke(call, callback) {
+      const request = call.request as providerProto.InvokeRequest;
+      reply(
+        callback,
+        onSettings(async () => {
+          const result = await provider.invoke!(request.getTok(), request.getArgs()?.toJavaScript() ?? {});
+          const response = new providerProto.InvokeResponse();
+          response.setReturn(structOf(result.outputs));
+          const failures = failuresOf(result.failures);
+          if (failures.length) response.setFailuresList(failures);
+          return response;
+        }),
+      );
+    },
   };
-  guarded.create = function (call, callback) {
-    const request = call.request as providerProto.CreateRequest;
-    if (!request.getPreview()) return implementation.create.call(this, call, callback);
-    // No id yet; the outputs the record will have besides its inputs are unknown to the program.
-    const response = new providerProto.CreateResponse();
-    const properties = request.getProperties();
-    if (properties) response.setProperties(properties);
-    callback(undefined, response);
-  };
-  guarded.read = function (call, callback) {
-    const request = call.request as { hasProperties(): boolean; setProperties(value: StructProto.Struct): void };
-    if (!request.hasProperties()) request.setProperties(new (sdkModule<typeof StructProto>(STRUCT).Struct)());
-    return implementation.read.call(this, call, callback);
-  };
-  return guarded;
+  return withLazyMapping(service, provider.version ?? "");
 }
-
-const STRUCT = "google-protobuf/google/protobuf/struct_pb";
-
-const { Kind: DiffKind } = providerProto.PropertyDiff;
-/** A property's change as the engine's kind: [in place, replacing]. */
-const PROPERTY_DIFF = {
-  add: [DiffKind.ADD, DiffKind.ADD_REPLACE],
-  update: [DiffKind.UPDATE, DiffKind.UPDATE_REPLACE],
-  delete: [DiffKind.DELETE, DiffKind.DELETE_REPLACE],
-} as const;
-
-const structOf = (value: Record<string, unknown>): StructProto.Struct =>
-  sdkModule<typeof StructProto>(STRUCT).Struct.fromJavaScript(value as Record<string, StructProto.JavaScriptValue>);
 
 /** `implementation` with GetMapping and GetMappings answered by native/terraformMapping.ts, loaded by the first. */
 function withLazyMapping(implementation: Implementation, version: string): Implementation {
@@ -213,21 +369,32 @@ function withLazyMapping(implementation: Implementation, version: string): Imple
   return answered;
 }
 
-/** Starts the gRPC server, prints its port (what the engine reads) and serves until the engine ends it. */
-export function serve(impl: NativeProvider, args: string[]): Promise<void> {
-  const grpc = sdkModule<typeof Grpc>("@grpc/grpc-js");
-  // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the server as `this`
-  const addService = grpc.Server.prototype.addService;
-  grpc.Server.prototype.addService = function (service, implementation) {
-    const wrapped =
-      service === providerGrpc.ResourceProviderService
-        ? guardedImplementation(
-            withLazyMapping(implementation as unknown as Implementation, impl.version ?? ""),
-            impl.previewUpdate.bind(impl),
-            impl.diff.bind(impl),
-          )
-        : implementation;
-    return addService.call(this, service, wrapped as typeof implementation);
+/**
+ * Starts the gRPC server, prints its port (what the engine reads) and serves until the engine
+ * ends it. An error nothing caught is printed and ends the process with a failure when it exits.
+ */
+export async function serve(provider: NativeProvider, _args: string[]): Promise<void> {
+  let failed = false;
+  const uncaught = (error: unknown) => {
+    failed = true;
+    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
   };
-  return main(impl, args);
+  process.on("uncaughtException", uncaught);
+  process.on("unhandledRejection", uncaught);
+  process.on("exit", (code) => {
+    if (code === 0 && failed) process.exitCode = 1;
+  });
+  const grpc = sdkModule<typeof Grpc>("@grpc/grpc-js");
+  const server = new grpc.Server({ "grpc.max_receive_message_length": MAX_MESSAGE_BYTES });
+  server.addService(
+    providerGrpc.ResourceProviderService,
+    providerService(provider) as unknown as Grpc.UntypedServiceImplementation,
+  );
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) =>
+      error ? reject(error) : resolve(bound),
+    ),
+  );
+  // A string: a number would be coloured on a terminal.
+  console.log(String(port));
 }

@@ -7,7 +7,6 @@ import { ApiClient, ApiRequest } from "../transport/client";
 import type { ResourceKind } from "../model/kind";
 import { defineProvider } from "./lifecycle";
 import { kindLookups } from "../program/kindLookups";
-import { resetConfigured } from "../transport/settings";
 import { z } from "zod";
 import { withClient } from "../program/lookup";
 
@@ -53,12 +52,10 @@ function env(vars: Record<string, string>) {
   process.env = { ...saved };
   for (const key of Object.keys(process.env)) if (key.startsWith("PLATFORM_")) delete process.env[key];
   Object.assign(process.env, vars);
-  resetConfigured();
 }
 beforeEach(() => env({ PLATFORM_API_URL: "https://api.example.com", PLATFORM_TOKEN: "t" }));
 afterAll(() => {
   process.env = saved;
-  resetConfigured();
 });
 
 const stored = { uid: "acme/x1", name: "x", the_shape: { source: "s" }, createTime: "2026-01-01T00:00:00Z" };

@@ -25,6 +25,7 @@ import { read } from "./operations/read";
 import { partOfRecord } from "./operations/partOfRecord";
 import { update } from "./operations/update";
 import { postRecord } from "./postRecord";
+import { ProviderSettings, providerSettings, withSettings } from "../transport/settings";
 import { takeOver } from "./takeOver";
 import { verbSteps } from "./verbSteps";
 import type { Props } from "../common/values";
@@ -53,8 +54,10 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
   const documents = companions(context);
   const adoption = takeOver(context);
   const runSteps = verbSteps(context);
+  // Configured by the host that deserialized the provider; empty in the program that serialized it.
+  const settings = providerSettings();
   const operations: Lifecycle = {
-    configure,
+    configure: configure(settings),
     check: check(context),
     diff: diff(context),
     read: read(context, documents),
@@ -67,5 +70,19 @@ export function defineProvider(description: ResourceKind, client: () => ApiClien
           delete: deleteRecord(context, runSteps),
         }),
   };
-  return { ...withHostKeys(withCallDeadlines(kind, operations)), kind };
+  return { ...withHostKeys(onSettings(settings, withCallDeadlines(kind, operations))), kind };
+}
+
+/** Each operation run on `settings`: what its requests, deadlines and checks read (provider/settings.ts). */
+function onSettings(settings: ProviderSettings, ops: Lifecycle): Lifecycle {
+  const on = <R>(fn: () => R): R => withSettings(settings, fn);
+  return {
+    configure: (req) => on(() => ops.configure(req)),
+    check: (olds, news) => on(() => ops.check(olds, news)),
+    diff: (id, olds, news) => on(() => ops.diff(id, olds, news)),
+    create: (inputs) => on(() => ops.create(inputs)),
+    read: (id, props) => on(() => ops.read(id, props)),
+    update: (id, olds, news) => on(() => ops.update(id, olds, news)),
+    delete: (id, props) => on(() => ops.delete(id, props)),
+  };
 }

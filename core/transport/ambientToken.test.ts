@@ -13,7 +13,7 @@ import { startProviderEmulator } from "../../tools/host/providerEmulator";
 import { fakeClock, seededRandom } from "../../tests/support/fakeClock";
 import { createClient } from "./client";
 import { SettingsError } from "../common/errors";
-import { Settings, resetConfigured, resolveSettings } from "./settings";
+import { Settings, resolveSettings } from "./settings";
 
 const SUBJECT = "repo:acme/infra:ref:refs/heads/main";
 const REQUEST_TOKEN = "actions-request-token-0123456789";
@@ -145,7 +145,6 @@ describe("the order of sources", () => {
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
   afterEach(() => {
     process.env = { ...saved };
-    resetConfigured();
   });
   const env = (vars: Record<string, string>) => {
     for (const key of Object.keys(process.env))

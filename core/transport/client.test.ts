@@ -6,7 +6,7 @@ import { startProviderEmulator } from "../../tools/host/providerEmulator";
 import { createClient, encodeQuery, sharedClient } from "./client";
 import { DeadlineExceededError, withCallDeadline } from "./deadline";
 import { ApiError, SettingsError, UnknownOutcomeError, UnreachableError } from "../common/errors";
-import { Settings, configureFromPulumi, resetConfigured, resolveSettings } from "./settings";
+import { Settings, providerSettings, resolveSettings } from "./settings";
 import { fakeClock, seededRandom } from "../../tests/support/fakeClock";
 
 let emu: RunningEmulator;
@@ -33,7 +33,6 @@ describe("settings", () => {
   const saved = { ...process.env };
   afterEach(() => {
     process.env = { ...saved };
-    resetConfigured();
   });
   const env = (vars: Record<string, string>) => {
     for (const key of Object.keys(process.env))
@@ -43,8 +42,9 @@ describe("settings", () => {
 
   test("configure wins over the environment, key by key", () => {
     env({ PLATFORM_API_URL: "https://env.example.com/", PLATFORM_TOKEN: "env-token", PLATFORM_API_VERSION: "v2" });
-    configureFromPulumi({ get: (key) => (key === "platform:apiUrl" ? "https://config.example.com" : undefined) });
-    expect(resolveSettings()).toEqual({
+    const settings = providerSettings();
+    settings.configure({ get: (key) => (key === "platform:apiUrl" ? "https://config.example.com" : undefined) });
+    expect(settings.resolve()).toEqual({
       apiUrl: "https://config.example.com",
       authUrl: "https://config.example.com",
       apiVersion: "v2",
@@ -63,20 +63,22 @@ describe("settings", () => {
       PLATFORM_BATCH_READS: "FALSE",
     });
     expect(resolveSettings()).toMatchObject({ maxConcurrency: 4, batchReads: false });
-    configureFromPulumi({
+    const settings = providerSettings();
+    settings.configure({
       get: (key) => ({ "platform:maxConcurrency": "64", "platform:batchReads": "true" })[key],
     });
-    expect(resolveSettings()).toMatchObject({ maxConcurrency: 64, batchReads: true });
+    expect(settings.resolve()).toMatchObject({ maxConcurrency: 64, batchReads: true });
   });
 
   test("a config object that throws (never configured) falls back to the environment", () => {
     env({ PLATFORM_API_URL: "https://env.example.com", PLATFORM_TOKEN: "t" });
-    configureFromPulumi({
+    const settings = providerSettings();
+    settings.configure({
       get: () => {
         throw new Error("not configured");
       },
     });
-    expect(resolveSettings().apiUrl).toBe("https://env.example.com");
+    expect(settings.resolve().apiUrl).toBe("https://env.example.com");
   });
 
   test.each([

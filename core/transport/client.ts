@@ -13,7 +13,7 @@ import { callBudgetMs, currentCall, withCallDeadline } from "./deadline";
 import { ApiError, Code, UnknownOutcomeError, decodeErrorAnswer } from "../common/errors";
 import { PROPAGATION_WINDOW_MS } from "./retryPolicy";
 import { LoopRequest, SendLoopOptions, sendWithPolicy } from "./sendLoop";
-import { DEFAULT_MAX_CONCURRENCY, Settings, resolveSettings } from "./settings";
+import { DEFAULT_MAX_CONCURRENCY, ProviderSettings, Settings, providerSettings, settingsInEffect } from "./settings";
 import { requestSlots } from "./requestSlots";
 import { HttpAnswer, Transport, createTransport } from "./transport";
 import { InvalidUidError, uidIssue } from "../common/uid";
@@ -265,7 +265,7 @@ export function createClient(
 // One client per distinct settings, for the whole process: the provider host serves every
 // resource of a deployment from one process, so they share the pool and the exchanged token.
 const clients = new Map<string, ReturnType<typeof createClient>>();
-// resolveSettings answers the same object while nothing changed: the common case skips the key.
+// A provider's settings resolve to the same object while nothing changed: the common case skips the key.
 let last: { settings: Settings; client: ReturnType<typeof createClient> } | undefined;
 
 /** The process-wide client for the settings in effect now (configure > program config > env). */
@@ -282,7 +282,12 @@ function clientFor(settings: Settings): ReturnType<typeof createClient> {
   return last.client;
 }
 
-export function sharedClient(): ApiClient {
+/**
+ * The client of the provider whose call is running, on its settings; outside any (a look-up in the
+ * program, a CLI command), on `settings`: by default the program's stack config and the environment.
+ */
+export function sharedClient(settings: ProviderSettings = providerSettings()): ApiClient {
+  const resolveSettings = () => settingsInEffect(settings).resolve();
   return {
     // Not async: one promise fewer per request (a refresh sends one request per resource).
     request<T>(req: ApiRequest): Promise<T> {

@@ -10,7 +10,7 @@ import { ConnectionLostError } from "../common/errors";
 import { DEFAULT_CALL_BUDGET_MS, DeadlineExceededError, callBudgetMs, withCallDeadline } from "./deadline";
 import { MAX_RETRY_AFTER_MS } from "./retryPolicy";
 import { SettingsError } from "../common/errors";
-import { resetConfigured, resolveSettings } from "./settings";
+import { resolveSettings } from "./settings";
 import { recordingServer } from "../../tests/support/recordingServer";
 
 const servers: http.Server[] = [];
@@ -216,7 +216,6 @@ describe("platform:timeout", () => {
   const saved = { ...process.env };
   afterEach(() => {
     process.env = { ...saved };
-    resetConfigured();
   });
   const env = (vars: Record<string, string>) => {
     for (const key of Object.keys(process.env)) if (key.startsWith("PLATFORM_")) delete process.env[key];

@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { fakeClock, seededRandom } from "../../tests/support/fakeClock";
 import { createClient } from "./client";
 import { ApiError, SettingsError } from "../common/errors";
-import { resetConfigured, resolveSettings } from "./settings";
+import { resolveSettings } from "./settings";
 
 const servers: http.Server[] = [];
 afterEach(async () => {
@@ -125,7 +125,6 @@ describe("settings are described, never echoed", () => {
   const saved = { ...process.env };
   afterEach(() => {
     process.env = { ...saved };
-    resetConfigured();
   });
   const pasted = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJyZXBvOmFjbWUifQ.c2lnbmF0dXJlLXNlY3JldA";
 

@@ -10,11 +10,11 @@ import { startHost } from "../../tools/host/host";
 import {
   SETTINGS,
   SettingKey,
-  configureFromPulumi,
+  configuredFrom,
   providerInputIssues,
-  refuseBrokenSettings,
-  resetConfigured,
-  settingsIssues,
+  providerSettings,
+  resolveSettings,
+  withSettings,
 } from "./settings";
 
 /** A value each setting takes, and one it refuses. */
@@ -36,7 +36,6 @@ describe("the settings table", () => {
   const saved = { ...process.env };
   afterEach(() => {
     process.env = { ...saved };
-    resetConfigured();
   });
   const onlyEnv = (vars: Record<string, string>) => {
     for (const key of Object.keys(process.env)) if (key.startsWith("PLATFORM_")) delete process.env[key];
@@ -66,7 +65,7 @@ describe("the settings table", () => {
     for (const bad of ["0", "1025", "2.5", "-4", ""])
       expect(SETTINGS.maxConcurrency.check(bad)).toMatch(/from 1 to 1024/);
     onlyEnv({ PLATFORM_MAX_CONCURRENCY: "0", PLATFORM_BATCH_READS: "yes" });
-    expect(settingsIssues()).toEqual([
+    expect(providerSettings().issues()).toEqual([
       "PLATFORM_MAX_CONCURRENCY: must be a whole number of requests from 1 to 1024 (how many this process sends at once at most; default 16)",
       "PLATFORM_BATCH_READS: must be true (the default: reads of one kind that overlap are answered together by one List) or false (one GET per read)",
     ]);
@@ -74,23 +73,45 @@ describe("the settings table", () => {
 
   test("configured values win over the environment, key by key; each broken one is named where it came from", () => {
     onlyEnv({ PLATFORM_TIMEOUT: "abc", PLATFORM_API_VERSION: "v2" });
-    configureFromPulumi({ get: (key) => ({ "platform:apiVersion": "v3", "platform:adopt": "true" })[key] });
-    expect(settingsIssues()).toEqual([
+    const settings = providerSettings();
+    settings.configure({ get: (key) => ({ "platform:apiVersion": "v3", "platform:adopt": "true" })[key] });
+    expect(settings.issues()).toEqual([
       "platform:apiVersion: is not an API version; use v2beta1 (the default) or v2",
       "PLATFORM_TIMEOUT: must be a number of seconds from 0.1 to 3600 (the overall time one provider call or look-up may take; default 120)",
     ]);
-    expect(() => refuseBrokenSettings("A hint for configured ones.")).toThrow(
+    expect(() => settings.refuseBroken("A hint for configured ones.")).toThrow(
       /^platform:apiVersion: .*; PLATFORM_TIMEOUT: .*\. A hint for configured ones\.$/,
     );
     // From the environment alone: no hint about the configuration.
-    resetConfigured();
-    expect(() => refuseBrokenSettings("A hint for configured ones.")).toThrow(/^PLATFORM_TIMEOUT: .*default 120\)$/);
+    expect(() => providerSettings().refuseBroken("A hint for configured ones.")).toThrow(
+      /^PLATFORM_TIMEOUT: .*default 120\)$/,
+    );
+  });
+
+  test("each provider's configuration is its own: its calls run on it, nothing outside them sees it", async () => {
+    onlyEnv({ PLATFORM_API_URL: "https://env.example.com", PLATFORM_TOKEN: "t" });
+    const configured = providerSettings();
+    configured.configure({ get: (key) => (key === "platform:apiUrl" ? "https://configured.example.com" : undefined) });
+    const other = providerSettings();
+    const afterAwait = withSettings(configured, async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      return resolveSettings().apiUrl;
+    });
+    expect(await afterAwait).toBe("https://configured.example.com");
+    expect(withSettings(other, () => resolveSettings().apiUrl)).toBe("https://env.example.com");
+    expect(resolveSettings().apiUrl).toBe("https://env.example.com");
+    // A provider called by another (the native provider calls each kind's lifecycle) runs on its caller's.
+    expect(withSettings(configured, () => withSettings(other, () => resolveSettings().apiUrl))).toBe(
+      "https://configured.example.com",
+    );
   });
 
   test("a value not known yet is not checked (a preview), nor is a missing one (the first request says so)", () => {
     onlyEnv({});
-    configureFromPulumi({ get: (key) => (key === "platform:apiUrl" ? unknownValue : undefined) });
-    expect(settingsIssues()).toEqual([]);
+    const settings = providerSettings(
+      configuredFrom({ get: (key) => (key === "platform:apiUrl" ? unknownValue : undefined) }),
+    );
+    expect(settings.issues()).toEqual([]);
     expect(providerInputIssues({ apiUrl: unknownValue, timeout: unknownValue })).toEqual([]);
   });
 

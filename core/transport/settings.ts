@@ -2,14 +2,16 @@
  * Where the provider learns the API's address and its credentials. Three sources, first wins
  * per key: what the engine delivered to the provider through `configure` (the stack's
  * `platform:*` config), the program's own stack config (look-ups run in the program), and
- * the environment. Nothing here is ever captured into a serialized provider: values are
- * read at call time, so no token or machine-specific path reaches the state file.
+ * the environment. Each provider holds its settings as a value (ProviderSettings) and runs its
+ * calls on them (withSettings); values are read when asked, never captured into a serialized
+ * provider, so no token or machine-specific path reaches the state file.
  *
  * Every setting is one row of SETTINGS: its key, environment variable, default, the rule its
  * value keeps and a sentence of docs. The rules are checked when the engine configures the
  * provider (settingsIssues: CheckConfig and Configure refuse), and again whenever settings are
  * resolved for a request; the docs and the native provider's schema are written from the table.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 // The config module alone: the whole SDK costs a CLI command (drift, export) 80 MB and half a second.
 import { allConfig } from "@pulumi/pulumi/runtime/config";
 import { SettingsError } from "../common/errors";
@@ -227,11 +229,12 @@ const KEYS = Object.keys(SETTINGS) as Key[];
 /** Each setting's config key and environment variable. */
 export const SETTING_SOURCES: { readonly [K in Key]: { readonly config: string; readonly env: string } } = SETTINGS;
 
-let configured: Partial<Record<Key, string>> = {};
+/** What the engine configured a provider with (`platform:*`), by setting: the first of the three sources. */
+export type Configured = Readonly<Partial<Record<Key, string>>>;
 
-/** What every provider module's `configure(req)` calls with `req.config`. */
-export function configureFromPulumi(config: { get(key: string): string | undefined }): void {
-  const next: Partial<Record<Key, string>> = {};
+/** The settings in `config` (what a provider's `configure(req)` is given as `req.config`). */
+export function configuredFrom(config: { get(key: string): string | undefined }): Configured {
+  const configured: Partial<Record<Key, string>> = {};
   for (const key of KEYS) {
     let value: string | undefined;
     try {
@@ -240,14 +243,9 @@ export function configureFromPulumi(config: { get(key: string): string | undefin
       // The host's config throws when the engine never sent Configure; env still applies.
       value = undefined;
     }
-    if (value !== undefined && value !== "") next[key] = value;
+    if (value !== undefined && value !== "") configured[key] = value;
   }
-  configured = next;
-}
-
-/** Forgets configured values (tests run several configurations in one process). */
-export function resetConfigured(): void {
-  configured = {};
+  return configured;
 }
 
 /**
@@ -264,7 +262,9 @@ function programConfig(): Record<string, string> {
   }
 }
 
-function rawFrom(key: Key, program: Record<string, string>): { value: string; from: string } | undefined {
+type Raw = { value: string; from: string } | undefined;
+
+function rawFrom(key: Key, configured: Configured, program: Record<string, string>): Raw {
   const { config, env } = SETTING_SOURCES[key];
   const fromConfigure = configured[key];
   if (fromConfigure) return { value: fromConfigure, from: config };
@@ -275,10 +275,6 @@ function rawFrom(key: Key, program: Record<string, string>): { value: string; fr
   return undefined;
 }
 
-export function raw(key: Key): { value: string; from: string } | undefined {
-  return rawFrom(key, programConfig());
-}
-
 /** A setting's value checked against its rule: a SettingsError naming where it came from when it breaks it. */
 function checked(key: Key, setting: { value: string; from: string }): string {
   const issue = SETTINGS[key].check(setting.value);
@@ -286,65 +282,20 @@ function checked(key: Key, setting: { value: string; from: string }): string {
   return setting.value;
 }
 
-/**
- * Every setting in effect that breaks its rule, each said as `<where it came from>: <why>`: the
- * configured value (the stack's config) or, where none is, the environment's. Presence is not
- * checked here (a preview of creates needs no credentials); the first request says what is missing.
- */
-export function settingsIssues(): string[] {
-  const program = programConfig();
-  const issues: string[] = [];
-  for (const key of KEYS) {
-    const setting = rawFrom(key, program);
-    // A value not known yet (a preview of a provider whose inputs come from another resource).
-    const issue = setting && setting.value !== UNKNOWN_INPUT && SETTINGS[key].check(setting.value);
-    if (issue) issues.push(`${setting.from}: ${issue}`);
-  }
-  return issues;
-}
-
-/**
- * Throws a SettingsError naming each setting in effect that breaks its rule (what configure
- * refuses); `configuredHint` follows when one of them came from the configuration rather than
- * the environment.
- */
-export function refuseBrokenSettings(configuredHint?: string): void {
-  const issues = settingsIssues();
-  if (!issues.length) return;
-  const configured = issues.some((issue) => KEYS.some((key) => issue.startsWith(`${SETTINGS[key].config}:`)));
-  throw new SettingsError(issues.join("; ") + (configured && configuredHint ? `. ${configuredHint}` : ""));
-}
-
 /** A base URL setting, checked and without its trailing slashes. */
 function baseUrl(key: "apiUrl" | "authUrl", setting: { value: string; from: string }): string {
   return new URL(checked(key, setting).trim()).toString().replace(/\/+$/, "");
 }
 
-/**
- * platform:timeout / PLATFORM_TIMEOUT in milliseconds (the overall budget of one provider call
- * or look-up), undefined when not set; a SettingsError naming the setting when malformed.
- */
-export function timeoutSetting(): number | undefined {
-  const timeout = raw("timeout");
-  return timeout ? Number(checked("timeout", timeout).trim()) * 1000 : undefined;
-}
-
-/** platform:adopt / PLATFORM_ADOPT, undefined when not set; a SettingsError naming the setting when malformed. */
-export function adoptSetting(): boolean | undefined {
-  const adopt = raw("adopt");
-  return adopt ? checked("adopt", adopt).trim().toLowerCase() === "true" : undefined;
-}
-
 /** What a resolution was made from: each key's source and value, then the Actions variables. */
 type Sources = Array<string | undefined>;
 
-let resolved: { sources: Sources; settings: Settings } | undefined;
 const GITHUB_ACTIONS_ENV_NAMES = Object.values(GITHUB_ACTIONS_ENV);
 
-function sourcesNow(program: Record<string, string>): Sources {
+function sourcesNow(configured: Configured, program: Record<string, string>): Sources {
   const sources: Sources = [];
   for (const key of KEYS) {
-    const value = rawFrom(key, program);
+    const value = rawFrom(key, configured, program);
     sources.push(value?.from, value?.value);
   }
   for (const name of GITHUB_ACTIONS_ENV_NAMES) sources.push(process.env[name]);
@@ -352,10 +303,10 @@ function sourcesNow(program: Record<string, string>): Sources {
 }
 
 /** Whether every source is as it was; compares in place (no text built: every request asks). */
-function unchangedSince(sources: Sources, program: Record<string, string>): boolean {
+function unchangedSince(sources: Sources, configured: Configured, program: Record<string, string>): boolean {
   let at = 0;
   for (const key of KEYS) {
-    const value = rawFrom(key, program);
+    const value = rawFrom(key, configured, program);
     if (sources[at++] !== value?.from || sources[at++] !== value?.value) return false;
   }
   for (const name of GITHUB_ACTIONS_ENV_NAMES) if (sources[at++] !== process.env[name]) return false;
@@ -363,21 +314,122 @@ function unchangedSince(sources: Sources, program: Record<string, string>): bool
 }
 
 /**
- * Resolves every setting now; throws a SettingsError naming the config key and environment variable.
- * Every API request asks, so the answer is reused (the same object) while the raw values are
- * unchanged: parsing and checking the URLs on each request was a measurable part of a refresh.
+ * The settings one provider holds: what the engine configured it with, then the program's stack
+ * config, then the environment. They are read when asked, never at construction, so a dynamic
+ * provider serialized in the program captures none of them.
  */
-export function resolveSettings(): Settings {
-  const program = programConfig();
-  if (resolved && unchangedSince(resolved.sources, program)) return resolved.settings;
-  const sources = sourcesNow(program);
-  const settings = resolveFresh();
-  resolved = { sources, settings };
-  return settings;
+export interface ProviderSettings {
+  /** Takes what the engine configured the provider with (its `configure(req)`), in place of the last. */
+  configure(config: { get(key: string): string | undefined }): void;
+  /** A setting's value and where it came from (the config key or the environment variable). */
+  raw(key: Key): Raw;
+  /**
+   * Every setting in effect that breaks its rule, each said as `<where it came from>: <why>`.
+   * Presence is not checked here (a preview of creates needs no credentials); the first request
+   * says what is missing.
+   */
+  issues(): string[];
+  /**
+   * Throws a SettingsError naming each setting in effect that breaks its rule (what configure
+   * refuses); `configuredHint` follows when one of them came from the configuration rather than
+   * the environment.
+   */
+  refuseBroken(configuredHint?: string): void;
+  /** platform:timeout in milliseconds, undefined when not set; a SettingsError naming the setting when malformed. */
+  timeoutMs(): number | undefined;
+  /** platform:adopt, undefined when not set; a SettingsError naming the setting when malformed. */
+  adopt(): boolean | undefined;
+  /**
+   * Every setting resolved; a SettingsError naming the config key and environment variable.
+   * Every API request asks, so the answer is reused (the same object) while no source changed:
+   * parsing and checking the URLs on each request was a measurable part of a refresh.
+   */
+  resolve(): Settings;
 }
 
-function resolveFresh(): Settings {
-  timeoutSetting();
+export function providerSettings(configured: Configured = {}): ProviderSettings {
+  let current = configured;
+  let resolved: { sources: Sources; settings: Settings } | undefined;
+  const raw = (key: Key) => rawFrom(key, current, programConfig());
+  const issues = () => {
+    const program = programConfig();
+    const found: string[] = [];
+    for (const key of KEYS) {
+      const setting = rawFrom(key, current, program);
+      // A value not known yet (a preview of a provider whose inputs come from another resource).
+      const issue = setting && setting.value !== UNKNOWN_INPUT && SETTINGS[key].check(setting.value);
+      if (issue) found.push(`${setting.from}: ${issue}`);
+    }
+    return found;
+  };
+  const timeoutMs = () => {
+    const timeout = raw("timeout");
+    return timeout ? Number(checked("timeout", timeout).trim()) * 1000 : undefined;
+  };
+  return {
+    configure(config) {
+      current = configuredFrom(config);
+      resolved = undefined;
+    },
+    raw,
+    issues,
+    refuseBroken(configuredHint) {
+      const found = issues();
+      if (!found.length) return;
+      const fromConfig = found.some((issue) => KEYS.some((key) => issue.startsWith(`${SETTINGS[key].config}:`)));
+      throw new SettingsError(found.join("; ") + (fromConfig && configuredHint ? `. ${configuredHint}` : ""));
+    },
+    timeoutMs,
+    adopt() {
+      const adopt = raw("adopt");
+      return adopt ? checked("adopt", adopt).trim().toLowerCase() === "true" : undefined;
+    },
+    resolve() {
+      const program = programConfig();
+      if (resolved && unchangedSince(resolved.sources, current, program)) return resolved.settings;
+      const sources = sourcesNow(current, program);
+      timeoutMs();
+      const settings = resolveFresh((key) => rawFrom(key, current, program));
+      resolved = { sources, settings };
+      return settings;
+    },
+  };
+}
+
+const running = new AsyncLocalStorage<ProviderSettings>();
+
+/**
+ * Runs `fn` on `settings`: every setting its requests, deadlines and checks read comes from them.
+ * A provider called by another (the native provider calls each kind's lifecycle) keeps its caller's.
+ */
+export function withSettings<T>(settings: ProviderSettings, fn: () => T): T {
+  return running.getStore() ? fn() : running.run(settings, fn);
+}
+
+/**
+ * The settings of the provider whose call is running; outside any (a look-up in the program, a CLI
+ * command), `fallback`: the program's stack config and the environment.
+ */
+export function settingsInEffect(fallback?: ProviderSettings): ProviderSettings {
+  return running.getStore() ?? fallback ?? providerSettings();
+}
+
+/** The settings in effect, resolved (see ProviderSettings.resolve). */
+export function resolveSettings(): Settings {
+  return settingsInEffect().resolve();
+}
+
+/** platform:timeout / PLATFORM_TIMEOUT in effect, in milliseconds (see ProviderSettings.timeoutMs). */
+export function timeoutSetting(): number | undefined {
+  return settingsInEffect().timeoutMs();
+}
+
+/** platform:adopt / PLATFORM_ADOPT in effect (see ProviderSettings.adopt). */
+export function adoptSetting(): boolean | undefined {
+  return settingsInEffect().adopt();
+}
+
+function resolveFresh(raw: (key: Key) => Raw): Settings {
   const maxConcurrency = raw("maxConcurrency");
   const batchReads = raw("batchReads");
   const api = raw("apiUrl");
