@@ -7,7 +7,7 @@ import { loadApiDocument } from "./apiDocument";
 import { builtinRoleUid } from "./ids";
 import type { Kinds, Verb } from "./kinds/kind";
 import { kindsOf } from "./kinds/registry";
-import type { Kind } from "./store";
+import type { CollectionName } from "./store";
 
 export type { Verb };
 
@@ -27,7 +27,7 @@ export const OTHER_CAPABILITIES = {
 } as const;
 
 /** The capability a verb on a collection needs (its kind's, kinds/registry.ts). */
-export function capability(ctx: { kinds: Kinds }, kind: Kind, verb: Verb): string {
+export function capability(ctx: { kinds: Kinds }, kind: CollectionName, verb: Verb): string {
   return ctx.kinds[kind].capabilities[verb];
 }
 

@@ -11,7 +11,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { loadApiDocument } from "./apiDocument";
 import { kindsOf } from "./kinds/registry";
-import { Kind, StoredRec } from "./store";
+import { CollectionName, StoredRec } from "./store";
 
 export interface EmulatorState {
   version: 1;
@@ -19,10 +19,11 @@ export interface EmulatorState {
   devToken: string;
   devIdentityUid: string;
   oidcPrivateJwk: object;
-  records: Partial<Record<Kind, StoredRec[]>>;
+  records: Partial<Record<CollectionName, StoredRec[]>>;
 }
 
-export type JournalEntry = { kind: Kind; op: "put"; rec: StoredRec } | { kind: Kind; op: "del"; uid: string };
+export type JournalEntry =
+  { kind: CollectionName; op: "put"; rec: StoredRec } | { kind: CollectionName; op: "del"; uid: string };
 
 const journalOf = (file: string) => `${file}.journal`;
 const TEMP = /\.\d+\.tmp$/;
@@ -88,7 +89,7 @@ function readJournal(file: string, isKind: (kind: unknown) => boolean): JournalE
  */
 export function readState(
   file: string,
-  kinds: readonly Kind[] = Object.keys(kindsOf(loadApiDocument())),
+  kinds: readonly CollectionName[] = Object.keys(kindsOf(loadApiDocument())),
 ): EmulatorState | null {
   const isKind = (kind: unknown): boolean => typeof kind === "string" && kinds.includes(kind);
   removeLeftoverTemps(file);
@@ -105,7 +106,7 @@ export function readState(
   }
   if (state?.version !== 1 || typeof state.rootUid !== "string" || typeof state.records !== "object")
     fail(file, "has an unknown format");
-  const byKind = new Map<Kind, Map<string, StoredRec>>();
+  const byKind = new Map<CollectionName, Map<string, StoredRec>>();
   for (const [kind, recs] of Object.entries(state.records ?? {})) {
     if (!isKind(kind)) fail(file, `holds records of an unknown kind "${kind}"`);
     if (!Array.isArray(recs)) fail(file, `holds ${kind} that are not a list`);

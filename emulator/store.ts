@@ -7,7 +7,7 @@ import { SortedIndex, SortValue } from "./sortedIndex";
 import { uidKey } from "./ids";
 
 /** A collection's name (`groups`, `roleBindings`, …): which ones exist is the kinds registry's (kinds/registry.ts). */
-export type Kind = string;
+export type CollectionName = string;
 
 export interface Rec {
   uid: string;
@@ -54,7 +54,7 @@ export class Collection {
 
   /** `referenceFields`: data fields looked up by value (a binding's identityUid). */
   constructor(
-    readonly kind: Kind,
+    readonly kind: CollectionName,
     referenceFields: readonly string[] = [],
   ) {
     for (const field of referenceFields) this.byReference.set(field, new Map());
@@ -159,7 +159,7 @@ export function makeRec(stored: StoredRec): Rec {
 }
 
 export class Store {
-  readonly collections: Readonly<Record<Kind, Collection>>;
+  readonly collections: Readonly<Record<CollectionName, Collection>>;
   private listeners: Array<() => void> = [];
   /**
    * Answer advisory events in the short form of the seed scope (`{type, time}`) instead of
@@ -168,24 +168,24 @@ export class Store {
   legacyAdvisoryEvents = false;
 
   /** One collection per kind, each with the data fields its records are looked up by. */
-  constructor(kinds: Iterable<{ kind: Kind; references?: Record<string, Kind> }>) {
-    const collections: Record<Kind, Collection> = {};
+  constructor(kinds: Iterable<{ kind: CollectionName; references?: Record<string, CollectionName> }>) {
+    const collections: Record<CollectionName, Collection> = {};
     for (const { kind, references } of kinds) collections[kind] = new Collection(kind, Object.keys(references ?? {}));
     this.collections = collections;
   }
 
-  get kinds(): Kind[] {
+  get kinds(): CollectionName[] {
     return Object.keys(this.collections);
   }
 
-  of(kind: Kind): Collection {
+  of(kind: CollectionName): Collection {
     if (!Object.prototype.hasOwnProperty.call(this.collections, kind))
       throw new Error(`the emulator keeps no collection ${kind}`);
     return this.collections[kind];
   }
 
   /** Every record written or removed from now on goes to writer (the journal). */
-  attachWriter(writer: (kind: Kind, op: "put" | "del", rec: StoredRec) => void): void {
+  attachWriter(writer: (kind: CollectionName, op: "put" | "del", rec: StoredRec) => void): void {
     for (const kind of this.kinds) this.collections[kind].onWrite = (op, rec) => writer(kind, op, stored(rec));
   }
 
@@ -197,15 +197,15 @@ export class Store {
     for (const listener of this.listeners) listener();
   }
 
-  snapshot(): Record<Kind, StoredRec[]> {
-    const out = {} as Record<Kind, StoredRec[]>;
+  snapshot(): Record<CollectionName, StoredRec[]> {
+    const out = {} as Record<CollectionName, StoredRec[]>;
     for (const kind of this.kinds) {
       out[kind] = this.collections[kind].indexes.uid.items.map(stored);
     }
     return out;
   }
 
-  load(snapshot: Partial<Record<Kind, StoredRec[]>>): void {
+  load(snapshot: Partial<Record<CollectionName, StoredRec[]>>): void {
     for (const kind of this.kinds) {
       const recs = snapshot[kind];
       if (recs?.length) this.collections[kind].addMany(recs.map(makeRec));

@@ -123,237 +123,296 @@ function reply(callback: Callback, answer: () => Promise<unknown>, failure?: (er
   );
 }
 
+/** What a handler answers from: the provider, its settings, and a way to run a call on them. */
+interface Calls {
+  provider: NativeProvider;
+  settings: () => Settings.ProviderSettings;
+  /** Runs a call that reaches the kinds on the provider's settings. */
+  onSettings: <T>(fn: () => Promise<T>) => () => Promise<T>;
+}
+
 /** The ResourceProviderService's handlers, answered by `provider`. */
 export function providerService(provider: NativeProvider): Implementation {
   // The provider's settings: what Configure gives, then the environment (core/transport/settings.ts).
   let held: Settings.ProviderSettings | undefined;
   const settings = () => (held ??= settingRules().providerSettings());
-  /** Runs a call that reaches the kinds on the provider's settings. */
-  const onSettings =
-    <T>(fn: () => Promise<T>) =>
-    () =>
-      settingRules().withSettings(settings(), fn);
-
-  const service: Implementation = {
-    getPluginInfo(_call, callback) {
-      const response = new pluginProto.PluginInfo();
-      response.setVersion(provider.version ?? "");
-      callback(undefined, response);
-    },
-    getSchema(call, callback) {
-      const request = call.request as providerProto.GetSchemaRequest;
-      if (request.getVersion() !== 0) {
-        callback(new Error(`unsupported schema version ${request.getVersion()}`), undefined);
-        return;
-      }
-      reply(callback, async () => {
-        const response = new providerProto.GetSchemaResponse();
-        response.setSchema(provider.getSchema ? await provider.getSchema() : "{}");
-        return response;
-      });
-    },
-    checkConfig(call, callback) {
-      // Each setting's rule, before the engine keeps the provider's inputs in the state: a URL with
-      // credentials never reaches it. The inputs go back as they came (the engine restores secrets).
-      const request = call.request as providerProto.CheckRequest;
-      const news = request.getNews();
-      const response = new providerProto.CheckResponse();
-      if (news) response.setInputs(news);
-      response.setFailuresList(
-        settingRules()
-          .providerInputIssues(news?.toJavaScript() ?? {})
-          // No property: the engine would print the property's value beside the failure.
-          .map((reason) => failuresOf([{ reason }])[0]),
-      );
-      callback(undefined, response);
-    },
-    configure(call, callback) {
-      const request = call.request as providerProto.ConfigureRequest;
-      const variables = settingsOf(request.getVariablesMap().entries());
-      settings().configure({ get: (key) => variables.get(key) });
-      try {
-        // The stack's settings with the environment's where the stack sets none: a broken one stops
-        // preview, up, refresh and destroy here, before any resource operation. A configured one
-        // that passed no CheckConfig is one the state kept (refresh and destroy configure the
-        // provider with the inputs the last update stored): an earlier version let it through.
-        settings().refuseBroken(
-          "A refresh or destroy uses the settings the last `pulumi up` stored: set it right in the stack's " +
-            "config, then run `pulumi up` (or `pulumi refresh --run-program`, which reads the config)",
-        );
-      } catch (error) {
-        callback(error, undefined);
-        return;
-      }
-      const response = new providerProto.ConfigureResponse();
-      response.setAcceptsecrets(true);
-      response.setAcceptresources(true);
-      response.setAcceptoutputs(true);
-      response.setSupportspreview(true);
-      callback(undefined, response);
-    },
-    cancel(_call, callback) {
-      reply(callback, async () => {
-        await provider.cancel?.();
-        return empty();
-      });
-    },
-    attach(_call, callback) {
-      // The engine's address serves Construct and Call, which this provider has not.
-      callback(undefined, empty());
-    },
-    check(call, callback) {
-      const request = call.request as providerProto.CheckRequest;
-      reply(
-        callback,
-        onSettings(async () => {
-          const news = request.getNews()?.toJavaScript() ?? {};
-          const result = provider.check
-            ? await provider.check(request.getUrn(), request.getOlds()?.toJavaScript() ?? {}, news)
-            : { inputs: news };
-          const response = new providerProto.CheckResponse();
-          response.setInputs(structOf(result.inputs ?? news));
-          const failures = failuresOf(result.failures);
-          if (failures.length) response.setFailuresList(failures);
-          return response;
-        }),
-      );
-    },
-    diff(call, callback) {
-      const request = call.request as providerProto.DiffRequest;
-      const { DiffChanges } = providerProto.DiffResponse;
-      reply(
-        callback,
-        onSettings(async () => {
-          const result = await provider.diff(
-            request.getId(),
-            request.getUrn(),
-            request.getOlds()?.toJavaScript() ?? {},
-            request.getNews()?.toJavaScript() ?? {},
-          );
-          const response = new providerProto.DiffResponse();
-          response.setChanges(
-            result.changes === true
-              ? DiffChanges.DIFF_SOME
-              : result.changes === false
-                ? DiffChanges.DIFF_NONE
-                : DiffChanges.DIFF_UNKNOWN,
-          );
-          if (result.replaces?.length) response.setReplacesList([...result.replaces]);
-          if (result.deleteBeforeReplace) response.setDeletebeforereplace(true);
-          response.setDiffsList([...result.diffs]);
-          const details = Object.entries(result.detailedDiff);
-          // Detailed, the engine shows each path's old and new value; without, it compares old and
-          // new inputs itself, and two secrets compare equal on screen (`[diff: ]`).
-          if (details.length > 0) {
-            response.setHasdetaileddiff(true);
-            const map = response.getDetaileddiffMap();
-            for (const [path, change] of details) {
-              const property = new providerProto.PropertyDiff();
-              property.setKind(PROPERTY_DIFF[change.kind][change.replace ? 1 : 0]);
-              // Against the old outputs, which a diff compares the new inputs to.
-              property.setInputdiff(false);
-              map.set(path, property);
-            }
-          }
-          return response;
-        }),
-      );
-    },
-    create(call, callback) {
-      const request = call.request as providerProto.CreateRequest;
-      const response = new providerProto.CreateResponse();
-      if (request.getPreview()) {
-        // No id yet; the outputs the record will have besides its inputs are unknown to the program.
-        const properties = request.getProperties();
-        if (properties) response.setProperties(properties);
-        callback(undefined, response);
-        return;
-      }
-      reply(
-        callback,
-        onSettings(async () => {
-          const result = await provider.create!(request.getUrn(), request.getProperties()?.toJavaScript() ?? {});
-          response.setId(result.id);
-          response.setProperties(structOf(result.outs));
-          return response;
-        }),
-        writeFailure,
-      );
-    },
-    read(call, callback) {
-      const request = call.request as providerProto.ReadRequest;
-      reply(
-        callback,
-        onSettings(async () => {
-          const response = new providerProto.ReadResponse();
-          // No properties message: an import by an engine that sends none, read as `{}`.
-          const result = await provider.read!(
-            request.getId(),
-            request.getUrn(),
-            request.getProperties()?.toJavaScript() ?? {},
-          );
-          response.setId(result.id ?? "");
-          response.setProperties(structOf(result.props));
-          if (result.inputs !== undefined) response.setInputs(structOf(result.inputs));
-          return response;
-        }),
-      );
-    },
-    update(call, callback) {
-      const request = call.request as providerProto.UpdateRequest;
-      const args = [
-        request.getId(),
-        request.getUrn(),
-        request.getOlds()?.toJavaScript() ?? {},
-        request.getNews()?.toJavaScript() ?? {},
-      ] as const;
-      const response = new providerProto.UpdateResponse();
-      if (request.getPreview()) {
-        try {
-          response.setProperties(structOf(provider.previewUpdate(...args).outs));
-          callback(undefined, response);
-        } catch (error) {
-          callback(error, undefined);
-        }
-        return;
-      }
-      reply(
-        callback,
-        onSettings(async () => {
-          const result = (await provider.update!(...args)) ?? {};
-          response.setProperties(structOf(result.outs));
-          return response;
-        }),
-        writeFailure,
-      );
-    },
-    delete(call, callback) {
-      const request = call.request as providerProto.DeleteRequest;
-      reply(
-        callback,
-        onSettings(async () => {
-          await provider.delete!(request.getId(), request.getUrn(), request.getProperties()?.toJavaScript() ?? {});
-          return empty();
-        }),
-      );
-    },
-    invoke(call, callback) {
-      const request = call.request as providerProto.InvokeRequest;
-      reply(
-        callback,
-        onSettings(async () => {
-          const result = await provider.invoke!(request.getTok(), request.getArgs()?.toJavaScript() ?? {});
-          const response = new providerProto.InvokeResponse();
-          response.setReturn(structOf(result.outputs));
-          const failures = failuresOf(result.failures);
-          if (failures.length) response.setFailuresList(failures);
-          return response;
-        }),
-      );
-    },
+  const calls: Calls = {
+    provider,
+    settings,
+    onSettings: (fn) => () => settingRules().withSettings(settings(), fn),
   };
+  const service: Implementation = {};
+  for (const [name, handler] of Object.entries(HANDLERS)) service[name] = handler(calls);
   return withLazyMapping(service, provider.version ?? "");
 }
+
+const getPluginInfoHandler =
+  ({ provider }: Calls): Handler =>
+  (_call, callback) => {
+    const response = new pluginProto.PluginInfo();
+    response.setVersion(provider.version ?? "");
+    callback(undefined, response);
+  };
+
+const getSchemaHandler =
+  ({ provider }: Calls): Handler =>
+  (call, callback) => {
+    const request = call.request as providerProto.GetSchemaRequest;
+    if (request.getVersion() !== 0) {
+      callback(new Error(`unsupported schema version ${request.getVersion()}`), undefined);
+      return;
+    }
+    reply(callback, async () => {
+      const response = new providerProto.GetSchemaResponse();
+      response.setSchema(provider.getSchema ? await provider.getSchema() : "{}");
+      return response;
+    });
+  };
+
+const checkConfigHandler = (): Handler => (call, callback) => {
+  // Each setting's rule, before the engine keeps the provider's inputs in the state: a URL with
+  // credentials never reaches it. The inputs go back as they came (the engine restores secrets).
+  const request = call.request as providerProto.CheckRequest;
+  const news = request.getNews();
+  const response = new providerProto.CheckResponse();
+  if (news) response.setInputs(news);
+  response.setFailuresList(
+    settingRules()
+      .providerInputIssues(news?.toJavaScript() ?? {})
+      // No property: the engine would print the property's value beside the failure.
+      .map((reason) => failuresOf([{ reason }])[0]),
+  );
+  callback(undefined, response);
+};
+
+const configureHandler =
+  ({ settings }: Calls): Handler =>
+  (call, callback) => {
+    const request = call.request as providerProto.ConfigureRequest;
+    const variables = settingsOf(request.getVariablesMap().entries());
+    settings().configure({ get: (key) => variables.get(key) });
+    try {
+      // The stack's settings with the environment's where the stack sets none: a broken one stops
+      // preview, up, refresh and destroy here, before any resource operation. A configured one
+      // that passed no CheckConfig is one the state kept (refresh and destroy configure the
+      // provider with the inputs the last update stored): an earlier version let it through.
+      settings().refuseBroken(
+        "A refresh or destroy uses the settings the last `pulumi up` stored: set it right in the stack's " +
+          "config, then run `pulumi up` (or `pulumi refresh --run-program`, which reads the config)",
+      );
+    } catch (error) {
+      callback(error, undefined);
+      return;
+    }
+    const response = new providerProto.ConfigureResponse();
+    response.setAcceptsecrets(true);
+    response.setAcceptresources(true);
+    response.setAcceptoutputs(true);
+    response.setSupportspreview(true);
+    callback(undefined, response);
+  };
+
+const cancelHandler =
+  ({ provider }: Calls): Handler =>
+  (_call, callback) => {
+    reply(callback, async () => {
+      await provider.cancel?.();
+      return empty();
+    });
+  };
+
+const attachHandler = (): Handler => (_call, callback) => {
+  // The engine's address serves Construct and Call, which this provider has not.
+  callback(undefined, empty());
+};
+
+const checkHandler =
+  ({ provider, onSettings }: Calls): Handler =>
+  (call, callback) => {
+    const request = call.request as providerProto.CheckRequest;
+    reply(
+      callback,
+      onSettings(async () => {
+        const news = request.getNews()?.toJavaScript() ?? {};
+        const result = provider.check
+          ? await provider.check(request.getUrn(), request.getOlds()?.toJavaScript() ?? {}, news)
+          : { inputs: news };
+        const response = new providerProto.CheckResponse();
+        response.setInputs(structOf(result.inputs ?? news));
+        const failures = failuresOf(result.failures);
+        if (failures.length) response.setFailuresList(failures);
+        return response;
+      }),
+    );
+  };
+
+const diffHandler =
+  ({ provider, onSettings }: Calls): Handler =>
+  (call, callback) => {
+    const request = call.request as providerProto.DiffRequest;
+    const { DiffChanges } = providerProto.DiffResponse;
+    reply(
+      callback,
+      onSettings(async () => {
+        const result = await provider.diff(
+          request.getId(),
+          request.getUrn(),
+          request.getOlds()?.toJavaScript() ?? {},
+          request.getNews()?.toJavaScript() ?? {},
+        );
+        const response = new providerProto.DiffResponse();
+        response.setChanges(
+          result.changes === true
+            ? DiffChanges.DIFF_SOME
+            : result.changes === false
+              ? DiffChanges.DIFF_NONE
+              : DiffChanges.DIFF_UNKNOWN,
+        );
+        if (result.replaces?.length) response.setReplacesList([...result.replaces]);
+        if (result.deleteBeforeReplace) response.setDeletebeforereplace(true);
+        response.setDiffsList([...result.diffs]);
+        const details = Object.entries(result.detailedDiff);
+        // Detailed, the engine shows each path's old and new value; without, it compares old and
+        // new inputs itself, and two secrets compare equal on screen (`[diff: ]`).
+        if (details.length > 0) {
+          response.setHasdetaileddiff(true);
+          const map = response.getDetaileddiffMap();
+          for (const [path, change] of details) {
+            const property = new providerProto.PropertyDiff();
+            property.setKind(PROPERTY_DIFF[change.kind][change.replace ? 1 : 0]);
+            // Against the old outputs, which a diff compares the new inputs to.
+            property.setInputdiff(false);
+            map.set(path, property);
+          }
+        }
+        return response;
+      }),
+    );
+  };
+
+const createHandler =
+  ({ provider, onSettings }: Calls): Handler =>
+  (call, callback) => {
+    const request = call.request as providerProto.CreateRequest;
+    const response = new providerProto.CreateResponse();
+    if (request.getPreview()) {
+      // No id yet; the outputs the record will have besides its inputs are unknown to the program.
+      const properties = request.getProperties();
+      if (properties) response.setProperties(properties);
+      callback(undefined, response);
+      return;
+    }
+    reply(
+      callback,
+      onSettings(async () => {
+        const result = await provider.create!(request.getUrn(), request.getProperties()?.toJavaScript() ?? {});
+        response.setId(result.id);
+        response.setProperties(structOf(result.outs));
+        return response;
+      }),
+      writeFailure,
+    );
+  };
+
+const readHandler =
+  ({ provider, onSettings }: Calls): Handler =>
+  (call, callback) => {
+    const request = call.request as providerProto.ReadRequest;
+    reply(
+      callback,
+      onSettings(async () => {
+        const response = new providerProto.ReadResponse();
+        // No properties message: an import by an engine that sends none, read as `{}`.
+        const result = await provider.read!(
+          request.getId(),
+          request.getUrn(),
+          request.getProperties()?.toJavaScript() ?? {},
+        );
+        response.setId(result.id ?? "");
+        response.setProperties(structOf(result.props));
+        if (result.inputs !== undefined) response.setInputs(structOf(result.inputs));
+        return response;
+      }),
+    );
+  };
+
+const updateHandler =
+  ({ provider, onSettings }: Calls): Handler =>
+  (call, callback) => {
+    const request = call.request as providerProto.UpdateRequest;
+    const args = [
+      request.getId(),
+      request.getUrn(),
+      request.getOlds()?.toJavaScript() ?? {},
+      request.getNews()?.toJavaScript() ?? {},
+    ] as const;
+    const response = new providerProto.UpdateResponse();
+    if (request.getPreview()) {
+      try {
+        response.setProperties(structOf(provider.previewUpdate(...args).outs));
+        callback(undefined, response);
+      } catch (error) {
+        callback(error, undefined);
+      }
+      return;
+    }
+    reply(
+      callback,
+      onSettings(async () => {
+        const result = (await provider.update!(...args)) ?? {};
+        response.setProperties(structOf(result.outs));
+        return response;
+      }),
+      writeFailure,
+    );
+  };
+
+const deleteHandler =
+  ({ provider, onSettings }: Calls): Handler =>
+  (call, callback) => {
+    const request = call.request as providerProto.DeleteRequest;
+    reply(
+      callback,
+      onSettings(async () => {
+        await provider.delete!(request.getId(), request.getUrn(), request.getProperties()?.toJavaScript() ?? {});
+        return empty();
+      }),
+    );
+  };
+
+const invokeHandler =
+  ({ provider, onSettings }: Calls): Handler =>
+  (call, callback) => {
+    const request = call.request as providerProto.InvokeRequest;
+    reply(
+      callback,
+      onSettings(async () => {
+        const result = await provider.invoke!(request.getTok(), request.getArgs()?.toJavaScript() ?? {});
+        const response = new providerProto.InvokeResponse();
+        response.setReturn(structOf(result.outputs));
+        const failures = failuresOf(result.failures);
+        if (failures.length) response.setFailuresList(failures);
+        return response;
+      }),
+    );
+  };
+
+/** Each handler of the service by its method, made for one provider. */
+const HANDLERS: Record<string, (calls: Calls) => Handler> = {
+  getPluginInfo: getPluginInfoHandler,
+  getSchema: getSchemaHandler,
+  checkConfig: checkConfigHandler,
+  configure: configureHandler,
+  cancel: cancelHandler,
+  attach: attachHandler,
+  check: checkHandler,
+  diff: diffHandler,
+  create: createHandler,
+  read: readHandler,
+  update: updateHandler,
+  delete: deleteHandler,
+  invoke: invokeHandler,
+};
 
 /** `implementation` with GetMapping and GetMappings answered by native/terraformMapping.ts, loaded by the first. */
 function withLazyMapping(implementation: Implementation, version: string): Implementation {

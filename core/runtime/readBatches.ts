@@ -161,6 +161,49 @@ function recordsOf(body: unknown, collection: string): { records: unknown[]; nex
   return { records, next: typeof next === "string" && next !== "" ? next : undefined };
 }
 
+/** What one List answered of the uids asked: each record by its uid, marked when it came twice different. */
+type ListAnswers = Map<string, { record: unknown; text: string; twice?: boolean }>;
+
+/**
+ * Walks the pages of one List of `uids` into `answered`. A page that brings nothing new asked for,
+ * or more pages than uids, ends the walk: the rest are read alone.
+ */
+async function listPages(
+  kind: Pick<Kind, "domain" | "collection" | "listEveryRecord">,
+  client: () => ApiClient,
+  uids: string[],
+  answered: ListAnswers,
+): Promise<void> {
+  const asked = new Set(uids);
+  let pageToken: string | undefined;
+  for (let page = 0; page <= uids.length && answered.size < uids.length; page++) {
+    const query: Query = {
+      ...kind.listEveryRecord,
+      "uidp.ids": uids,
+      page_size: uids.length,
+      ...(pageToken === undefined ? {} : { page_token: pageToken }),
+    };
+    const body = await client().request({ method: "GET", domain: kind.domain, path: kind.collection, query });
+    const { records, next } = recordsOf(body, kind.collection);
+    let found = 0;
+    for (const record of records) {
+      const uid = (record as { uid?: unknown } | null)?.uid;
+      if (typeof uid !== "string" || !asked.has(uid)) continue;
+      const text = JSON.stringify(record);
+      const earlier = answered.get(uid);
+      if (earlier) {
+        // The same record twice with different contents: neither copy is taken at its word.
+        if (earlier.text !== text) earlier.twice = true;
+        continue;
+      }
+      answered.set(uid, { record, text });
+      found++;
+    }
+    if (next === undefined || found === 0) break;
+    pageToken = next;
+  }
+}
+
 /**
  * The reads of one kind's records through `client`, each by `get` when it goes alone. One per
  * kind's provider: the reads of every resource of the kind in the process meet here.
@@ -264,42 +307,13 @@ export function readBatches(
     const now = clock.now();
     const deadlineOf = (one: Waiting) => one.scope?.deadline ?? now + callBudgetMs();
     const budgetMs = Math.max(1, Math.min(MAX_LIST_MS, (Math.min(...chunk.map(deadlineOf)) - now) * LIST_SHARE));
-    const answered = new Map<string, { record: unknown; text: string; twice?: boolean }>();
+    const answered: ListAnswers = new Map();
     try {
       await withCallDeadlineAt(
         `reading ${uids.length} ${kind.collection} by their uids`,
         now + budgetMs,
         budgetMs,
-        async () => {
-          let pageToken: string | undefined;
-          // A page that brings nothing new asked for, or more pages than uids, ends the walk: the rest are read alone.
-          for (let page = 0; page <= uids.length && answered.size < uids.length; page++) {
-            const query: Query = {
-              ...kind.listEveryRecord,
-              "uidp.ids": uids,
-              page_size: uids.length,
-              ...(pageToken === undefined ? {} : { page_token: pageToken }),
-            };
-            const body = await client().request({ method: "GET", domain: kind.domain, path: kind.collection, query });
-            const { records, next } = recordsOf(body, kind.collection);
-            let found = 0;
-            for (const record of records) {
-              const uid = (record as { uid?: unknown } | null)?.uid;
-              if (typeof uid !== "string" || !unanswered.has(uid)) continue;
-              const text = JSON.stringify(record);
-              const earlier = answered.get(uid);
-              if (earlier) {
-                // The same record twice with different contents: neither copy is taken at its word.
-                if (earlier.text !== text) earlier.twice = true;
-                continue;
-              }
-              answered.set(uid, { record, text });
-              found++;
-            }
-            if (next === undefined || found === 0) break;
-            pageToken = next;
-          }
-        },
+        () => listPages(kind, client, uids, answered),
         () => clock.now(),
         { maxSends: MAX_LIST_SENDS, pausesOnlyItself: true },
       );

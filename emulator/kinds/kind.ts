@@ -7,7 +7,7 @@ import { Context } from "../context";
 import { FieldViolation } from "../errors";
 import type { Messages } from "../messages";
 import { Params } from "../params";
-import { Kind, Rec, Store } from "../store";
+import { CollectionName, Rec, Store } from "../store";
 
 export type Operation = "list" | "get" | "create" | "update" | "delete";
 
@@ -27,13 +27,13 @@ export interface AnswerContext {
 export type Verb = "LIST" | "CREATE" | "UPDATE" | "DELETE";
 
 export interface ResourceDef {
-  kind: Kind;
+  kind: CollectionName;
   /** First path segment (`iam`, `registry`, …); the collection's path segment is the kind. */
   domain: string;
   /** Singular name for messages and ResourceInfo. */
   singular: string;
-  /** Kind of the parent named in a create path. */
-  parentKind: Kind;
+  /** Collection of the parent named in a create path. */
+  parentKind: CollectionName;
   /** The documented message of a record. */
   message: string;
   /** The documented create body, when it is not the record's message. */
@@ -44,9 +44,9 @@ export interface ResourceDef {
   /** The built-in editor role may create, update and delete records of the kind (viewer only lists). */
   editable?: boolean;
   /** Data fields naming a record of another kind: looked up by value, and deleted with the record they name. */
-  references?: Record<string, Kind>;
+  references?: Record<string, CollectionName>;
   /** Kinds whose records below one of this kind keep it from being deleted, with the words that name them. */
-  blockedBy?: Array<[Kind, string]>;
+  blockedBy?: Array<[CollectionName, string]>;
   /**
    * The uid is one opaque segment that does not say where the record lives (a role's): access
    * follows the group it was defined on (its parent), and records without a parent are built
@@ -100,7 +100,7 @@ export interface ResourceDef {
 }
 
 /** Every collection the emulator keeps, by kind. */
-export type Kinds = Readonly<Record<Kind, ResourceDef>>;
+export type Kinds = Readonly<Record<CollectionName, ResourceDef>>;
 
 /**
  * What a kind's own file says: only where it differs from the generic collection its API

@@ -8,7 +8,7 @@
 import { ApiDocument, DocOperation } from "../apiDocument";
 import { Context } from "../context";
 import { failedPrecondition } from "../errors";
-import { Kind, Rec, StoredRec } from "../store";
+import { CollectionName, Rec, StoredRec } from "../store";
 import { accountAssociations } from "./accountAssociations";
 import { advisories } from "./advisories";
 import { externalGroupRoleMappings } from "./externalGroupRoleMappings";
@@ -28,7 +28,7 @@ import { termsAcceptances } from "./termsAcceptances";
 import { requestGroups } from "./requestGroups";
 
 /** The kinds whose behaviour is their own, by collection; every other documented collection is generic. */
-const OWN_RULES: Readonly<Record<Kind, KindRules>> = {
+const OWN_RULES: Readonly<Record<CollectionName, KindRules>> = {
   groups,
   identities,
   roles,
@@ -62,8 +62,10 @@ const nounOf = (message: string) =>
 const upperSnake = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase();
 
 /** What the document says of each collection it serves a record of. */
-function documentedCollections(doc: ApiDocument): Map<Kind, Omit<ResourceDef, "capabilities" | "uniqueNames">> {
-  const byCollection = new Map<Kind, { domain: string; ops: Array<[DocOperation, boolean]> }>();
+function documentedCollections(
+  doc: ApiDocument,
+): Map<CollectionName, Omit<ResourceDef, "capabilities" | "uniqueNames">> {
+  const byCollection = new Map<CollectionName, { domain: string; ops: Array<[DocOperation, boolean]> }>();
   for (const op of [...doc.operations, ...doc.v2beta1Only]) {
     const path = COLLECTION_PATH.exec(op.path);
     if (!path) continue;
@@ -72,7 +74,7 @@ function documentedCollections(doc: ApiDocument): Map<Kind, Omit<ResourceDef, "c
     entry.ops.push([op, withUid !== undefined]);
     byCollection.set(collection, entry);
   }
-  const out = new Map<Kind, Omit<ResourceDef, "capabilities" | "uniqueNames">>();
+  const out = new Map<CollectionName, Omit<ResourceDef, "capabilities" | "uniqueNames">>();
   for (const [kind, { domain, ops }] of byCollection) {
     const get = ops.find(([op, withUid]) => withUid && op.method.toUpperCase() === "GET")?.[0];
     if (!get?.answer.ref) continue;
@@ -100,7 +102,7 @@ function documentedCollections(doc: ApiDocument): Map<Kind, Omit<ResourceDef, "c
   return out;
 }
 
-function kindError(kind: Kind, problem: string): Error {
+function kindError(kind: CollectionName, problem: string): Error {
   return new Error(`emulator kind ${kind}: ${problem}`);
 }
 
@@ -108,7 +110,7 @@ function kindError(kind: Kind, problem: string): Error {
 function deriveKinds(doc: ApiDocument): Kinds {
   const documented = documentedCollections(doc);
   const capabilities = new Set(doc.schemas[CAPABILITY_ENUM]?.enum ?? []);
-  const out: Record<Kind, ResourceDef> = {};
+  const out: Record<CollectionName, ResourceDef> = {};
   for (const kind of new Set([...documented.keys(), ...Object.keys(OWN_RULES)])) {
     const rules = OWN_RULES[kind] ?? {};
     const base = documented.get(kind);
@@ -159,7 +161,7 @@ export function resourceFor(kinds: Kinds, domain: string, collection: string): R
  * below it; then the records below it and those whose `references` name it, each removed the
  * same way, and the kind's own `onDelete`.
  */
-export function removeRecord(ctx: Context, kind: Kind, rec: Rec): void {
+export function removeRecord(ctx: Context, kind: CollectionName, rec: Rec): void {
   const { store, kinds } = ctx;
   if (store.of(kind).get(rec.uid) !== rec) return;
   const def = kinds[kind];
@@ -187,9 +189,9 @@ export function removeRecord(ctx: Context, kind: Kind, rec: Rec): void {
  */
 export function rekeyByParent(
   kinds: Kinds,
-  records: Partial<Record<Kind, StoredRec[]>>,
+  records: Partial<Record<CollectionName, StoredRec[]>>,
   why: (problem: string) => Error,
-): Partial<Record<Kind, StoredRec[]>> {
+): Partial<Record<CollectionName, StoredRec[]>> {
   const out = { ...records };
   for (const [kind, def] of Object.entries(kinds)) {
     const recs = records[kind];
