@@ -12,6 +12,7 @@
 // for no CLI, and a test of it that asks for one fails saying which tier it belongs to.
 const { spawnSync } = require("node:child_process");
 const { buildArgv, runCLI } = require("jest");
+const fs = require("node:fs");
 const path = require("node:path");
 
 function findPulumiCli(root) {
@@ -38,6 +39,22 @@ const UNIT_ONLY =
   "The unit tier runs in-process, with no Pulumi CLI: a test that runs `pulumi` belongs to the cli tier " +
   "(under tests/realCli/ or named *.realCli.test.ts; see CONTRIBUTING.md, Test tiers).";
 
+// The cli tier's stories start the plugin once or twice a `pulumi` command: one bundle of it for the
+// run (tests/support/pluginFolder.ts) instead of node resolving dist/ and writing the schema each time.
+async function preparePlugin(root) {
+  if (process.env.PLATFORM_PULUMI_TEST_PLUGIN_DIR) return;
+  const bundler = path.join(root, "dist", "tools", "plugin", "bundle.js");
+  if (!fs.existsSync(bundler)) return;
+  const folder = path.join(root, ".work", "test-plugin");
+  fs.mkdirSync(path.join(root, ".work"), { recursive: true });
+  const staging = fs.mkdtempSync(path.join(root, ".work", "test-plugin-"));
+  const { code } = await require(bundler).bundlePlugin();
+  fs.writeFileSync(path.join(staging, "pulumi-resource-platform"), `#!/usr/bin/env node\n${code}`, { mode: 0o755 });
+  fs.rmSync(folder, { recursive: true, force: true });
+  fs.renameSync(staging, folder);
+  process.env.PLATFORM_PULUMI_TEST_PLUGIN_DIR = folder;
+}
+
 async function main() {
   const root = path.resolve(__dirname, "..");
   spawnSync(process.execPath, [path.join(root, "tools", "pruneDist.js")], { stdio: "inherit" });
@@ -50,8 +67,10 @@ async function main() {
   const argv = await buildArgv(args);
   if (selected.length > 0) argv.selectProjects = selected;
   const unitOnly = selected.length > 0 && selected.every((tier) => tier === "unit");
-  if (!unitOnly) findPulumiCli(root);
-  else if (!process.env.PLATFORM_PULUMI_CLI_DIR) process.env.PLATFORM_PULUMI_CLI_UNAVAILABLE = UNIT_ONLY;
+  if (!unitOnly) {
+    findPulumiCli(root);
+    await preparePlugin(root);
+  } else if (!process.env.PLATFORM_PULUMI_CLI_DIR) process.env.PLATFORM_PULUMI_CLI_UNAVAILABLE = UNIT_ONLY;
   const { results } = await runCLI({ ...argv, ci: argv.ci ?? Boolean(process.env.CI) }, [root]);
   // A suite that cannot even load counts as a failure, so the line never reads green by omission.
   const brokenSuites = results.numRuntimeErrorTestSuites;
