@@ -12,6 +12,8 @@
 // for no CLI, and a test of it that asks for one fails saying which tier it belongs to.
 const { spawnSync } = require("node:child_process");
 const { buildArgv, runCLI } = require("jest");
+const crypto = require("node:crypto");
+const fs = require("node:fs");
 const path = require("node:path");
 
 function findPulumiCli(root) {
@@ -38,6 +40,44 @@ const UNIT_ONLY =
   "The unit tier runs in-process, with no Pulumi CLI: a test that runs `pulumi` belongs to the cli tier " +
   "(under tests/realCli/ or named *.realCli.test.ts; see CONTRIBUTING.md, Test tiers).";
 
+// The cli tier's stories start the plugin once or twice a `pulumi` command: one bundle of it for the
+// run (tests/support/pluginFolder.ts) instead of node resolving dist/ and writing the schema each time.
+// A folder per content, never rewritten, so runs side by side never see another's half-written one.
+async function preparePlugin(root) {
+  if (process.env.PLATFORM_PULUMI_TEST_PLUGIN_DIR) return;
+  const bundler = path.join(root, "dist", "tools", "plugin", "bundle.js");
+  if (!fs.existsSync(bundler)) return;
+  let code;
+  try {
+    ({ code } = await require(bundler).bundlePlugin());
+  } catch (error) {
+    console.error(`the plugin's bundle could not be made (${error.message}): the stories start native/ instead`);
+    return;
+  }
+  const text = `#!/usr/bin/env node\n${code}`;
+  const plugins = path.join(root, ".work", "test-plugin");
+  const folder = path.join(plugins, crypto.createHash("sha256").update(text).digest("hex").slice(0, 16));
+  if (!fs.existsSync(folder)) {
+    fs.mkdirSync(plugins, { recursive: true });
+    const staging = fs.mkdtempSync(path.join(plugins, "staging-"));
+    fs.writeFileSync(path.join(staging, "pulumi-resource-platform"), text, { mode: 0o755 });
+    try {
+      fs.renameSync(staging, folder);
+    } catch (error) {
+      // Another run made the same folder first.
+      fs.rmSync(staging, { recursive: true, force: true });
+      if (!fs.existsSync(folder)) throw error;
+    }
+  }
+  // Bundles of earlier code, a day old: no run still uses them.
+  for (const entry of fs.readdirSync(plugins)) {
+    const other = path.join(plugins, entry);
+    const made = fs.statSync(other, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
+    if (other !== folder && Date.now() - made > 86_400_000) fs.rmSync(other, { recursive: true, force: true });
+  }
+  process.env.PLATFORM_PULUMI_TEST_PLUGIN_DIR = folder;
+}
+
 async function main() {
   const root = path.resolve(__dirname, "..");
   spawnSync(process.execPath, [path.join(root, "tools", "pruneDist.js")], { stdio: "inherit" });
@@ -50,8 +90,10 @@ async function main() {
   const argv = await buildArgv(args);
   if (selected.length > 0) argv.selectProjects = selected;
   const unitOnly = selected.length > 0 && selected.every((tier) => tier === "unit");
-  if (!unitOnly) findPulumiCli(root);
-  else if (!process.env.PLATFORM_PULUMI_CLI_DIR) process.env.PLATFORM_PULUMI_CLI_UNAVAILABLE = UNIT_ONLY;
+  if (!unitOnly) {
+    findPulumiCli(root);
+    await preparePlugin(root);
+  } else if (!process.env.PLATFORM_PULUMI_CLI_DIR) process.env.PLATFORM_PULUMI_CLI_UNAVAILABLE = UNIT_ONLY;
   const { results } = await runCLI({ ...argv, ci: argv.ci ?? Boolean(process.env.CI) }, [root]);
   // A suite that cannot even load counts as a failure, so the line never reads green by omission.
   const brokenSuites = results.numRuntimeErrorTestSuites;

@@ -18,6 +18,7 @@ import { pageExamples, PageExamples } from "../../tools/generate/docs/pages";
 import { repoRoot } from "../../tools/host/stage";
 import { pulumiCliDir } from "../../tools/pulumi-cli/find";
 import { plainStack } from "../../tools/pulumi-cli/plainStack";
+import { pluginFolder } from "../support/pluginFolder";
 
 jest.setTimeout(600_000);
 
@@ -50,7 +51,7 @@ describe("the reference pages' YAML examples under the real Pulumi CLI, on the e
     const folder = path.join(scratch, page.name);
     fs.mkdirSync(folder);
     const program = parse(page.examples.yaml!) as { config?: Record<string, { secret?: boolean }> };
-    const project = { ...program, plugins: { providers: [{ name: "platform", path: path.join(repoRoot, "native") }] } };
+    const project = { ...program, plugins: { providers: [{ name: "platform", path: pluginFolder() }] } };
     fs.writeFileSync(path.join(folder, "Pulumi.yaml"), stringify(project));
     // The stack's config is the only source of the provider's settings.
     const config: Record<string, string> = { "platform:apiUrl": emu.url };

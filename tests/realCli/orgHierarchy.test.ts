@@ -14,6 +14,7 @@ jest.setTimeout(300_000);
 describeRealCliOrgStories({
   title: "the example organization under the real Pulumi CLI (Automation API, file backend)",
   esm: false,
+  wholeStory: true,
   label: "org",
 });
 

@@ -1,7 +1,8 @@
 /**
- * The example organization's stories under the real Pulumi CLI (tests/support/realCliOrgStories.ts),
- * its program compiled to an ES module (index.mjs) that the Automation API runner loads with
- * import(), as the Node.js language host loads a program whose package is `"type": "module"`; and
+ * The example organization under the real Pulumi CLI (tests/support/realCliOrgStories.ts), its
+ * program compiled to an ES module (index.mjs) that the Automation API runner loads with import(),
+ * as the Node.js language host loads a program whose package is `"type": "module"`: it creates and
+ * destroys the organization (orgHierarchy.test.ts tells the rest of the story on CommonJS); and
  * the example type-checked against the package's published declarations.
  */
 import { exampleDir } from "../../tools/orgProject";
@@ -13,6 +14,7 @@ jest.setTimeout(300_000);
 describeRealCliOrgStories({
   title: "the example organization as an ES module under the real Pulumi CLI (Automation API, file backend)",
   esm: true,
+  wholeStory: false,
   label: "org-esm",
 });
 

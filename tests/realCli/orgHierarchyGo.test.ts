@@ -5,7 +5,8 @@
  * module, taken from the Go module proxy), and each operation run by the example itself as an inline
  * program through Go's Automation API (`org-hierarchy-go inline REQUEST.json`: no Go language host is
  * built). The plugin is the one installed from its archive, found by the version the SDK names, with
- * only the CLI on the CLI's PATH. The story of tests/support/nativeOrgStory.ts.
+ * only the CLI on the CLI's PATH. The short proof of tests/support/nativeOrgStory.ts (up creates
+ * the organization, destroy restores it; orgHierarchyYaml.test.ts tells the drift story).
  */
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
@@ -36,6 +37,7 @@ describeNativeOrgStory(
   {
     exampleDir: path.join(repoRoot, "examples", PROJECT),
     project: PROJECT,
+    wholeStory: false,
     plugin: "archive",
     prepare(context) {
       const { programDir, scratch, cliDir } = context;

@@ -6,7 +6,8 @@
  * the staged program as a copy, the program compiled against it, and each operation run through the
  * Automation API as an inline program (tools/pulumi-cli/automation.ts). The plugin is the one
  * installed from its archive, found by the name and version the SDK's package.json gives, with only
- * the CLI on the CLI's PATH. The story of tests/support/nativeOrgStory.ts.
+ * the CLI on the CLI's PATH. The short proof of tests/support/nativeOrgStory.ts (up creates
+ * the organization, destroy restores it; orgHierarchyYaml.test.ts tells the drift story).
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -34,6 +35,7 @@ describeNativeOrgStory(
   {
     exampleDir: path.join(repoRoot, "examples", PROJECT),
     project: PROJECT,
+    wholeStory: false,
     plugin: "archive",
     prepare(context) {
       const { programDir, scratch, cliDir } = context;

@@ -3,7 +3,8 @@
  * provider's generated Python SDK, under the REAL Pulumi CLI: the SDK is generated from the schema
  * the plugin answers and pip-installed (tools/pulumi-cli/sdks.ts), and each operation runs the
  * program inline through Python's Automation API (tools/pulumi-cli/inline_python.py: no Python
- * language host is built). The story of tests/support/nativeOrgStory.ts.
+ * language host is built). The short proof of tests/support/nativeOrgStory.ts (up creates
+ * the organization, destroy restores it; orgHierarchyYaml.test.ts tells the drift story).
  */
 import * as path from "node:path";
 import { repoRoot } from "../../tools/host/stage";
@@ -22,6 +23,7 @@ describeNativeOrgStory(
   {
     exampleDir: path.join(repoRoot, "examples", PROJECT),
     project: PROJECT,
+    wholeStory: false,
     prepare(context) {
       const { scratch, cliDir, programDir } = context;
       const python = pythonWithPulumiSdk();

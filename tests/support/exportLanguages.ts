@@ -13,9 +13,9 @@ import { call } from "../../tools/orgApi";
 import * as YAML from "yaml";
 import { cliEnvironment, stateFile } from "../../tools/pulumi-cli/cliEnvironment";
 import type { StateResource } from "../../tools/pulumi-cli/plainStack";
-import { repoRoot } from "../../tools/host/stage";
 import { HOSTILE_GROUP_TEXTS, HOSTILE_TEXTS, hostileClaims } from "./hostileTexts";
 import { InstalledPlugin, installPluginArchive } from "./pluginArchive";
+import { pluginFolder } from "./pluginFolder";
 
 export const TEAM_SSO_SECRET = "export-languages-sso-secret-7f3a";
 
@@ -90,13 +90,13 @@ export function installPlugin(cliDir: string, scratch: string): Promise<Installe
 }
 
 /**
- * An exported project pointed at this checkout's plugin folder (native/, run by node) by a
- * `plugins` entry, for stories that run on the package's plugin rather than its archive.
+ * An exported project pointed at this checkout's plugin folder (./pluginFolder.ts) by a `plugins`
+ * entry, for stories that run on the package's plugin rather than its archive.
  */
 export function installPackage(projectDir: string): void {
   const file = path.join(projectDir, "Pulumi.yaml");
   const document = YAML.parseDocument(fs.readFileSync(file, "utf8"));
-  document.set("plugins", { providers: [{ name: "platform", path: path.join(repoRoot, "native") }] });
+  document.set("plugins", { providers: [{ name: "platform", path: pluginFolder() }] });
   fs.writeFileSync(file, document.toString());
 }
 

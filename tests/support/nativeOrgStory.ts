@@ -6,7 +6,7 @@
  * encrypted; console edits fail `preview --refresh --expect-no-changes` (the CLI's exit 7), named
  * in the engine's diff, the preview showing exactly the edited records as updates and nothing
  * replaced; `up --refresh` repairs them with one PATCH each; destroy leaves the
- * organization as it was.
+ * organization as it was. A story told short (`wholeStory: false`) is its up and destroy alone.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -97,6 +97,12 @@ export function describeNativeOrgStory(
      * only the CLI and pulumi-yaml's language host.
      */
     plugin?: "folder" | "archive";
+    /**
+     * The drift check and its repair between up and destroy (the default). They are the engine's and
+     * the plugin's, the same whatever language or form the program is in: one story tells them, and
+     * the others prove their program creates and destroys the organization.
+     */
+    wholeStory?: boolean;
     /** Sets the stack up (config: rootUid, the role, the secret, platform:apiUrl/token) and returns its runner. */
     prepare(context: NativeStoryContext): Promise<NativeProgram>;
   },
@@ -134,7 +140,8 @@ export function describeNativeOrgStory(
       if (context) fs.rmSync(context.scratch, { recursive: true, force: true });
     });
 
-    test("up creates the organization; console edits fail preview --refresh --expect-no-changes, up --refresh repairs them; destroy leaves the organization as it was", async () => {
+    /** Up creates the organization as the example declares it, its secrets encrypted; the records it drifts. */
+    async function upCreates(): Promise<{ platformTeam: OrgRecord; repo: OrgRecord }> {
       const { emu } = context;
       const up = await program.run({ operation: "up" });
       expect(up.stderr).toBe("");
@@ -173,6 +180,29 @@ export function describeNativeOrgStory(
       expect(sso.inputs).toMatchObject({ oidc: { ...SECRET_SIGNATURE, ciphertext: expect.any(String) } });
       expect(sso.outputs).toMatchObject({ oidc: { ...SECRET_SIGNATURE, ciphertext: expect.any(String) } });
       expect(sso.outputs).not.toHaveProperty("__provider");
+      return { platformTeam, repo };
+    }
+
+    /** Destroy leaves the organization as it was before up. */
+    async function destroyRestores(): Promise<void> {
+      const destroy = await program.run({ operation: "destroy" });
+      expect(destroy.stderr).toBe("");
+      expect(destroy.code).toBe(0);
+      expect(destroy.stdout).toMatch(/Resources:\s+- 18 deleted/);
+      expect(await snapshot(api(), context.emu.rootUid)).toEqual(before);
+    }
+
+    if (!(options.wholeStory ?? true)) {
+      test("up creates the organization; destroy leaves the organization as it was", async () => {
+        await upCreates();
+        await destroyRestores();
+      });
+      return;
+    }
+
+    test("up creates the organization; console edits fail preview --refresh --expect-no-changes, up --refresh repairs them; destroy leaves the organization as it was", async () => {
+      const { emu } = context;
+      const { platformTeam, repo } = await upCreates();
 
       const clean = await program.run({ operation: "preview", refresh: true, expectNoChanges: true });
       expect(clean.code).toBe(0);
@@ -214,11 +244,7 @@ export function describeNativeOrgStory(
       );
       expect(repaired.repos.find((r) => r.uid === repo.uid)!.catalogTier).toBe("CATALOG_TIER_BASE");
 
-      const destroy = await program.run({ operation: "destroy" });
-      expect(destroy.stderr).toBe("");
-      expect(destroy.code).toBe(0);
-      expect(destroy.stdout).toMatch(/Resources:\s+- 18 deleted/);
-      expect(await snapshot(api(), emu.rootUid)).toEqual(before);
+      await destroyRestores();
     });
   });
 }

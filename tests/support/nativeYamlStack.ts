@@ -10,16 +10,15 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as YAML from "yaml";
-import { repoRoot } from "../../tools/host/stage";
 import { stateFile } from "../../tools/pulumi-cli/cliEnvironment";
 import { pulumiCliDir } from "../../tools/pulumi-cli/find";
 import { plainStack, StateResource } from "../../tools/pulumi-cli/plainStack";
 import { processGroupsBelow } from "../../tools/pulumi-cli/stack";
 import type { ProcessResult } from "../../tools/runProcess";
+import { pluginFolder } from "./pluginFolder";
 
 export type { StateResource };
 
-const PLUGIN_DIR = path.join(repoRoot, "native");
 const STACK = "dev";
 
 export interface YamlStackOptions {
@@ -53,7 +52,7 @@ export interface YamlStack {
 }
 
 const header = (project: string) =>
-  `name: ${project}\nruntime: yaml\nplugins:\n  providers:\n    - name: platform\n      path: ${PLUGIN_DIR}\n`;
+  `name: ${project}\nruntime: yaml\nplugins:\n  providers:\n    - name: platform\n      path: ${pluginFolder()}\n`;
 
 export async function yamlStack(options: YamlStackOptions): Promise<YamlStack> {
   const cliDir = pulumiCliDir();
