@@ -173,18 +173,32 @@ async function exists(uid: string): Promise<boolean> {
   return answer.status === 200;
 }
 
-/** Made once, on first use: one stack holding a group per case, made through the emulator. */
-let shared: Promise<{ project: ProgramProject; uids: Record<string, string> }> | undefined;
-function sharedStack() {
-  shared ??= (async () => {
-    const project = stackOf();
-    const up = await project.run("up", { parentUid: emu.rootUid, names: JSON.stringify(Object.keys(SHARED)) });
-    if (up.code !== 0) throw new Error(`the shared stack's up failed:\n${printed(up)}`);
-    const uids = groupsOf(project);
-    for (const [label, uid] of Object.entries(uids)) caseOfUid.set(uid, label);
-    return { project, uids };
-  })();
-  return shared;
+/**
+ * The cases whose Retry-After pauses every later call to the API's host (core/transport/requestSlots.ts),
+ * each in a stack of its own: in the shared stack, a case whose request the engine sent after the
+ * pause began would fail without sending it, as the engine's order on a loaded machine decides.
+ */
+const PAUSING = ["retry-after-an-hour"];
+const setOf = (label: string) => (PAUSING.includes(label) ? label : "shared");
+const labelsOf = (set: string) =>
+  set === "shared" ? Object.keys(SHARED).filter((label) => !PAUSING.includes(label)) : [set];
+
+/** Made once a set, on first use: one stack holding a group per case of the set, made through the emulator. */
+const stacks = new Map<string, Promise<{ project: ProgramProject; uids: Record<string, string> }>>();
+function sharedStack(set = "shared") {
+  if (!stacks.has(set))
+    stacks.set(
+      set,
+      (async () => {
+        const project = stackOf();
+        const up = await project.run("up", { parentUid: emu.rootUid, names: JSON.stringify(labelsOf(set)) });
+        if (up.code !== 0) throw new Error(`the ${set} stack's up failed:\n${printed(up)}`);
+        const uids = groupsOf(project);
+        for (const [label, uid] of Object.entries(uids)) caseOfUid.set(uid, label);
+        return { project, uids };
+      })(),
+    );
+  return stacks.get(set)!;
 }
 
 /**
@@ -192,10 +206,14 @@ function sharedStack() {
  * the host can meet on a loaded machine: loading the client alone may take a second there). The
  * groups stay: the emulator ends with the tests.
  */
-let hostileRuns: Promise<{ refresh: RealCliRun; destroy: RealCliRun; hits: Record<string, string[][]> }> | undefined;
-function hostileRefreshAndDestroy() {
-  hostileRuns ??= (async () => {
-    const { project } = await sharedStack();
+const hostileRuns = new Map<
+  string,
+  Promise<{ refresh: RealCliRun; destroy: RealCliRun; hits: Record<string, string[][]> }>
+>();
+function hostileRefreshAndDestroy(set = "shared") {
+  if (hostileRuns.has(set)) return hostileRuns.get(set)!;
+  const runs = (async () => {
+    const { project } = await sharedStack(set);
     // Each group stands for a server of its own, met by its own requests: one GET a read
     // (platform:batchReads false), since a List of several groups' uids would carry several cases in
     // one request. A List meeting a failing server falls back to each read's GET
@@ -207,12 +225,14 @@ function hostileRefreshAndDestroy() {
     };
     const perRun: Record<string, string[][]> = {};
     const take = () => {
-      for (const label of Object.keys(SHARED)) (perRun[label] ??= []).push(hits.get(label)?.splice(0) ?? []);
+      for (const label of labelsOf(set)) (perRun[label] ??= []).push(hits.get(label)?.splice(0) ?? []);
     };
     // The engine gives refresh and destroy the provider's settings from the last update: an `up`
     // of the unchanged program points the stack at the server, and sends it nothing.
+    const sentSoFar = () => [...hits.values()].reduce((sum, list) => sum + list.length, 0);
+    const before = sentSoFar();
     const pointed = await project.run("up", settings);
-    if (pointed.code !== 0 || hits.size > 0)
+    if (pointed.code !== 0 || sentSoFar() !== before)
       throw new Error(`pointing the stack at the server failed:\n${printed(pointed)}`);
     const refresh = await project.run("refresh");
     take();
@@ -220,7 +240,8 @@ function hostileRefreshAndDestroy() {
     take();
     return { refresh, destroy, hits: perRun };
   })();
-  return hostileRuns;
+  hostileRuns.set(set, runs);
+  return runs;
 }
 
 describe("a 404 that does not say the record is gone", () => {
@@ -262,9 +283,9 @@ describe("servers that hold a call: every call ends by platform:timeout", () => 
     ["trickles-forever", /was still waiting for its answer/],
     ["retry-after-an-hour", /the service asked to retry after 3600 s \(Retry-After\), past this call's deadline/],
   ])("%s: refresh and destroy fail within the budget, naming it; the state is kept", async (label, said) => {
-    const { project, uids } = await sharedStack();
+    const { project, uids } = await sharedStack(setOf(label));
     const uid = uids[label];
-    const { refresh, destroy, hits: sent } = await hostileRefreshAndDestroy();
+    const { refresh, destroy, hits: sent } = await hostileRefreshAndDestroy(setOf(label));
     for (const [index, run] of [refresh, destroy].entries()) {
       expect(run.code).not.toBe(0);
       const verb = index === 0 ? "reading" : "deleting";
