@@ -242,6 +242,12 @@ export async function benchPluginStart(options: { runs: number; baseline?: strin
       }
     }
     const of = (list: PluginStartSample[], key: keyof PluginStartSample) => list.map((s) => s[key]);
+    /** This executable's start-up times over `other`'s, sample by sample. */
+    const ratiosAgainst = (other: PluginStartSample[]) => ({
+      handshake: spread(ratios(of(samples.executable, "handshakeMs"), of(other, "handshakeMs"))),
+      schema: spread(ratios(of(samples.executable, "schemaMs"), of(other, "schemaMs"))),
+      configure: spread(ratios(of(samples.executable, "configureMs"), of(other, "configureMs"))),
+    });
     const figures = (list: PluginStartSample[]) => ({
       handshakeMs: spread(of(list, "handshakeMs")),
       schemaMs: spread(of(list, "schemaMs")),
@@ -264,9 +270,7 @@ export async function benchPluginStart(options: { runs: number; baseline?: strin
       executable: figures(samples.executable),
       launcher: figures(samples.launcher),
       ratio: {
-        handshake: spread(ratios(of(samples.executable, "handshakeMs"), of(samples.launcher, "handshakeMs"))),
-        schema: spread(ratios(of(samples.executable, "schemaMs"), of(samples.launcher, "schemaMs"))),
-        configure: spread(ratios(of(samples.executable, "configureMs"), of(samples.launcher, "configureMs"))),
+        ...ratiosAgainst(samples.launcher),
         rss: spread(ratios(of(samples.executable, "rssMb"), of(samples.launcher, "rssMb"))),
       },
       ...(options.baseline && {
@@ -276,12 +280,7 @@ export async function benchPluginStart(options: { runs: number; baseline?: strin
           cliHelpMs: spread(old.help),
           baselineCliHelpMs: spread(old.baselineHelp),
           emptyNodeMs: spread(old.emptyNode),
-          ratio: {
-            handshake: spread(ratios(of(samples.executable, "handshakeMs"), of(old.plugin, "handshakeMs"))),
-            schema: spread(ratios(of(samples.executable, "schemaMs"), of(old.plugin, "schemaMs"))),
-            configure: spread(ratios(of(samples.executable, "configureMs"), of(old.plugin, "configureMs"))),
-            cliHelp: spread(ratios(old.help, old.baselineHelp)),
-          },
+          ratio: { ...ratiosAgainst(old.plugin), cliHelp: spread(ratios(old.help, old.baselineHelp)) },
         },
       }),
     };

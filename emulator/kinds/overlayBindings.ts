@@ -4,15 +4,11 @@ import { getString } from "../params";
 import { Rec } from "../store";
 import { answerOf } from "./answer";
 import { KindRules } from "./kind";
+import { OVERLAY_CAPABILITIES } from "./overlays";
 
 export const overlayBindings: KindRules = {
   parentKind: "repos",
-  capabilities: {
-    LIST: "CAP_REGISTRY_OVERLAYS_LIST",
-    CREATE: "CAP_REGISTRY_OVERLAYS_EDIT",
-    UPDATE: "CAP_REGISTRY_OVERLAYS_EDIT",
-    DELETE: "CAP_REGISTRY_OVERLAYS_EDIT",
-  },
+  capabilities: OVERLAY_CAPABILITIES,
   editable: true,
   references: { overlay: "overlays" },
   check: (values) =>
