@@ -23,7 +23,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as zlib from "node:zlib";
 import { repoRoot } from "../host/stage";
-import { API_DOCUMENT_ASSET, Bundle, bundleCli, bundlePlugin } from "./bundle";
+import { API_DOCUMENT_ASSET, Bundle, bundleCli, bundlePlugin, SOURCE_MAP_ASSET } from "./bundle";
 import { buildFront, frontNotices, frontSources, goVersion, nodeExecutableFile } from "./front";
 import { makeExecutable } from "./sea";
 
@@ -87,6 +87,7 @@ function recipeHash(recipe: Recipe): string {
   const hash = crypto.createHash("sha256");
   const part = (name: string, data: string | Buffer) => hash.update(name).update("\0").update(data).update("\0");
   part("bundle", recipe.bundle.code);
+  if (recipe.bundle.sourceMap) part("source map", recipe.bundle.sourceMap);
   part("node", fs.readFileSync(process.execPath));
   part("platform", platformName());
   part("postject", fs.readFileSync(require.resolve("postject/package.json", { paths: [repoRoot] })));
@@ -150,7 +151,12 @@ async function seaArchive(recipe: Recipe): Promise<PluginArchive> {
     fs.mkdirSync(work);
     const executable = path.join(content, recipe.executable);
     const seaExecutable = path.join(content, recipe.seaExecutable ?? recipe.executable);
-    makeExecutable(bundle.code, seaExecutable, work, recipe.assets);
+    const assets = { ...recipe.assets };
+    if (bundle.sourceMap) {
+      assets[SOURCE_MAP_ASSET] = path.join(work, SOURCE_MAP_ASSET);
+      fs.writeFileSync(assets[SOURCE_MAP_ASSET], bundle.sourceMap);
+    }
+    makeExecutable(bundle.code, seaExecutable, work, assets);
     await recipe.check(seaExecutable);
     const files: Record<string, { data: Buffer; executable?: boolean }> = {};
     if (recipe.front) {

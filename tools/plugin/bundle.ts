@@ -2,12 +2,13 @@
  * The plugin's code (and the CLI's: bundleCli) and every dependency it runs, in one CommonJS file
  * (esbuild), for Node's single-executable applications, whose `require` loads built-in modules only:
  *
- * - the entry starts native/plugin.ts with the package's version and its schema written now
- *   (GetSchema answers that text: the API document it is written from stays out of the bundle's
- *   run-time reads);
+ * - the entry maps stack traces through the bundle's source map (native/sourceMappedStacks.ts; the
+ *   map is an asset of the executable, SOURCE_MAP_ASSET), then starts native/plugin.ts with the
+ *   package's version and its schema written at build time (GetSchema answers that text: the API
+ *   document it is written from stays out of the bundle's run-time reads);
  * - native/sdkModules.ts resolves grpc-js and google-protobuf from @pulumi/pulumi's folder at run
- *   time; here it becomes a module that requires each of them resolved from that folder now, so
- *   the bundle holds the SDK's own instances (the ones native/server.ts patches);
+ *   time; here it becomes a module that requires each of them resolved from that folder at build
+ *   time, so the bundle holds the SDK's own instances (the ones native/server.ts patches);
  * - what @pulumi/pulumi loads only to serialize a program's closures (TypeScript's compiler, npm's
  *   arborist for a program's dependency tree) is left out: a provider plugin never serializes a
  *   closure, and the two are four fifths of the bundle. Each is replaced by a module that throws,
@@ -32,7 +33,12 @@ export interface Bundle {
   packages: Map<string, string>;
   /** The GetSchema answer written into the plugin's bundle (not the CLI's). */
   schema?: string;
+  /** The plugin bundle's source map, to the package's .ts files (no sources' text): SOURCE_MAP_ASSET. */
+  sourceMap?: string;
 }
+
+/** The name of the plugin bundle's source map among its executable's assets. */
+export const SOURCE_MAP_ASSET = "pulumi-resource-platform.js.map";
 
 const DIST_NATIVE = path.join(repoRoot, "dist", "native");
 const DIST_EMULATOR = path.join(repoRoot, "dist", "emulator");
@@ -49,7 +55,7 @@ function built(file: string): string {
   return file;
 }
 
-async function bundle(entry: string, resolveDir: string, sourcefile: string, plugins: Plugin[]) {
+async function bundle(entry: string, resolveDir: string, sourcefile: string, plugins: Plugin[], sourceMap = false) {
   const esbuild = await import("esbuild");
   const result = await esbuild.build({
     stdin: { contents: entry, resolveDir, sourcefile, loader: "js" },
@@ -65,9 +71,13 @@ async function bundle(entry: string, resolveDir: string, sourcefile: string, plu
     metafile: true,
     logLevel: "silent",
     plugins,
+    // Chained through tsc's maps of dist/ to the .ts files, named relative to the repository's root.
+    ...(sourceMap && { sourcemap: "external", sourcesContent: false, outfile: path.join(repoRoot, sourcefile) }),
   });
   for (const warning of result.warnings) console.error(`${sourcefile}: ${warning.text}`);
-  return { code: result.outputFiles[0].text, metafile: result.metafile };
+  const map = result.outputFiles.find((file) => file.path.endsWith(".map"));
+  const code = result.outputFiles.find((file) => file !== map)!;
+  return { code: code.text, map: map?.text, metafile: result.metafile };
 }
 
 /** Bundles dist/native (the package must be built). */
@@ -75,13 +85,15 @@ export async function bundlePlugin(): Promise<Bundle> {
   built(path.join(DIST_NATIVE, "plugin.js"));
   const version = packageVersion();
   const schema = JSON.stringify(packageSchema(version));
-  const { code, metafile } = await bundle(
-    `require("./plugin.js").startPlugin(${JSON.stringify(version)}, () => ${JSON.stringify(schema)});\n`,
+  const { code, map, metafile } = await bundle(
+    `require("./sourceMappedStacks.js").mapStackTraces(() => require("node:sea").getAsset(${JSON.stringify(SOURCE_MAP_ASSET)}, "utf8"));\n` +
+      `require("./plugin.js").startPlugin(${JSON.stringify(version)}, () => ${JSON.stringify(schema)});\n`,
     DIST_NATIVE,
     "pulumi-resource-platform.js",
     [sdkModulesFromSdk(), leftOut()],
+    true,
   );
-  return { code, version, packages: bundledPackages(metafile), schema };
+  return { code, version, packages: bundledPackages(metafile), schema, sourceMap: map };
 }
 
 /**
