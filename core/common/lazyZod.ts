@@ -1,10 +1,6 @@
 /**
- * zod, loaded where a schema is first used instead of when the package is required. Every
- * `pulumi preview` requires this package, yet its schemas run only later: a check inside the
- * provider host, a look-up's first call, an error answer to decode. Loading zod (95 files) at
- * require time would cost every program about 80 ms for nothing; the first use pays it once.
- *
- * Types stay exact: modules `import type { z } from "zod"` and build values through these.
+ * zod (95 files), loaded where a schema is first used (a check, a look-up, an error to decode), not
+ * when a program requires the package. Types stay exact: modules `import type { z } from "zod"`.
  */
 import type * as Zod from "zod";
 

@@ -202,7 +202,7 @@ export interface ResourceKind {
   /**
    * The record's uid IS its parent's: one record per parent, every path names it by the parent's
    * uid. Its parent field is its uid, the parent alone is its natural key, and a state whose id
-   * is a uid of its own below the parent (as earlier versions stored one) still finds it.
+   * is a uid of its own below the parent (an older state's form) still finds it.
    */
   keyedByParent?: boolean;
   /**

@@ -25,7 +25,7 @@ export interface ResourceShape {
   readonly maps: readonly string[];
 }
 
-/** The options CustomResourceOptions has: how `get`'s earlier form (name, id, opts) is told from (name, id, state). */
+/** The options CustomResourceOptions has: tell `get`'s deprecated (name, id, opts) from (name, id, state). */
 const OPTION_KEYS = new Set([
   "id",
   "import",
@@ -54,9 +54,9 @@ const OPTION_KEYS = new Set([
 ]);
 
 /**
- * The arguments of `Kind.get(name, id, state?, opts?)`. Until the next release the earlier form
- * `get(name, uid, opts)` still works (CHANGELOG, deprecations): a third argument with only
- * resource options and no output of the kind is taken as the options.
+ * The arguments of `Kind.get(name, id, state?, opts?)`, or of the deprecated `get(name, uid, opts)`
+ * (CHANGELOG, deprecations): a third argument with only resource options and no output of the kind
+ * is taken as the options.
  */
 export function getArguments<State extends object>(
   shape: ResourceShape,

@@ -40,8 +40,8 @@ export function withClient(client: ApiClient, options: pulumi.InvokeOutputOption
 let warnedOfClientOption = false;
 
 /**
- * The client a call uses: the one `withClient` put in, else (for one release) the old
- * `{ client }` form that 0.1 documented, else the process-wide client from config/env.
+ * The client a call uses: the one `withClient` put in, else the deprecated `{ client }` option
+ * (CHANGELOG, deprecations), else the process-wide client from config/env.
  */
 function clientOf(name: string, options: pulumi.InvokeOptions | undefined): ApiClient {
   const injected = (options as WithClient | undefined)?.[CLIENT];

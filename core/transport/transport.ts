@@ -9,9 +9,8 @@
  * send ends at `deadlineMs` (the call's deadline) or when `signal` aborts; an answer larger than `maxBodyBytes` is
  * refused, its connection dropped.
  */
-// Types only: undici is loaded by createTransport, when the first API client is built. Loading it
-// costs a program ~65 ms (110 files), about half of what `require("platform-pulumi")` took, and
-// most programs import the package long before (or without) calling the API.
+// Types only: undici (110 files) loads with the first API client (createTransport), so a program
+// that imports the package pays for it only when it calls the API.
 import type { Dispatcher } from "undici";
 import { Clock, Timer, systemClock } from "../common/clock";
 
