@@ -1,6 +1,6 @@
 /**
- * Where stacks created before version 0.2 store the Subscription provider (`__provider` names
- * this path): it stays loadable forever, as the provider the kind's folder now holds.
+ * The Subscription provider at the path stacks created before version 0.2 name as `__provider`:
+ * keep it loadable forever; it re-exports the provider in the kind's folder.
  */
 import provider = require("./subscription/provider");
 export = provider;

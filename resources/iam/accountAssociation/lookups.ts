@@ -12,7 +12,7 @@ import { InputArgs, ListArgs, OneByUidOrNameArgs } from "../../../core/program/l
 import provider = require("./provider");
 import type { AccountAssociationArgs, AccountAssociationRecord } from "./resource";
 
-// The blocks' types as a program writes them, by the names earlier versions exported.
+// The blocks' types as a program writes them, under the names the package exports.
 type Block<K extends keyof AccountAssociationArgs> = NonNullable<pulumi.Unwrap<AccountAssociationArgs[K]>>;
 export type AmazonAccount = Block<"amazon">;
 export type AzureAccount = Block<"azure">;

@@ -33,8 +33,8 @@ const sameInstant = (a: unknown, b: unknown) =>
  * this cannot tell from a regeneration is the switch turned off and on again between two
  * reads: it counts as one, and the next `up` regenerates (the program gets the new token, where
  * keeping a dead one would break provisioning unseen). A regeneration with the same expiry at
- * the same time as the switch reads as the switch alone. A state without an etag (written
- * before this was recorded) gets the current one and no verdict.
+ * the same time as the switch reads as the switch alone. A state without an etag (an older
+ * state's) gets the current one and no verdict.
  */
 function tokenSuperseded(current: Props, state: Props): boolean {
   if (state.tokenSuperseded === true) return true;
@@ -216,7 +216,7 @@ const scimToken: ResourceKind = {
   },
   // Revoked, expired or never issued: this resource's token no longer works, so it is gone. The
   // token regenerated elsewhere is drift the program sees as a change (`preview
-  // --expect-no-changes` fails, `up` regenerates), its dead token no longer kept.
+  // --expect-no-changes` fails, `up` regenerates), its dead token dropped.
   readDrift: (current, state) => {
     if (typeof current.credentialState !== "string" || !USABLE.has(current.credentialState)) return undefined;
     return tokenSuperseded(current, state) ? { token: undefined, tokenSuperseded: true } : {};
