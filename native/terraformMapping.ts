@@ -9,8 +9,9 @@
  *
  * Made from the same table the migration reads states with (resources/terraform/vendorProvider.ts):
  * each resource type of the vendor's provider this package manages to its `platform:` token, each
- * data source to the look-up it is like. Types no kind manages have no entry. The old key `tf` is
- * answered as bridged providers answer it; a request for another provider has no mapping.
+ * data source to the look-up it is like. Types no kind manages have no entry. The key `tf` (the
+ * prototype converter's) is answered as bridged providers answer it; a request for another provider
+ * has no mapping.
  */
 import * as providerProto from "@pulumi/pulumi/proto/provider_pb";
 import {

@@ -3,7 +3,7 @@
 // plugin beside it (pulumi-resource-platform-node, native/plugin.ts) starts in the background;
 // every other call is passed to that plugin as it came, bytes, metadata, deadline and
 // cancellation included. The engine waits for a plugin's port before anything else and every
-// `pulumi` command starts the plugin, so that wait is what a Node.js start-up no longer sets.
+// `pulumi` command starts the plugin, so the front keeps Node.js's start-up out of that wait.
 package main
 
 import (
@@ -142,7 +142,7 @@ func (f *front) handle(_ any, stream grpc.ServerStream) error {
 			return &pulumirpc.PluginInfo{Version: version}, nil
 		})
 	case service + "Handshake":
-		// @pulumi/pulumi's server has no Handshake (the engine then goes on as before it existed,
+		// @pulumi/pulumi's server has no Handshake (the engine then goes on without it,
 		// provider_plugin.go handshake), and the engine asks it before anything else: answered
 		// here, no command waits for Node.js to start only to hear that.
 		return status.Error(codes.Unimplemented, "The server does not implement the method handshake")
