@@ -2,11 +2,9 @@
  * Variable names an exported program may declare: readable names made from record names, never
  * one that the language, the module system or the program itself already gives a meaning to.
  *
- * A record named `require` once made the program declare `const require`: TypeScript refuses it
- * ("Compiler reserves name 'require'") and the compiled CommonJS fails before it starts ("Cannot
- * access 'require' before initialization"); `Object` or `undefined` break the import helpers
- * TypeScript emits above the declarations in the same way. Hence one list of everything a
- * top-level `const` of a CommonJS or ES module must not be named.
+ * TypeScript refuses a top-level `const require` ("Compiler reserves name 'require'"), and `Object`
+ * or `undefined` break the import helpers it emits above the declarations: FORBIDDEN holds every
+ * name a top-level `const` of a CommonJS or ES module must not take.
  */
 
 /** Reserved words of JavaScript, with those of strict mode and of module code, and the names strict mode forbids. */
