@@ -94,7 +94,7 @@ export const identities: KindRules = {
     // An empty company is none, and so is the unspecified service principal.
     company: rec.data.company || undefined,
     servicePrincipal: isSet("servicePrincipal", rec.data.servicePrincipal) ? rec.data.servicePrincipal : undefined,
-    // Records kept before the service tracked sign-ins were last seen when created.
+    // A record without a sign-in time (an older state file's) was last seen when it was created.
     lastSeenTime: iso(Number(rec.data.lastSeenTime ?? rec.createTime)),
   }),
   filters: (params) => {
