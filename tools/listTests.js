@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Lists every test of the compiled suite as "<file> › <full name>", one a line, sorted, without
 // running any: jest loads each file and collects its tests, and a name pattern no test can match
-// leaves them all unrun (hooks included). Used to show that a change to the suite lost no test.
+// leaves them all unrun (hooks included). Two lists compared show that a change lost no test.
 // Arguments are jest's own (a tier: --selectProjects unit).
 const { buildArgv, runCLI } = require("jest");
 const path = require("node:path");

@@ -8,13 +8,13 @@
  * The executable is a Node.js single-executable application (./sea.ts) of one bundle of the plugin
  * and its dependencies (./bundle.ts). Why that and not a packager: pkg and nexe download prebuilt
  * base binaries from GitHub releases (not reachable from the machines that build this, and pkg is
- * no longer maintained), while SEA needs only the running `node` and postject from npm. Where the
+ * unmaintained), while SEA needs only the running `node` and postject from npm. Where the
  * running Node.js cannot be made into an executable, the build fails saying why.
  *
  * Archives are kept in ~/.cache/platform-pulumi/plugin/<hash> (XDG_CACHE_HOME respected), named
- * by their inputs (the bundle, the node binary, postject, this recipe: two builds of the same
- * inputs gave archives 75 bytes apart, so the output is not what names them), and the tests reuse
- * one until the code changes.
+ * by their inputs (the bundle and its source map, the node binary, postject, this recipe; not the
+ * output, which differs by a few bytes between builds of the same inputs), and the tests reuse one
+ * until the code changes.
  */
 import { spawn, spawnSync } from "node:child_process";
 import * as crypto from "node:crypto";
