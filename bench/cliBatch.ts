@@ -4,7 +4,7 @@
  * identities in it, and a role binding of each on the group), with the emulator answering every
  * request 50 ms late and each token limited to 50 requests a second (then 429 with Retry-After),
  * at `--parallel` 8 and 64. Ours (reads of one kind that overlap answered together by one List,
- * core/runtime/readBatches.ts) beside today's one GET per record: the same build with
+ * core/runtime/readBatches.ts) beside `today`, one GET per record: the same build with
  * `platform:batchReads false`, in the same run, the two alternating (which goes first changes
  * from run to run), so each pair sees the same moment of the machine.
  *
@@ -89,7 +89,7 @@ export interface BatchParallelFigure {
    * but its reads. No provider's reads can bring a `preview --refresh` below it.
    */
   previewOnly: { ms: Spread; requests: number };
-  /** ours / today, run by run; `previewOnly`: the preview without its reads over today's whole run. */
+  /** ours / today, run by run; `previewOnly`: the preview without its reads over `today`'s whole run. */
   oursOverToday: { wall: Spread; readsWindow: Spread; requests: Spread; previewOnly: Spread };
 }
 
