@@ -1,18 +1,7 @@
 /**
- * Figure 12b: what figure 12's drift check costs besides its reads, and how much of that is ours.
- * `pulumi preview` (no `--refresh`) of figure 12's stack under the real CLI, beside the same
- * preview of the same graph (per team a group, two identities in it, a role binding of each, with
- * the same inputs and the same references between them) made of a trivial dynamic provider: check
- * returns the inputs, diff answers no change, read returns the state; installed as a package, so
- * it is stored as a bare require, as ours is. Both stacks are deployed first (on an emulator
- * without limits), then the two previews alternate (which goes first changes from run to run)
- * against the emulator of figure 12 (50 ms, 50 requests a second), so each pair sees the same
- * moment of the machine. Whatever ours costs above the trivial provider is ours (the classes in
- * the program, our check and diff in the host); the rest any dynamic provider pays under this CLI.
- *
- * With `cpuProfileDir`, one more preview of each is made with `--cpu-prof` for every Node process
- * of it (the program's runner and the dynamic-provider host) and the profiles summarized: self
- * time by package and the functions of ours that take the most.
+ * Figure 12b: figure 12's `pulumi preview` without `--refresh`, ours beside a trivial dynamic provider of
+ * the same graph, to tell our cost from what any dynamic provider pays (with `cpuProfileDir`, CPU
+ * profiles of each). What it measures: bench/README.md [12b].
  */
 import * as fs from "node:fs";
 import * as os from "node:os";

@@ -1,18 +1,7 @@
 /**
- * Figure 14: `platform-pulumi drift` beside `pulumi preview --refresh` and `pulumi refresh
- * --preview-only` of the same stack under the real CLI, against a far-away, rate-limited service.
- * The stack is figure 12's (per team a group, two CI identities, a role binding of each),
- * deployed by `pulumi up` on an emulator without limits; then some groups and identities are
- * edited, some bindings deleted and an identity with a binding made by hand, behind the program's
- * back; the emulator starts again from its state file at the same address, 50 ms away and 50
- * requests a second. Each of the three runs once on that drift, at `--parallel 64` for the CLI's two:
- * drift reads the stack from the output of `pulumi stack export` (`--stack-file`), taken before.
- *
- * Measured: wall time; the requests the emulator logged; drift's peak RSS (`/usr/bin/time`'s
- * maximum resident set of the drift process); and which records each names changed or deleted,
- * which must be the same for all three and exactly those edited and deleted. Then drift alone on
- * the same stack with the emulator's records of those kinds cloned up to `cloneTo` (unmanaged
- * copies of whole teams), as figure 9 clones records: how its cost grows with the organization.
+ * Figure 14: `platform-pulumi drift` beside `pulumi preview --refresh` and `pulumi refresh --preview-only`
+ * on figure 12's drifted stack and rate-limited emulator, then drift alone as the organization grows
+ * (`cloneTo`). What it measures and its targets: bench/README.md [14].
  */
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";

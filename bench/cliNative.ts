@@ -1,23 +1,7 @@
 /**
- * Figure 11: the native provider against the dynamic one, under the real Pulumi CLI, in one run.
- * Two stacks of N groups on one emulator: the package's dynamic `platform.iam.Group` (run by the
- * dynamic-provider host the CLI launches) and the native `platform:iam:Group` (run by the plugin,
- * found through Pulumi.yaml `plugins.providers` in the installed package). Each stack is deployed
- * once (not timed), then `pulumi preview --expect-no-changes` and `pulumi preview --refresh
- * --expect-no-changes` are timed `runs` times, the two providers alternating (the first of each
- * pair changes from run to run), so each pair sees the same moment of the machine.
- *
- * The native program registers each group the way a generated SDK's class does: every property of
- * the schema's resource declared (undefined until the engine answers), the inputs given, as the
- * dynamic class declares its outputs. So the program's cost under the SDK is the same for both,
- * and what differs is the provider and what the engine stores and sends for it.
- *
- * Each step's fixed cost (the runner, the CLI, starting the provider) is the same step over
- * FIXED_GROUPS groups, taken off before dividing, as in figure 10; whole runs are reported too.
- * CPU is the deployment's (runner, CLI, provider process: the bench process's reaped children);
- * the emulator, in the bench process, is the API's cost and not counted.
- * State bytes per resource: the growth of the stack's state file per group, and one group's entry
- * (its JSON) with the bytes of its `__provider`, which the native state must not hold.
+ * Figure 11: the native provider against the dynamic one under the real CLI: two stacks of N groups,
+ * `preview` and `preview --refresh` alternating between them, the native program declaring every
+ * schema property as a generated SDK does. What it measures and its targets: bench/README.md [11].
  */
 import * as fs from "node:fs";
 import * as os from "node:os";

@@ -1,23 +1,7 @@
 /**
- * Figure 10: the real Pulumi CLI at scale. `pulumi up` and then `pulumi preview --refresh` of a
- * program of N groups, each a whole CLI run (tools/pulumi-cli/stack.ts: the CLI's own engine, its
- * file backend and passphrase secrets, the dynamic-provider host it launches; the program inline in
- * a runner process driven by the Automation API), for each size on a fresh emulator. Beside it, in
- * the same run and alternating with it, the same program of N resources of a no-op dynamic provider
- * (check, diff, create and read answer at once, no request), installed as a package so that it is
- * stored as a bare require, as ours is.
- *
- * The file backend writes the whole state after every step of an `up` (a begin and an end per
- * resource), so an `up` of N costs O(N²) in the CLI whatever the provider: at 10,000 groups hours
- * of CPU. The scaled `up` therefore runs with PULUMI_SKIP_CHECKPOINTS=true (the state is written
- * once, at the end), which measures the engine and the provider; the default, checkpointed `up` is
- * measured apart at `checkpointSizes` (fresh stacks, ours and the no-op), so its growth is shown.
- *
- * Each step's fixed cost (the runner, the CLI, the host, loading the program's libraries) is the
- * same step over FIXED_GROUPS resources of the same variant, taken off before dividing. Reported
- * per step: wall time and the CPU time of the processes of the deployment (runner, CLI, host:
- * the bench process's reaped children; the emulator in the bench process is not counted), per
- * resource; the runner's peak RSS (the SDK's); the state file's size.
+ * Figure 10: `pulumi up` then `pulumi preview --refresh` of N groups under the real CLI, beside a no-op
+ * dynamic provider (plain and of the Group's shape), per size on a fresh emulator; the scaled `up` skips
+ * checkpoints (the file backend's are O(N²)). What it measures and its targets: bench/README.md [10].
  */
 import * as fs from "node:fs";
 import * as os from "node:os";

@@ -1,17 +1,7 @@
 /**
- * Figure 13: the plugin's archive (`npm run plugin`, tools/plugin: its Go front, which starts the
- * Node.js single executable beside it) against the launcher the npm package ships
- * (native/pulumi-resource-platform on `node`, requiring dist/native): what a user downloads and
- * keeps on disk, and how long the engine waits for each to start. Each sample is a fresh process
- * started as the engine starts a plugin (its address as the argument): the time until it prints its
- * port (the handshake), then until it answers GetSchema over gRPC (what `pulumi package get-schema`
- * and SDK generation wait for), then until it answers a Configure asked right after (what a
- * deployment's first resource waits for), and its resident memory then (the front's with the
- * Node.js plugin's). The two alternate, and ratios are taken sample by sample.
- *
- * With `baseline` (a folder holding both archives of an earlier build, e.g. `npm run plugin` and
- * `npm run cli-archive` at another commit), that build's executables are sampled in the same
- * rounds, and so is each CLI executable's `--help` (start to exit): new / old, sample by sample.
+ * Figure 13: the plugin's archive (tools/plugin) against the npm package's launcher, and with `baseline`
+ * against an earlier build's archives: sizes, and each fresh process's time to its port, GetSchema and
+ * first Configure, sample by sample. What it measures and its targets: bench/README.md [13].
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
