@@ -57,7 +57,8 @@ function literalVariations(value: ExampleValue): Variation[] {
     const digits = /(\d+)(?!.*\d)/.exec(value);
     if (digits)
       out.push((i) => {
-        const counted = String(Number(digits[1]) + i).padStart(digits[1].length, "0");
+        // From one more than the example's, so that no record is the example's twin.
+        const counted = String(Number(digits[1]) + i + 1).padStart(digits[1].length, "0");
         return value.slice(0, digits.index) + counted + value.slice(digits.index + digits[1].length);
       });
     return out;
