@@ -6,12 +6,15 @@
  */
 import type * as Pulumi from "@pulumi/pulumi";
 import type * as KindList from "../resources/kinds";
+import type { ResourceKind } from "../core/model/kind";
 import type { Harness } from "../tools/host/resourceHarness";
 import { urnOf } from "../tools/host/host";
 
 export interface ManagedKind {
   typeName: string;
   domain: string;
+  /** Its description, as the staged package's provider carries it. */
+  description: ResourceKind;
   /** The provider module as a program's `require` names it. */
   module: string;
   /** The `__provider` text every resource of this kind stores. */
@@ -36,18 +39,8 @@ export function providerModules(h: Pick<Harness, "staged">): string[] {
   return kindList.KINDS.map((kind) => `platform-pulumi/dist/${kindList.modulePathOf(kind)}.js`);
 }
 
-interface KindDescription {
-  typeName: string;
-  domain: string;
-  writable: readonly string[];
-  replaceOn: readonly string[];
-  companions?: ReadonlyArray<{ input: string }>;
-  createdAtField?: string | null;
-  keyedByParent?: boolean;
-}
-
 /** What the benchmarks need of a kind's description. */
-function described(module: string, kind: KindDescription | undefined) {
+function described(module: string, kind: ResourceKind | undefined) {
   if (!kind) throw new Error(`${module} exports no kind description`);
   return {
     typeName: kind.typeName,
@@ -65,7 +58,7 @@ export async function managedKinds(h: Harness): Promise<ManagedKind[]> {
   class Probe extends pulumi.dynamic.Resource {}
   const kinds: ManagedKind[] = [];
   for (const module of providerModules(h)) {
-    const provider = h.staged.require<Pulumi.dynamic.ResourceProvider & { kind?: KindDescription }>(module);
+    const provider = h.staged.require<Pulumi.dynamic.ResourceProvider & { kind?: ResourceKind }>(module);
     const { typeName, domain, updatable, companionInputs, listsBeforeCreate, keyedByParent } = described(
       module,
       provider.kind,
@@ -78,6 +71,7 @@ export async function managedKinds(h: Harness): Promise<ManagedKind[]> {
     if (!providerText.includes(`require("${module}")`))
       throw new Error(`${module} did not serialize as a bare require: ${providerText.slice(0, 200)}`);
     kinds.push({
+      description: provider.kind!,
       typeName,
       domain,
       module,

@@ -17,6 +17,7 @@ import { startEmulator, RunningEmulator } from "../emulator";
 import { ManagedKind, managedKinds } from "./kinds";
 import { pool } from "./stats";
 import { withClient } from "../core/program/lookup";
+import { ExampleRecords, freshPlace } from "../tools/host/exampleRecords";
 
 export interface CountedOperation {
   /** "Group", "getGroups limit 201", "token exchange". */
@@ -108,210 +109,105 @@ async function lifecycle(
   await counted(h, into, type, "delete", floors.delete ?? 1, () => h.host.delete(created.id, urn, updated));
 }
 
-const GITHUB = "https://token.actions.githubusercontent.com";
-
 /**
- * What each managed kind is measured with: inputs to create, an in-place change (no replacement)
- * or, for a kind the API cannot update, a change that replaces it, and what to remove afterwards.
- * Made directly through the API, not counted. A kind found in the package without a sample here
- * fails the figure (and tests/bench.test.ts), naming it.
+ * What a kind is measured with, derived from its description (tools/host/exampleRecords.ts): its
+ * example's inputs under a group of its own, with what they refer to made first through the API
+ * (not counted); a change that updates it in place or, for a kind the API cannot update, one that
+ * replaces it; and its own floors where the description gives them. A kind whose delete is refused
+ * without a guard input (a repo's `allowDelete`) gets the guard set.
  */
-type Sample = (h: Harness) => Promise<
-  {
-    inputs: Props;
-    cleanup?: () => Promise<void>;
-    /**
-     * A hand-written kind's own floors where they are not one request (a SCIM token's create is
-     * a generate and an enable; its update reads the etag first).
-     */
-    floors?: Floors;
-  } & ({ changed: Props } | { replaced: Props })
->;
-
-/** A repo made directly through the API, for the kinds that live in one. */
-async function benchRepo(h: Harness, name: string): Promise<{ uid: string; cleanup: () => Promise<void> }> {
-  const repo = await h.api<{ uid: string }>("POST", `/registry/v2beta1/repos/${h.emu.rootUid}`, { name });
-  return {
-    uid: repo.body.uid,
-    cleanup: async () => void (await h.api("DELETE", `/registry/v2beta1/repos/${repo.body.uid}`)),
-  };
+interface Sample {
+  /** "Group", or "Repo (readme)" for a companion's variant. */
+  subject: string;
+  kind: ManagedKind;
+  inputs: Props;
+  change: Props;
+  inPlace: boolean;
+  floors?: Floors;
+  cleanup(): Promise<void>;
 }
 
-const DIGEST = `sha256:${"ab".repeat(32)}`;
-
-export const SAMPLES: Record<string, Sample> = {
-  Role: async (h) => ({
-    inputs: { parentUid: h.emu.rootUid, name: "bench-role", capabilities: ["CAP_REPO_LIST"] },
-    changed: { description: "measured" },
-  }),
-  Group: async (h) => ({
-    inputs: { parentUid: h.emu.rootUid, name: "bench-group", description: "measured" },
-    changed: { name: "bench-group-renamed" },
-  }),
-  Identity: async (h) => ({
-    inputs: {
-      parentUid: h.emu.rootUid,
-      name: "bench-identity",
-      claimMatch: { issuer: GITHUB, subject: "repo:acme/app:ref:refs/heads/main" },
-    },
-    changed: { description: "measured" },
-  }),
-  IdentityProvider: async (h) => {
-    const roles = (await h.api<{ roles: { uid: string }[] }>("GET", "/iam/v2beta1/roles?name=viewer")).body.roles;
-    return {
-      inputs: {
-        parentUid: h.emu.rootUid,
-        name: "bench-idp",
-        defaultRole: roles[0].uid,
-        oidc: { issuer: "https://login.example.com", clientId: "bench", clientSecret: "bench-client-secret" },
-      },
-      changed: { oidc: { issuer: "https://login.example.com", clientId: "bench", clientSecret: "rotated-secret" } },
-    };
-  },
-  RoleBinding: async (h) => {
-    const root = h.emu.rootUid;
-    const group = await h.api("POST", `/iam/v2beta1/groups/${root}`, { name: "bench-binding-group" });
-    const identity = await h.api("POST", `/iam/v2beta1/identities/${root}`, {
-      name: "bench-binding-identity",
-      claimMatch: { issuer: GITHUB, subject: "repo:acme/binding" },
-    });
-    const role = async (name: string) =>
-      (await h.api<{ roles: { uid: string }[] }>("GET", `/iam/v2beta1/roles?name=${name}`)).body.roles[0].uid;
-    return {
-      inputs: { groupUid: group.body.uid, identityUid: identity.body.uid, roleUid: await role("viewer") },
-      changed: { roleUid: await role("editor") },
+/** The sample of `kind`, and one more per companion document (a repo's readme), each measured under its own subject. */
+export async function samplesOf(
+  h: Pick<Harness, "api" | "emu">,
+  kind: ManagedKind,
+  kinds: readonly ManagedKind[],
+): Promise<Sample[]> {
+  const descriptions = kinds.map((k) => k.description);
+  const samples: Sample[] = [];
+  for (const companion of [undefined, ...(kind.description.companions ?? [])]) {
+    const subject = companion ? `${kind.typeName} (${companion.input})` : kind.typeName;
+    const place = await freshPlace(
+      h.api,
+      descriptions,
+      h.emu.rootUid,
+      `bench-${subject.replace(/\W+/g, "-").toLowerCase()}`,
+    );
+    const records = new ExampleRecords(h.api, descriptions, place.uid);
+    const described = records.kind(kind.typeName);
+    const inputs = { ...(await records.inputs(described)), ...deleteGuard(described) };
+    const { inPlace, change } = companion
+      ? { inPlace: true, change: { [companion.input]: `# ${subject}, changed\n` } }
+      : await records.change(described);
+    if (companion) inputs[companion.input] = `# ${subject}\n`;
+    samples.push({
+      subject,
+      kind,
+      inputs,
+      change,
+      inPlace,
+      floors: described.requestFloors,
       cleanup: async () => {
-        await h.api("DELETE", `/iam/v2beta1/groups/${group.body.uid}`);
-        await h.api("DELETE", `/iam/v2beta1/identities/${identity.body.uid}`);
+        await records.remove();
+        await place.remove();
       },
-    };
-  },
-  Repo: async (h) => ({
-    inputs: { parentUid: h.emu.rootUid, name: "bench-repo", description: "measured", allowDelete: true },
-    changed: { description: "measured again" },
-  }),
-  Tag: async (h) => {
-    const repo = await benchRepo(h, "bench-tag-repo");
-    return {
-      inputs: { repoUid: repo.uid, name: "bench-tag", digest: DIGEST },
-      replaced: { name: "bench-tag-renamed" },
-      cleanup: repo.cleanup,
-    };
-  },
-  Overlay: async (h) => ({
-    inputs: { parentUid: h.emu.rootUid, name: "bench-overlay", config: { environment: { TZ: "UTC" } } },
-    replaced: { name: "bench-overlay-renamed" },
-  }),
-  OverlayBinding: async (h) => {
-    const repo = await benchRepo(h, "bench-binding-repo");
-    const overlay = await h.api<{ uid: string }>("POST", `/registry/v2beta1/overlays/${h.emu.rootUid}`, {
-      name: "bench-binding-overlay",
-      config: {},
     });
-    return {
-      inputs: { repoUid: repo.uid, overlayUid: overlay.body.uid, tags: ["latest"] },
-      replaced: { tags: ["latest", "v1"] },
-      cleanup: async () => {
-        await repo.cleanup();
-        await h.api("DELETE", `/registry/v2beta1/overlays/${overlay.body.uid}`);
-      },
-    };
-  },
-  // One association per group (its uid is the group's): a group of its own, not the root, which may hold one.
-  AccountAssociation: async (h) => {
-    const group = await h.api<{ uid: string }>("POST", `/iam/v2beta1/groups/${h.emu.rootUid}`, {
-      name: "bench-association-group",
-    });
-    return {
-      inputs: { groupUid: group.body.uid, name: "bench-association", amazon: { account: "123456789012" } },
-      changed: { amazon: { account: "210987654321" } },
-      cleanup: async () => void (await h.api("DELETE", `/iam/v2beta1/groups/${group.body.uid}`)),
-    };
-  },
-  ExternalGroupRoleMapping: async (h) => {
-    const roles = await h.api<{ roles: { uid: string }[] }>("GET", "/iam/v2beta1/roles?name=viewer");
-    const sso = await h.api<{ uid: string }>("POST", `/iam/v2beta1/identityProviders/${h.emu.rootUid}`, {
-      name: "bench-sso",
-      defaultRole: roles.body.roles[0].uid,
-      oidc: { issuer: "https://sso.example.com", clientId: "bench" },
-    });
-    return {
-      inputs: { identityProviderUid: sso.body.uid, externalGroupId: "bench-admins", roleUid: roles.body.roles[0].uid },
-      replaced: { externalGroupId: "bench-readers" },
-      cleanup: async () => void (await h.api("DELETE", `/iam/v2beta1/identityProviders/${sso.body.uid}`)),
-    };
-  },
-  GroupInvite: async (h) => {
-    const roles = await h.api<{ roles: { uid: string }[] }>("GET", "/iam/v2beta1/roles?name=viewer");
-    return {
-      inputs: { groupUid: h.emu.rootUid, roleUid: roles.body.roles[0].uid, ttl: "86400s" },
-      replaced: { ttl: "3600s" },
-    };
-  },
-  ScimToken: async (h) => {
-    const roles = await h.api<{ roles: { uid: string }[] }>("GET", "/iam/v2beta1/roles?name=viewer");
-    const sso = await h.api<{ uid: string }>("POST", `/iam/v2beta1/identityProviders/${h.emu.rootUid}`, {
-      name: "bench-scim",
-      defaultRole: roles.body.roles[0].uid,
-    });
-    return {
-      inputs: { identityProviderUid: sso.body.uid },
-      changed: { enabled: false },
-      // create: generate, then setScimEnabled; update: the etag's GET, then setScimEnabled.
-      floors: { create: 2, update: 2 },
-      cleanup: async () => void (await h.api("DELETE", `/iam/v2beta1/identityProviders/${sso.body.uid}`)),
-    };
-  },
-  Subscription: async (h) => ({
-    inputs: { parentUid: h.emu.rootUid, sink: "https://hooks.example.com/bench" },
-    replaced: { sink: "https://hooks.example.com/bench-2" },
-  }),
-};
+  }
+  return samples;
+}
 
-/**
- * Further samples of a kind, each measured under its own subject: a repo with a readme (a
- * companion document: one more request at create, read and the update of the readme).
- */
-export const VARIANT_SAMPLES: Array<{ typeName: string; subject: string; sample: Sample }> = [
-  {
-    typeName: "Repo",
-    subject: "Repo (readme)",
-    sample: async (h) => ({
-      inputs: { parentUid: h.emu.rootUid, name: "bench-repo-readme", readme: "# bench\n", allowDelete: true },
-      changed: { readme: "# bench, measured\n" },
-    }),
-  },
-];
+/** The local boolean inputs whose `true` lifts the kind's refusal to delete a record (a repo's `allowDelete`). */
+function deleteGuard(kind: ReturnType<ExampleRecords["kind"]>): Props {
+  if (!kind.refuseDelete?.({})) return {};
+  const guard = kind.localInputs.find((input) => kind.refuseDelete!({ [input]: true }) === undefined);
+  if (!guard)
+    throw new Error(`${kind.typeName}: its delete is refused, and no local input set to true lifts the refusal`);
+  return { [guard]: true };
+}
 
 /** Every managed kind the package ships (bench/kinds.ts), its operations through the host. */
 export async function countResourceRequests(h: Harness): Promise<CountedOperation[]> {
   const kinds = await managedKinds(h);
-  const missing = kinds.filter((k) => !SAMPLES[k.typeName]).map((k) => `${k.typeName} (${k.module})`);
-  if (missing.length)
-    throw new Error(`no request-floor sample for ${missing.join(", ")}: add one to SAMPLES in bench/requests.ts`);
   const ops: CountedOperation[] = [];
+  const variants: Sample[] = [];
   for (const kind of kinds) {
-    const sample = await SAMPLES[kind.typeName](h);
-    h.emu.clearRequests();
-    const changed = "changed" in sample ? sample.changed : undefined;
-    if ((changed !== undefined) !== kind.updatable)
-      throw new Error(`the ${kind.typeName} sample's change must ${kind.updatable ? "update in place" : "replace"}`);
-    const replaced = "replaced" in sample ? sample.replaced : undefined;
-    await lifecycle(h, ops, kind, sample.inputs, changed, replaced, kind.typeName, sample.floors);
-    await sample.cleanup?.();
+    const [sample, ...more] = await samplesOf(h, kind, kinds);
+    variants.push(...more);
+    await measure(h, ops, sample);
   }
-  for (const variant of VARIANT_SAMPLES) {
-    const kind = kinds.find((k) => k.typeName === variant.typeName);
-    if (!kind) throw new Error(`no managed kind ${variant.typeName} for the sample ${variant.subject}`);
-    const sample = await variant.sample(h);
-    h.emu.clearRequests();
-    const changed = "changed" in sample ? sample.changed : undefined;
-    const replaced = "replaced" in sample ? sample.replaced : undefined;
-    await lifecycle(h, ops, kind, sample.inputs, changed, replaced, variant.subject, sample.floors);
-    await sample.cleanup?.();
-  }
+  for (const variant of variants) await measure(h, ops, variant);
   h.emu.clearRequests();
   return ops;
+}
+
+async function measure(h: Harness, ops: CountedOperation[], sample: Sample): Promise<void> {
+  h.emu.clearRequests();
+  if (sample.inPlace !== sample.kind.updatable)
+    throw new Error(
+      `the ${sample.subject} sample's change must ${sample.kind.updatable ? "update in place" : "replace"}`,
+    );
+  const { inputs, change, inPlace } = sample;
+  await lifecycle(
+    h,
+    ops,
+    sample.kind,
+    inputs,
+    inPlace ? change : undefined,
+    inPlace ? undefined : change,
+    sample.subject,
+    sample.floors,
+  );
+  await sample.cleanup();
 }
 
 /**

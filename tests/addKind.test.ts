@@ -3,7 +3,8 @@
  * those steps (its description, its provider module, its registry line and, since the API has no
  * such collection, its API document entry; no emulator file, its behaviour being the generic one),
  * is served by the emulator, created, read, updated, looked up and deleted through the generic
- * lifecycle, and is picked up by the native schema, the exporter, the class generator and the docs.
+ * lifecycle, and is picked up by the native schema, the exporter, the class generator, the docs,
+ * the request floors of the benchmarks and the cases of the suites that run every kind.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -24,6 +25,9 @@ import { docsContext } from "../tools/generate/docs/docsFiles";
 import { kindPage } from "../tools/generate/docs/kindPage";
 import { documentedSchemas, generateKind, repoRoot } from "../tools/generate/main";
 import { fetchClient } from "./support/lookupClient";
+import { KIND_CASES, kindCase } from "./support/kindCases";
+import { samplesOf } from "../bench/requests";
+import type { ManagedKind } from "../bench/kinds";
 
 /** Step 1: the description (resources/iam/widget/description.ts); CORE is the package's core/. */
 const DESCRIPTION = `
@@ -233,3 +237,59 @@ test("the native schema, the exporter, the class generator and the docs pick the
   expect(page).toContain("new platform.iam.Widget(");
   expect(page).toContain("The group the widget lives in.");
 }, 120_000);
+
+test("its request-floor sample and its case in the suites that run every kind come from its description: no table line", async () => {
+  const api = async (method: string, route: string, body?: unknown) => {
+    const response = await fetch(`${emu.url}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${emu.token}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  };
+  // The kind list with the kind on it: KIND_CASES is kindCase of each kind of the list (taken when loaded).
+  const kinds = KINDS.map((r) => r.provider.kind!);
+  expect(Object.keys(KIND_CASES)).toEqual(
+    kinds.filter((kind) => !kind.partOf && kind !== widget).map((kind) => kind.typeName),
+  );
+
+  // The case: three records made out of band under a group, each declared by inputs that pass the check.
+  const group = (await api("POST", `/iam/v2beta1/groups/${emu.rootUid}`, { name: "widget-cases" })).body.uid;
+  const place = await kindCase(widget, kinds).place({ api }, group, 3);
+  expect(place.parent).toBe(group);
+  const made = [];
+  for (const i of [0, 1, 2]) {
+    expect(place.inputs(i)).toEqual({ parentUid: group, name: `w-${i}`, description: "a widget" });
+    expect((await provider.check({}, place.inputs(i))).failures ?? []).toEqual([]);
+    made.push(await api("POST", `/iam/v2beta1/widgets/${place.parent}`, place.body(i)));
+  }
+  expect(made.map((answer) => answer.status)).toEqual([200, 200, 200]);
+
+  // The sample: its example under a group of its own, and a change in place; measured at the
+  // benchmarks' floors (create 1, read 1, update 1, delete 1) through the generic lifecycle. The
+  // benchmarks read each kind of the staged package; here, of the kind list in-process.
+  const managed = kinds.map(
+    (kind) => ({ typeName: kind.typeName, description: kind, updatable: true }) as unknown as ManagedKind,
+  );
+  const [sample, ...variants] = await samplesOf({ api, emu }, managed.at(-1)!, managed);
+  expect(variants).toEqual([]);
+  expect(sample).toMatchObject({ subject: "Widget", inPlace: true, change: { name: "w-1" } });
+  expect(sample.inputs).toEqual({ parentUid: expect.any(String), name: "w", description: "a widget" });
+  const counted = async <T>(work: () => Promise<T>): Promise<[T, number]> => {
+    emu.clearRequests();
+    const result = await work();
+    return [result, emu.requests().length];
+  };
+  const [created, creates] = await counted(() => provider.create(sample.inputs));
+  const [read, reads] = await counted(() => provider.read(created.id, created.outs));
+  const next = { ...sample.inputs, ...sample.change };
+  const diff = await provider.diff(created.id, read.props, next);
+  expect(diff).toMatchObject({ changes: true });
+  expect(diff.replaces ?? []).toEqual([]);
+  const [updated, updates] = await counted(() => provider.update(created.id, read.props, next));
+  expect(updated.outs).toMatchObject({ name: "w-1" });
+  const [, deletes] = await counted(() => provider.delete(created.id, updated.outs));
+  expect([creates, reads, updates, deletes]).toEqual([1, 1, 1, 1]);
+  await sample.cleanup();
+}, 60_000);

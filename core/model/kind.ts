@@ -319,6 +319,12 @@ export interface ResourceKind {
   /** Custom methods run as steps of create, update and delete (Verb). */
   verbs?: Verbs;
   /**
+   * Requests its create and update send where that is not one each, which its verbs alone do not
+   * tell (a SCIM token's create is a generate and an enable; its update reads the etag first):
+   * the floors the benchmarks hold it to.
+   */
+  requestFloors?: { readonly create?: number; readonly update?: number };
+  /**
    * The record the resource's uid names is another kind's, this noun's ("identity provider", for
    * its SCIM token): the resource is part of that record, made, changed and undone by its verbs
    * alone (never a POST, PATCH or DELETE of the record), one per record, its uid the record's

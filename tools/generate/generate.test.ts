@@ -13,6 +13,7 @@ import { documentedSchemas, generateKind, repoRoot, staleFiles } from "./main";
 import { sdkTreeDifferences } from "../pulumi-cli/sdks";
 import { typeErrors } from "./typeCheck";
 import { aliasNames } from "./typeText";
+import { domainIndexes } from "./domainIndex";
 
 test("every generated file is current, the SDKs under sdk/ among them (else run `npm run generate`)", async () => {
   expect(await staleFiles()).toEqual([]);
@@ -34,6 +35,28 @@ test("an SDK tree with a changed file, a missing one and one nothing generates d
       "go/platform/iam/group.go",
       "python/pyproject.toml (missing)",
       "nodejs/old.ts (nothing generates it: delete it)",
+    ]);
+  } finally {
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test("a domain's index re-exports each kind's class, then its look-ups and types when they are beside it", () => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "platform-pulumi-domain-index-"));
+  try {
+    const kind = (name: string, beside: string[]) => {
+      fs.mkdirSync(path.join(folder, "iam", name), { recursive: true });
+      for (const module of ["description", "provider", ...beside])
+        fs.writeFileSync(path.join(folder, "iam", name, `${module}.ts`), "export {};\n");
+      return path.join(folder, "iam", name);
+    };
+    const indexes = domainIndexes([kind("widget", ["lookups", "types"]), kind("gadget", [])]);
+    expect(indexes).toEqual([{ file: path.join(folder, "iam", "index.ts"), text: expect.any(String) }]);
+    expect(indexes[0].text.split("\n").filter((line) => line.startsWith("export"))).toEqual([
+      'export * from "./widget/resource";',
+      'export * from "./widget/lookups";',
+      'export * from "./widget/types";',
+      'export * from "./gadget/resource";',
     ]);
   } finally {
     fs.rmSync(folder, { recursive: true, force: true });

@@ -1,12 +1,13 @@
 /**
  * `npm run generate`: writes every file derived from the kinds' descriptions (each kind's
- * `resource.ts` beside its description, the resources table of docs/guides/resources.md, the
- * reference pages under docs/api/, the examples of docs/_index.md and the settings table of
- * docs/installation-configuration.md) and the SDKs under sdk/ (tools/pulumi-cli/sdks.ts, with
- * `platform-gen-sdk` built beside the Pulumi CLI); `--check` writes nothing and fails naming each
- * file that is stale, or left over under docs/api/ or sdk/ (the SDKs regenerated into a temporary
- * folder and compared with the committed trees). Runs from the compiled tree (dist/), and
- * reads the registry (resources/kinds.ts), so it knows the kinds the package ships and no other.
+ * `resource.ts` beside its description, each domain's index (resources/<domain>/index.ts), the
+ * resources table of docs/guides/resources.md, the reference pages under docs/api/, the examples
+ * of docs/_index.md and the settings table of docs/installation-configuration.md) and the SDKs
+ * under sdk/ (tools/pulumi-cli/sdks.ts, with `platform-gen-sdk` built beside the Pulumi CLI);
+ * `--check` writes nothing and fails naming each file that is stale, or left over under docs/api/
+ * or sdk/ (the SDKs regenerated into a temporary folder and compared with the committed trees).
+ * Runs from the compiled tree (dist/), and reads the registry (resources/kinds.ts), so it knows
+ * the kinds the package ships and no other.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -29,6 +30,7 @@ import { ProgramContext, kindProgram } from "./docs/program";
 import { typescriptDeclaration } from "./docs/typescript";
 import { resourcesTable, withTable } from "./resourcesTable";
 import { resourceModule } from "./resourceModule";
+import { domainIndexes } from "./domainIndex";
 
 /** The repository whose sources it writes, from the compiled tree (dist/) it runs from. */
 export const repoRoot = path.resolve(__dirname, "..", "..", "..");
@@ -102,6 +104,7 @@ export async function generatedFiles(): Promise<GeneratedFile[]> {
   const schemas = documentedSchemas();
   const files: GeneratedFile[] = [];
   const models: KindModel[] = [];
+  const folders: string[] = [];
   const context = programContext();
   for (const registered of KINDS) {
     const kind = registered.provider.kind;
@@ -109,8 +112,11 @@ export async function generatedFiles(): Promise<GeneratedFile[]> {
     const model = kindModel(kind, schemas);
     models.push(model);
     // The class goes beside the kind's provider module, in the kind's folder.
-    files.push(await classFile(model, path.join(repoRoot, path.dirname(modulePathOf(registered))), schemas, context));
+    const folder = path.join(repoRoot, path.dirname(modulePathOf(registered)));
+    folders.push(folder);
+    files.push(await classFile(model, folder, schemas, context));
   }
+  files.push(...domainIndexes(folders));
   const resourcesPage = path.join(DOCS, "guides", "resources.md");
   files.push({
     file: resourcesPage,

@@ -147,7 +147,7 @@ const scimToken: ResourceKind = {
       "revoke it first. It takes no `adopt` and has no `get`.",
     example: {
       name: "okta-scim",
-      inputs: { identityProviderUid: { $uidOf: "IdentityProvider" }, expireTime: "2027-01-01T00:00:00Z" },
+      inputs: { identityProviderUid: { $uidOf: "IdentityProvider" }, expireTime: "2099-01-01T00:00:00Z" },
       exports: ["endpointUrl", "token"],
     },
     fields: {
@@ -224,6 +224,8 @@ const scimToken: ResourceKind = {
   label: (props) => `SCIM token of identity provider "${shown(props.uid ?? props.identityProviderUid)}"`,
   alreadyExistsHint: "one ScimToken per identity provider: revoke the live token first",
   verbs: { create: [generate, setEnabled], update: [regenerate, setEnabled], delete: [revoke] },
+  // create: the generate, then the enable; update: the etag's GET, then the enable.
+  requestFloors: { create: 2, update: 2 },
 };
 
 export default scimToken;

@@ -68,7 +68,7 @@ const SHAPE: ResourceShape = {
  *
  *     const oktaScim = new platform.iam.ScimToken("okta-scim", {
  *       identityProviderUid: sso.uid,
- *       expireTime: "2027-01-01T00:00:00Z",
+ *       expireTime: "2099-01-01T00:00:00Z",
  *     });
  */
 export class ScimToken extends KindResource {
