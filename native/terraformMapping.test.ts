@@ -1,22 +1,19 @@
 /**
- * The mapping Pulumi's Terraform converter asks installed plugins for, on the wire: the plugin
- * started as the CLI starts it (native/pulumi-resource-platform, its port read from its first
- * line) and called with the SDK's own gRPC client, as the CLI's mapper calls it (GetMappings with
- * the key `terraform`, then GetMapping for each provider listed, or a blind one with no provider).
+ * The mapping Pulumi's Terraform converter asks installed plugins for, on the wire: the plugin's
+ * gRPC service served in this process (tests/support/inProcessPlugin.ts) and called with the SDK's
+ * own gRPC client, as the CLI's mapper calls it (GetMappings with the key `terraform`, then
+ * GetMapping for each provider listed, or a blind one with no provider).
  *
  * The answer is what the converter decodes a bridged provider's into (the bridge's
  * MarshallableProviderInfo): each Terraform resource type of the vendor's provider to a type token
  * the plugin's own schema has, each attribute's Terraform schema (the bridge's value-type numbers),
  * and the Pulumi names of the attributes, which are properties of that resource in the schema.
  */
-import * as path from "node:path";
 import type * as providerGrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as providerProto from "@pulumi/pulumi/proto/provider_pb";
 import { MANAGED_TYPES, UNMANAGED_TYPES } from "../resources/terraform/vendorProvider";
-import { getMapping, getMappings, Plugin, startPlugin, unary } from "../tests/support/pluginClient";
-import { repoRoot } from "../tools/host/stage";
-
-const LAUNCHER = path.join(repoRoot, "native", "pulumi-resource-platform");
+import { InProcessPlugin, serveInProcess } from "../tests/support/inProcessPlugin";
+import { getMapping, getMappings, unary } from "../tests/support/pluginClient";
 
 interface Mapping {
   name: string;
@@ -35,17 +32,14 @@ interface Schema {
 }
 
 describe("native/terraformMapping.ts: the converter's mapping request, on the plugin's gRPC server", () => {
-  let plugin: Plugin;
+  let plugin: InProcessPlugin;
   let client: providerGrpc.ResourceProviderClient;
 
   beforeAll(async () => {
-    plugin = await startPlugin(LAUNCHER, []);
+    plugin = await serveInProcess("0.1.0");
     client = plugin.client;
-  }, 60_000);
-  afterAll(() => {
-    client?.close();
-    plugin?.process.kill();
   });
+  afterAll(() => plugin?.close());
 
   const mappings = (key: string) => getMappings(client, key);
   const mapping = async (key: string, provider: string) => {
