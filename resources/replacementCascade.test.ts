@@ -33,7 +33,6 @@ const config = new pulumi.Config();
 const mode = config.require("mode");
 const ways: Record<string, object> = {
   claim: { claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/app" } },
-  aws: { awsIdentity: { awsAccount: "123456789012" } },
   keys1: { staticKeys: { issuer: "https://issuer.example.com", subject: "robot", issuerKeys: ${JSON.stringify(JWKS("one"))} } },
   keys2: { staticKeys: { issuer: "https://issuer.example.com", subject: "robot", issuerKeys: ${JSON.stringify(JWKS("two"))} } },
 };
@@ -72,8 +71,9 @@ test("an identity replaced under its name and an overlay replaced take their bin
     viewer: BUILTIN_ROLES.find((r) => r.name === "viewer")!.uid,
   });
   let previous: Record<string, unknown> | undefined;
-  for (const mode of ["claim", "aws", "keys1", "keys2"]) {
-    const up = await project.run("up", config(mode));
+  // A switch of kinds (claim to static keys), then a rotation of keys.
+  for (const mode of ["claim", "keys1", "keys2"]) {
+    const up = await project.run("up", config(mode), { env: { PULUMI_SKIP_CHECKPOINTS: "true" } });
     expect({ mode, code: up.code, stderr: up.stderr }).toEqual({ mode, code: 0, stderr: "" });
     const outputs = Object.fromEntries(
       Object.entries(up.outputs).map(([name, output]) => [name, String(output.value)]),

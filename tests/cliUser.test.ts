@@ -53,16 +53,22 @@ describe("a user with the Pulumi CLI: the walk-through's commands and the GitHub
     SSO_CLIENT_SECRET: EXAMPLE_SSO_CLIENT_SECRET,
   });
 
-  beforeEach(async () => {
+  /** What each story opened: the walk-through's own, and the one the job's tests share. */
+  const opened: Array<{ emu: RunningEmulator; stack: RealCliStack }> = [];
+  /** An emulator and a stack of the example of their own. */
+  const start = async () => {
     emu = await startEmulator({ quiet: true });
     // The stack's config comes from the walk-through's own `pulumi config set` lines; the backend
     // from its `pulumi login`.
     stack = realCliStack({ programDir: exampleDir, project: PROJECT, label: "user", config: {}, backend: "login" });
+    opened.push({ emu, stack });
     before = await snapshot(api(), emu.rootUid);
-  });
-  afterEach(async () => {
-    await emu?.close();
-    stack?.remove();
+  };
+  afterAll(async () => {
+    for (const story of opened) {
+      await story.emu.close();
+      story.stack.remove();
+    }
   });
 
   /** The API's writes (a token exchange is not one). */
@@ -78,6 +84,7 @@ describe("a user with the Pulumi CLI: the walk-through's commands and the GitHub
   const failure = (run: LineRun) => `"${run.line}" (${run.how}) exited ${run.code}:\n${run.stdout}\n${run.stderr}`;
 
   test("every line of the walk-through's block for CLI users runs, in order: deploy, export, drift caught and repaired, destroy", async () => {
+    await start();
     const lines = walkthroughLines();
     // What the test checks around a line beyond its exit code 0; every entry names a line of the block.
     const around: Record<string, { before?: () => Promise<unknown>; after: (run: LineRun) => Promise<void> | void }> = {
@@ -155,8 +162,13 @@ describe("a user with the Pulumi CLI: the walk-through's commands and the GitHub
     let event: "pull_request" | "push" = "pull_request";
     let identityUid: string;
     const SUBJECT = { pull_request: "repo:acme/infra:pull_request", push: "repo:acme/infra:ref:refs/heads/main" };
+    /** The passphrase the walk-through's lines chose for the stack. */
+    let passphrase: string;
 
-    beforeEach(async () => {
+    // One stack for the job's tests, deployed by the walk-through's lines up to the first `up`:
+    // each test leaves the organization as the stack declares it.
+    beforeAll(async () => {
+      await start();
       endpoint = await startActionsTokenEndpoint(emu, () => SUBJECT[event]);
       // The identity the workflow assumes, trusted for the repository's pull requests and main.
       identityUid = (
@@ -167,8 +179,15 @@ describe("a user with the Pulumi CLI: the walk-through's commands and the GitHub
       ).uid;
       const owner = (await call(api(), "GET", "/iam/v2beta1/roles?name=owner")).roles[0];
       await call(api(), "POST", `/iam/v2beta1/roleBindings/${emu.rootUid}`, { identityUid, roleUid: owner.uid });
+      const lines = walkthroughLines();
+      const shell = new UserShell(stack, userEnv());
+      for (const line of lines.slice(0, lines.indexOf(FIRST_UP) + 1)) {
+        const run = await shell.run(line);
+        if (run.code !== 0) throw new Error(failure(run));
+      }
+      passphrase = shell.exported.PULUMI_CONFIG_PASSPHRASE;
     });
-    afterEach(async () => endpoint?.close());
+    afterAll(async () => endpoint?.close());
 
     /** The job for `event`, as GitHub would run it for this repository. */
     function job(passphrase: string): Job {
@@ -212,12 +231,7 @@ describe("a user with the Pulumi CLI: the walk-through's commands and the GitHub
     }
 
     test("runs the scheduled drift job as an assumed identity: its Markdown report in the job summary names the console edit and a role binding made by hand, and the job fails with exit 3", async () => {
-      const lines = walkthroughLines();
-      const shell = new UserShell(stack, userEnv());
-      for (const line of lines.slice(0, lines.indexOf(FIRST_UP) + 1)) {
-        const run = await shell.run(line);
-        if (run.code !== 0) throw new Error(failure(run));
-      }
+      const platform = (await snapshot(api(), emu.rootUid)).groups.find((g) => g.name === "platform")!;
       await editPlatformDescription();
       const owner = (await call(api(), "GET", "/iam/v2beta1/roles?name=owner")).roles[0];
       const handMade = (
@@ -228,7 +242,9 @@ describe("a user with the Pulumi CLI: the walk-through's commands and the GitHub
       ).uid as string;
       // A scheduled run on main presents main's subject.
       event = "push";
+      emu.clearRequests();
       const summary = path.join(stack.programDir, "step-summary.md");
+      fs.rmSync(summary, { force: true });
       const { steps, mayRequestIdToken } = workflowJob(WORKFLOW, "drift", {
         github: { event_name: "schedule", ref: "refs/heads/main" },
         vars: {
@@ -238,7 +254,7 @@ describe("a user with the Pulumi CLI: the walk-through's commands and the GitHub
           PULUMI_STACK: stack.stack,
           PULUMI_BACKEND_URL: `file://${path.join(stack.programDir, "state")}`,
         },
-        secrets: { PULUMI_CONFIG_PASSPHRASE: shell.exported.PULUMI_CONFIG_PASSPHRASE, PULUMI_ACCESS_TOKEN: "" },
+        secrets: { PULUMI_CONFIG_PASSPHRASE: passphrase, PULUMI_ACCESS_TOKEN: "" },
       });
       expect(mayRequestIdToken).toBe(true);
       const jobShell = new UserShell(stack);
@@ -265,6 +281,12 @@ describe("a user with the Pulumi CLI: the walk-through's commands and the GitHub
       expect(emu.requests().some((r) => r.path.startsWith("/sts/exchange"))).toBe(true);
       for (const run of runs) expect(secretsIn(run.stdout + run.stderr)).toEqual([]);
       expect(secretsIn(report)).toEqual([]);
+      // Back as the stack declares it, for the job's other test.
+      await call(api(), "DELETE", `/iam/v2beta1/roleBindings/${handMade}`);
+      await call(api(), "PATCH", `/iam/v2beta1/groups/${platform.uid}?updateMask=description`, {
+        name: "platform",
+        description: platform.description,
+      });
     });
 
     test("passes actionlint", () => {
@@ -273,12 +295,6 @@ describe("a user with the Pulumi CLI: the walk-through's commands and the GitHub
 
     test("runs the walk-through's drift check and apply with --stack: a pull request passes clean, fails on a console edit with exit 7, a push to main repairs it, as an assumed identity", async () => {
       const lines = walkthroughLines();
-      const shell = new UserShell(stack, userEnv());
-      for (const line of lines.slice(0, lines.indexOf(FIRST_UP) + 1)) {
-        const run = await shell.run(line);
-        if (run.code !== 0) throw new Error(failure(run));
-      }
-      const passphrase = shell.exported.PULUMI_CONFIG_PASSPHRASE;
       // The job's pulumi commands are the walk-through's, with --stack.
       for (const e of ["pull_request", "push"] as const) {
         event = e;
@@ -287,6 +303,8 @@ describe("a user with the Pulumi CLI: the walk-through's commands and the GitHub
       }
 
       event = "pull_request";
+      const minted = endpoint.minted.length;
+      emu.clearRequests();
       const clean = await runJob(passphrase);
       expect(clean.failedStep).toBeUndefined();
       expect(clean.runs.map((r) => `${r.how}: ${r.line}`)).toEqual([
@@ -295,7 +313,7 @@ describe("a user with the Pulumi CLI: the walk-through's commands and the GitHub
         `Automation API, same flags: pulumi preview --stack "$PULUMI_STACK" --refresh --expect-no-changes --diff`,
       ]);
       // The job logged in as the identity: GitHub's token exchanged at the API, no static token.
-      expect(endpoint.minted.length).toBeGreaterThan(0);
+      expect(endpoint.minted.length).toBeGreaterThan(minted);
       expect(emu.requests().some((r) => r.path.startsWith("/sts/exchange"))).toBe(true);
 
       await editPlatformDescription();

@@ -14,6 +14,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator } from "../../emulator";
 import type { RunningEmulator } from "../../emulator";
+import { call } from "../../tools/orgApi";
 import { nodeProgramFolder } from "../../tools/pulumi-cli/programFolder";
 import { refreshesStarted } from "../support/engineEvents";
 import { RealCliStack, realCliStack } from "../support/realCli";
@@ -29,7 +30,7 @@ import {
 
 jest.setTimeout(600_000);
 
-const GROUPS = 6;
+const GROUPS = 4;
 const PROJECT = "batch-faults";
 const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
 import * as platform from "platform-pulumi";
@@ -43,35 +44,58 @@ const TIMEOUT_S = 12;
 
 describe("batched reads under faults, beside one GET per read", () => {
   let emu: RunningEmulator;
-  let proxy: ReadsProxy;
-  let stack: RealCliStack;
   let scratch: string;
-  const behaviour: ReadsProxyOptions = { upstream: "" };
-  /** The groups' uids by resource name. */
-  const names = new Map<string, string>();
+  /**
+   * A stack of its own for each way, with its own proxy, below a group of its own: a case runs
+   * the two checks at once.
+   */
+  interface Side {
+    batchReads: boolean;
+    behaviour: ReadsProxyOptions;
+    proxy: ReadsProxy;
+    stack: RealCliStack;
+    /** The groups' resource names by uid. */
+    names: Map<string, string>;
+  }
+  const sides: Side[] = [];
 
-  beforeAll(async () => {
-    emu = await startEmulator({ quiet: true, seed: false });
-    behaviour.upstream = emu.url;
-    proxy = await readsProxy(behaviour);
-    scratch = fs.mkdtempSync(path.join(os.tmpdir(), "platform-batch-faults-"));
-    stack = realCliStack({
-      programDir: nodeProgramFolder(path.join(scratch, "program"), PROJECT, PROGRAM),
+  async function side(batchReads: boolean): Promise<Side> {
+    const label = `${PROJECT}-${batchReads ? "batched" : "alone"}`;
+    const api = { url: emu.url, token: emu.token };
+    const parent = await call<{ uid: string }>(api, "POST", `/iam/v2beta1/groups/${emu.rootUid}`, { name: label });
+    const behaviour: ReadsProxyOptions = { upstream: emu.url };
+    const proxy = await readsProxy(behaviour);
+    const stack = realCliStack({
+      programDir: nodeProgramFolder(path.join(scratch, label), PROJECT, PROGRAM),
       project: PROJECT,
-      label: PROJECT,
-      config: { [`${PROJECT}:rootUid`]: emu.rootUid, "platform:apiUrl": proxy.url },
+      label,
+      config: { [`${PROJECT}:rootUid`]: parent.uid, "platform:apiUrl": proxy.url },
       secretConfig: { "platform:token": emu.token },
     });
+    const made: Side = { batchReads, behaviour, proxy, stack, names: new Map() };
+    sides.push(made);
     const up = await stack.run("up", { env: { PULUMI_SKIP_CHECKPOINTS: "true" } });
     if (up.code !== 0) throw new Error(`up exited ${up.code}:\n${up.stdout}${up.stderr}`);
     for (const r of stack.checkpoint()?.checkpoint.latest?.resources ?? [])
-      if (r.custom && r.id && r.type.includes("dynamic/")) names.set(r.id, r.urn.split("::").pop()!);
-    expect(names.size).toBe(GROUPS);
+      if (r.custom && r.id && r.type.includes("dynamic/")) made.names.set(r.id, r.urn.split("::").pop()!);
+    expect(made.names.size).toBe(GROUPS);
+    return made;
+  }
+
+  let alone: Side;
+  let batched: Side;
+
+  beforeAll(async () => {
+    emu = await startEmulator({ quiet: true, seed: false });
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), "platform-batch-faults-"));
+    [alone, batched] = await Promise.all([side(false), side(true)]);
   });
   afterAll(async () => {
-    await proxy?.close();
+    for (const { proxy, stack } of sides) {
+      await proxy.close();
+      stack.remove();
+    }
     await emu?.close();
-    stack?.remove();
     if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   });
 
@@ -85,12 +109,12 @@ describe("batched reads under faults, beside one GET per read", () => {
   }
 
   /**
-   * One drift check with the proxy playing `fault`; the first GET of groups is held until every
-   * refresh has started, unless `holdFirstGet` is "forever" (a GET that never answers).
+   * One drift check on one side with its proxy playing `fault`; the first GET of groups is held
+   * until every refresh has started, unless `holdFirstGet` is "forever" (a GET that never answers).
    */
   async function driftCheck(
     label: string,
-    batchReads: boolean,
+    { batchReads, behaviour, proxy, stack }: Side,
     fault: Omit<ReadsProxyOptions, "upstream" | "hold"> & { holdFirstGet?: "forever" },
   ): Promise<Outcome & { seen: string[] }> {
     behaviour.hold = firstGetOf("groups");
@@ -140,22 +164,23 @@ describe("batched reads under faults, beside one GET per read", () => {
     };
   }
 
-  /** The same drift check batched and not: both must come to `expected`; returns what the batched one sent. */
+  /** The same drift check batched and not, at once: both must come to `expected`; returns what the batched one sent. */
   async function sameBothWays(
     label: string,
     fault: Parameters<typeof driftCheck>[2],
     expected: (held: string) => Outcome,
   ): Promise<string[]> {
-    const results: Array<Outcome & { seen: string[] }> = [];
-    for (const batchReads of [false, true]) results.push(await driftCheck(label, batchReads, fault));
-    const [alone, batched] = results;
-    const held = names.get(alone.seen.find((s) => s.startsWith("GET groups/"))!.slice("GET groups/".length))!;
-    const heldBatched = names.get(batched.seen.find((s) => s.startsWith("GET groups/"))!.slice("GET groups/".length))!;
-    const { seen: _a, ...aloneOutcome } = alone;
-    const { seen: _b, ...batchedOutcome } = batched;
-    expect(aloneOutcome).toEqual(expected(held));
-    expect(batchedOutcome).toEqual(expected(heldBatched));
-    return batched.seen;
+    const held = (side: Side, seen: string[]) =>
+      side.names.get(seen.find((s) => s.startsWith("GET groups/"))!.slice("GET groups/".length))!;
+    const [aloneRun, batchedRun] = await Promise.all([
+      driftCheck(label, alone, fault),
+      driftCheck(label, batched, fault),
+    ]);
+    const { seen: aloneSeen, ...aloneOutcome } = aloneRun;
+    const { seen: batchedSeen, ...batchedOutcome } = batchedRun;
+    expect(aloneOutcome).toEqual(expected(held(alone, aloneSeen)));
+    expect(batchedOutcome).toEqual(expected(held(batched, batchedSeen)));
+    return batchedSeen;
   }
 
   const clean = (): Outcome => ({ ok: true, failed: [], planned: [] });

@@ -3,10 +3,11 @@
  * host it launches) and the emulator: each case asserts the message, the requests sent and the
  * state after.
  *
- * The cases share runs, as a stack meets one server: one stack holds a group per case, made
- * through the emulator; one `refresh` and one `destroy` then go through a loopback server that
- * answers each group's requests the way its case says (a wrong prefix, a proxy's 404 page, a call
- * held past its budget, a 100 KB error, the bearer token echoed). Creates meet them the same way:
+ * The cases share runs, as a stack meets one server: one stack holds a group per case, its `up`
+ * through a loopback server that sends the creates on to the emulator; one `refresh` and one
+ * `destroy` then go through the same server, which answers each group's requests the way its case
+ * says (a wrong prefix, a proxy's 404 page, a call held past its budget, a 100 KB error, the bearer
+ * token echoed). Creates meet them the same way:
  * one `up` of a new stack whose groups' creates fail, and one whose creates are each answered 2xx
  * without a usable record. Each test runs alone (`-t`): the runs it needs are made on first use.
  */
@@ -120,6 +121,8 @@ function route(req: http.IncomingMessage, res: http.ServerResponse, body: string
   const unprefixed = url.startsWith(WRONG_PREFIX) ? url.slice(WRONG_PREFIX.length) : url;
   const uid = /^\/iam\/v2beta1\/groups\/([^?]+)/.exec(unprefixed)?.[1];
   const created = req.method === "POST" ? nameIn(body) : undefined;
+  // The shared stacks' creates: sent on as they came, so that their groups exist for the cases.
+  if (created !== undefined && created in SHARED) return void forward(req, unprefixed, body, res);
   const label = created ?? (uid ? caseOfUid.get(uid) : undefined);
   if (label) hits.set(label, [...(hits.get(label) ?? []), `${req.method} ${unprefixed.split("?")[0]}`]);
   const handler = label ? (SHARED[label] ?? FAILING_CREATES[label]) : undefined;
@@ -183,7 +186,22 @@ const setOf = (label: string) => (PAUSING.includes(label) ? label : "shared");
 const labelsOf = (set: string) =>
   set === "shared" ? Object.keys(SHARED).filter((label) => !PAUSING.includes(label)) : [set];
 
-/** Made once a set, on first use: one stack holding a group per case of the set, made through the emulator. */
+/**
+ * The shared stacks' settings, from their `up` on (the engine gives refresh and destroy the
+ * provider's settings from the last update): the router under a wrong prefix, a budget of 3 s a
+ * call, which the host can meet on a loaded machine (loading the client alone may take a second
+ * there). Each group stands for a server of its own, met by its own requests: one GET a read
+ * (platform:batchReads false), since a List of several groups' uids would carry several cases in
+ * one request. A List meeting a failing server falls back to each read's GET
+ * (core/runtime/readBatches.test.ts).
+ */
+const hostileSettings = () => ({
+  "platform:apiUrl": `${router.url}${WRONG_PREFIX}`,
+  "platform:timeout": "3",
+  "platform:batchReads": "false",
+});
+
+/** Made once a set, on first use: one stack holding a group per case of the set, created through the router. */
 const stacks = new Map<string, Promise<{ project: ProgramProject; uids: Record<string, string> }>>();
 function sharedStack(set = "shared") {
   if (!stacks.has(set))
@@ -191,7 +209,11 @@ function sharedStack(set = "shared") {
       set,
       (async () => {
         const project = stackOf();
-        const up = await project.run("up", { parentUid: emu.rootUid, names: JSON.stringify(labelsOf(set)) });
+        const up = await project.run("up", {
+          ...hostileSettings(),
+          parentUid: emu.rootUid,
+          names: JSON.stringify(labelsOf(set)),
+        });
         if (up.code !== 0) throw new Error(`the ${set} stack's up failed:\n${printed(up)}`);
         const uids = groupsOf(project);
         for (const [label, uid] of Object.entries(uids)) caseOfUid.set(uid, label);
@@ -201,11 +223,7 @@ function sharedStack(set = "shared") {
   return stacks.get(set)!;
 }
 
-/**
- * The shared stack's refresh, then its destroy, through the router (a budget of 3 s a call, which
- * the host can meet on a loaded machine: loading the client alone may take a second there). The
- * groups stay: the emulator ends with the tests.
- */
+/** The shared stack's refresh, then its destroy, through the router. The groups stay: the emulator ends with them. */
 const hostileRuns = new Map<
   string,
   Promise<{ refresh: RealCliRun; destroy: RealCliRun; hits: Record<string, string[][]> }>
@@ -214,26 +232,10 @@ function hostileRefreshAndDestroy(set = "shared") {
   if (hostileRuns.has(set)) return hostileRuns.get(set)!;
   const runs = (async () => {
     const { project } = await sharedStack(set);
-    // Each group stands for a server of its own, met by its own requests: one GET a read
-    // (platform:batchReads false), since a List of several groups' uids would carry several cases in
-    // one request. A List meeting a failing server falls back to each read's GET
-    // (core/runtime/readBatches.test.ts).
-    const settings = {
-      "platform:apiUrl": `${router.url}${WRONG_PREFIX}`,
-      "platform:timeout": "3",
-      "platform:batchReads": "false",
-    };
     const perRun: Record<string, string[][]> = {};
     const take = () => {
       for (const label of labelsOf(set)) (perRun[label] ??= []).push(hits.get(label)?.splice(0) ?? []);
     };
-    // The engine gives refresh and destroy the provider's settings from the last update: an `up`
-    // of the unchanged program points the stack at the server, and sends it nothing.
-    const sentSoFar = () => [...hits.values()].reduce((sum, list) => sum + list.length, 0);
-    const before = sentSoFar();
-    const pointed = await project.run("up", settings);
-    if (pointed.code !== 0 || sentSoFar() !== before)
-      throw new Error(`pointing the stack at the server failed:\n${printed(pointed)}`);
     const refresh = await project.run("refresh");
     take();
     const destroy = await project.run("destroy");

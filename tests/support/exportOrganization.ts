@@ -22,14 +22,20 @@ export interface BigOrg {
 /**
  * 20 teams with 9 groups each (some nested three deep, names repeated across teams), 50
  * identities of four claim shapes, each bound as viewer on its group and as editor on its team.
+ * `size` makes it smaller (at least 4 teams and 10 identities keep every shape and kind).
  */
-export async function buildOrganization(api: { url: string; token: string }, rootUid: string): Promise<BigOrg> {
+export async function buildOrganization(
+  api: { url: string; token: string },
+  rootUid: string,
+  size: { teams?: number; identities?: number } = {},
+): Promise<BigOrg> {
+  const { teams: teamCount = 20, identities: identityCount = 50 } = size;
   const post = (p: string, body: unknown) => call<{ uid: string }>(api, "POST", `/iam/v2beta1/${p}`, body);
   const roles = await call<{ roles: { uid: string; name: string }[] }>(api, "GET", "/iam/v2beta1/roles?page_size=200");
   const role = (name: string) => roles.roles.find((r) => r.name === name)!.uid;
   const teams: string[] = [];
   const groups: string[] = [];
-  for (let t = 0; t < 20; t++) {
+  for (let t = 0; t < teamCount; t++) {
     const team = await post(`groups/${rootUid}`, { name: `team-${t}`, description: `Team ${t}` });
     teams.push(team.uid);
     groups.push(team.uid);
@@ -66,7 +72,7 @@ export async function buildOrganization(api: { url: string; token: string }, roo
   ];
   let bindings = 0;
   const lastIdentityOfTeam = new Map<string, string>();
-  for (let i = 0; i < 50; i++) {
+  for (let i = 0; i < identityCount; i++) {
     const group = groups[(i * 7) % groups.length];
     const team = teams.find((t) => group === t || group.startsWith(`${t}/`))!;
     // Identities of mixed kinds: mostly OIDC claim matches, some AWS roles and service principals.
@@ -109,7 +115,7 @@ export async function buildOrganization(api: { url: string; token: string }, roo
     [groups[3 * 10 + 4], { name: "team-3-gcp", google: { projectId: "acme-3", projectNumber: "42" } }],
   ] as const)
     associations.push((await post(`accountAssociations/${group}`, body)).uid);
-  return { teams, groups: groups.length, identities: 50, bindings, associations };
+  return { teams, groups: groups.length, identities: identityCount, bindings, associations };
 }
 
 export function runExport(args: string[], env: NodeJS.ProcessEnv): Promise<ProcessResult> {

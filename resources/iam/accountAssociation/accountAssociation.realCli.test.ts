@@ -46,6 +46,11 @@ async function api(method: string, path: string, body?: unknown): Promise<{ stat
 const run = (command: string, description = "first") => project.run(command, { groupUid: group, description });
 const sent = () => emu.requests().map((r) => `${r.method} ${r.path}`);
 const association = () => project.resource("aws");
+/** The association as up makes it, unless a test before left it so: each test runs alone too (`-t`). */
+async function deployed(): Promise<void> {
+  if (association()?.id === group) return;
+  expect((await run("up")).code).toBe(0);
+}
 
 interface Deployment {
   deployment: { resources: Array<{ urn: string; id?: string; outputs?: Record<string, unknown> }> };
@@ -87,14 +92,11 @@ test("up creates the group's association: its id is the group's uid, and a GET o
   expect(association()).toMatchObject({ id: group, outputs: { uid: group, groupUid: group } });
   expect(up.outputs).toEqual({ uid: { value: group, secret: false } });
   expect((await api("GET", `${AA}/${group}`)).body).toMatchObject({ uid: group, name: "aws-production" });
-
-  const destroyed = await run("destroy");
-  expect(destroyed.code).toBe(0);
-  expect((await api("GET", `${AA}/${group}`)).status).toBe(404);
+  // Its destroy, of the group's uid, is the last test's.
 });
 
 test("a state whose id is an earlier version's child uid refreshes (the id becomes the group's), updates and destroys", async () => {
-  expect((await run("up")).code).toBe(0);
+  await deployed();
   const legacy = `${group}/${LEGACY_SEGMENT}`;
 
   await storeId(legacy);
@@ -123,7 +125,7 @@ test("a state whose id is an earlier version's child uid refreshes (the id becom
 });
 
 test("an id that is neither the group's uid nor below it fails refresh and destroy with what to do, and the record stays", async () => {
-  expect((await run("up")).code).toBe(0);
+  await deployed();
   await storeId(`${emu.rootUid}/${LEGACY_SEGMENT}`);
   emu.clearRequests();
   const refreshed = await run("refresh");
@@ -137,7 +139,11 @@ test("an id that is neither the group's uid nor below it fails refresh and destr
   expect(sent()).toEqual([]);
   expect((await api("GET", `${AA}/${group}`)).body).toMatchObject({ uid: group, name: "aws-production" });
 
+  // Put back as up made it: destroy of the group's uid deletes it.
   await storeId(group);
+  emu.clearRequests();
   expect((await run("destroy")).code).toBe(0);
+  expect(sent()).toEqual([`DELETE ${AA}/${group}`]);
   expect((await api("GET", `${AA}/${group}`)).status).toBe(404);
+  expect(association()).toBeUndefined();
 });
