@@ -43,7 +43,7 @@ export interface RealCliRequest {
   stack: string;
   /** A folder holding bin/pulumi: PulumiCommand.get({ root }) uses it, so nothing is downloaded. */
   cliRoot: string;
-  /** What `pulumi version` answered for that CLI (e.g. "v3.274.1"), asked once a test process, not once an operation. */
+  /** What `pulumi version` answered for that CLI (e.g. "v3.274.1"), asked once a test process. */
   cliVersion?: string;
   /**
    * The stack exists already (an earlier operation made it): it is not selected again, since every
@@ -107,7 +107,14 @@ async function main(requestFile: string): Promise<void> {
     program: async () => (await loadProgram(request.entry, request.esm)) as Record<string, unknown>,
   });
   if (request.stackExists) workspace.selectStack = async () => {};
-  const stack = await automation.Stack.createOrSelect(request.stack, workspace);
+  // A new stack is made first (createOrSelect would first try to select it, a process that fails).
+  const stack = request.stackExists
+    ? await automation.Stack.select(request.stack, workspace)
+    : await automation.Stack.create(request.stack, workspace).catch((error: unknown) => {
+        if (error instanceof automation.StackAlreadyExistsError)
+          return automation.Stack.select(request.stack, workspace);
+        throw error;
+      });
   if (Object.keys(request.config).length > 0) await stack.setAllConfig(request.config);
 
   const display = { color: "never" as const };
