@@ -1,10 +1,10 @@
 /**
  * The repository stands on its own: a clone of the committed HEAD into an empty folder, with
  * nothing beside it (no ../shared, no node_modules above it), runs the README's first command,
- * `npm install && npm run demo`, then `npm run build` (the whole project, tests included) and the
- * tests that read the API documents, as a new user or a CI machine without the team's folders
- * would. npm may take packages from its local cache (--prefer-offline); the registry is asked
- * only for what the cache lacks.
+ * `npm install && npm run demo`, whose first step is `npm run build` (the whole project, tests
+ * included, from a clean dist/), then the tests that read the API documents, as a new user or a CI
+ * machine without the team's folders would. npm may take packages from its local cache
+ * (--prefer-offline); the registry is asked only for what the cache lacks.
  */
 import { execFileSync, spawnSync, SpawnSyncReturns } from "node:child_process";
 import * as fs from "node:fs";
@@ -60,6 +60,12 @@ test("a clone of HEAD into an empty folder, with nothing beside it, passes `npm 
 
   const demo = inClone(npm, ["run", "demo"]);
   expect(outcome(demo)).toEqual({ status: 0, tail: "" });
+  // The demo builds the clone with `npm run build` first: that build is the clone's, so it is not run twice.
+  const { scripts } = JSON.parse(fs.readFileSync(path.join(clone, "package.json"), "utf8")) as {
+    scripts: Record<string, string>;
+  };
+  expect(scripts.demo.startsWith("npm run build && ")).toBe(true);
+  expect(demo.stdout).toContain(`> ${scripts.build}\n`);
   expect(demo.stdout).toContain("exactly as in step 0");
   // The console's drift as platform-pulumi drift names it: the edit, the deleted identity, the binding made by hand.
   expect(demo.stdout).toMatch(/\$ platform-pulumi drift --under \S+ --stack dev --ignore drift-ignore\.json/);
@@ -68,7 +74,6 @@ test("a clone of HEAD into an empty folder, with nothing beside it, passes `npm 
   expect(demo.stdout).toMatch(/demo-org\/engineering\/platform\n(.*\n)*.*\+ platform:iam:RoleBinding .*, unmanaged\n/);
   expect(demo.stdout).toContain("Done. The program: examples/org-hierarchy/index.ts.");
 
-  expect(outcome(inClone(npm, ["run", "build"]))).toEqual({ status: 0, tail: "" });
   expect(fs.existsSync(path.join(clone, "dist", "emulator", "api-v2-schema.json"))).toBe(true);
 
   // The tests that used to read the API documents from beside the repository, from the test build.

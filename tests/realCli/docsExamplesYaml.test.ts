@@ -6,7 +6,9 @@
  * --expect-no-changes`, is found by the getGroup page's program, and is destroyed (one DELETE);
  * every other kind's page's program previews, pulumi-yaml checking it against the schema the
  * plugin answers, the provider checking every input, and the look-ups answered by the emulator,
- * with nothing written; so does every listing function's page's program.
+ * with nothing written; so does every listing function's page's program. Those previews write no
+ * state, so they share one stack: each writes its page's program, renamed to that stack's project,
+ * into the stack's Pulumi.yaml before its preview (a stack and its config a page cost two commands).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -46,21 +48,53 @@ describe("the reference pages' YAML examples under the real Pulumi CLI, on the e
     if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   });
 
-  /** The page's program in a folder of its own, the plugin found by path, its stack set up; runs `pulumi` there. */
-  async function stackOf(page: PageExamples) {
-    const folder = path.join(scratch, page.name);
-    fs.mkdirSync(folder);
-    const program = parse(page.examples.yaml!) as { config?: Record<string, { secret?: boolean }> };
-    const project = { ...program, plugins: { providers: [{ name: "platform", path: pluginFolder() }] } };
+  type Program = { name: string; config?: Record<string, { secret?: boolean }> };
+  const programOf = (page: PageExamples) => parse(page.examples.yaml!) as Program;
+
+  /** Writes a page's program into `folder`'s Pulumi.yaml, the plugin found by path, under `name` if given. */
+  function writeProgram(folder: string, page: PageExamples, name?: string) {
+    const program = programOf(page);
+    const project = {
+      ...program,
+      name: name ?? program.name,
+      plugins: { providers: [{ name: "platform", path: pluginFolder() }] },
+    };
     fs.writeFileSync(path.join(folder, "Pulumi.yaml"), stringify(project));
+  }
+
+  /** A stack in `folder` whose config holds the provider's settings and a value for each key the programs declare. */
+  async function stackIn(folder: string, programs: Program[]) {
     // The stack's config is the only source of the provider's settings.
     const config: Record<string, string> = { "platform:apiUrl": emu.url };
     const secretConfig: Record<string, string> = { "platform:token": emu.token };
     const values: Record<string, string> = { rootUid: emu.rootUid };
-    for (const [key, declared] of Object.entries(program.config ?? {}))
-      (declared.secret ? secretConfig : config)[key] = values[key] ?? `${key}-value`;
+    for (const program of programs)
+      for (const [key, declared] of Object.entries(program.config ?? {}))
+        (declared.secret ? secretConfig : config)[key] = values[key] ?? `${key}-value`;
     const { cli } = await plainStack({ dir: folder, scratch, cliDir, config, secretConfig });
     return cli;
+  }
+
+  /** The page's program in a folder and a stack of its own; runs `pulumi` there. */
+  async function stackOf(page: PageExamples) {
+    const folder = path.join(scratch, page.name);
+    fs.mkdirSync(folder);
+    writeProgram(folder, page);
+    return stackIn(folder, [programOf(page)]);
+  }
+
+  const PREVIEWS = "docs-previews";
+  let previewCli: Awaited<ReturnType<typeof stackIn>> | undefined;
+  /** The stack the previews share, made on first use: its config covers every page's declared keys. */
+  async function previewStack(page: PageExamples) {
+    const folder = path.join(scratch, PREVIEWS);
+    if (!previewCli) {
+      fs.mkdirSync(folder);
+      writeProgram(folder, page, PREVIEWS);
+      previewCli = await stackIn(folder, pages.map(programOf));
+    }
+    writeProgram(folder, page, PREVIEWS);
+    return previewCli;
   }
 
   const writes = () => emu.requests().filter((request) => request.method !== "GET");
@@ -101,7 +135,7 @@ describe("the reference pages' YAML examples under the real Pulumi CLI, on the e
 
   /** The page's program previews cleanly on the emulator, writing nothing; its output, for more checks. */
   async function previews(page: PageExamples): Promise<string> {
-    const cli = await stackOf(page);
+    const cli = await previewStack(page);
     emu.clearRequests();
     const preview = await cli(["preview"]);
     expect(preview.stderr).toBe("");

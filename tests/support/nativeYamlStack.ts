@@ -28,6 +28,12 @@ export interface YamlStackOptions {
   config?: Record<string, string>;
   /** Stack config set with `--secret`. */
   secretConfig?: Record<string, string>;
+  /**
+   * Write the state after every step of every command. Otherwise only a command begun with `start`
+   * (one that may be killed, whose state must show what was under way) does; the others write it
+   * once, at their end.
+   */
+  checkpoints?: boolean;
 }
 
 export interface StartedCommand {
@@ -40,7 +46,7 @@ export interface YamlStack {
   dir: string;
   /** Runs `pulumi <args> --stack dev --non-interactive --color never` to its end. */
   cli(args: string[], env?: Record<string, string>): Promise<ProcessResult>;
-  /** Starts the same, to be killed. */
+  /** Starts the same, to be killed: it writes the state after every step. */
   start(args: string[], env?: Record<string, string>): StartedCommand;
   /** The program: `resources` (and anything else of a YAML program) below the project's header. */
   declare(program: Record<string, unknown>): void;
@@ -67,6 +73,7 @@ export async function yamlStack(options: YamlStackOptions): Promise<YamlStack> {
     stack: STACK,
     config: options.config,
     secretConfig: options.secretConfig,
+    checkpoints: options.checkpoints,
   });
 
   return {
@@ -75,7 +82,7 @@ export async function yamlStack(options: YamlStackOptions): Promise<YamlStack> {
     start(args, extra = {}) {
       const child = spawn(pulumi, argv(args), {
         cwd: dir,
-        env: { ...env, ...extra },
+        env: { ...env, PULUMI_SKIP_CHECKPOINTS: "false", ...extra },
         detached: true,
         stdio: ["ignore", "pipe", "pipe"],
       });

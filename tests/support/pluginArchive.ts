@@ -6,7 +6,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { archiveName, EXECUTABLE, PLUGIN_NAME, pluginArchive } from "../../tools/plugin/build";
+import { archiveName, EXECUTABLE, PLUGIN_NAME, pluginArchive, PluginArchive } from "../../tools/plugin/build";
 import { runProcess } from "../../tools/runProcess";
 
 export interface InstalledPlugin {
@@ -25,13 +25,17 @@ export function cliOnlyPath(cliDir: string, scratch: string): string {
   return bin;
 }
 
+// The archive of this test process's dist/, found once: each look-up bundles the plugin again to hash it.
+let archived: Promise<PluginArchive> | undefined;
+
 /** Installs the archive with the CLI into `env.PULUMI_HOME`; throws with the CLI's words when it fails. */
 export async function installPluginArchive(
   cliDir: string,
   scratch: string,
   env: Record<string, string>,
 ): Promise<InstalledPlugin> {
-  const { file, version } = await pluginArchive();
+  archived ??= pluginArchive();
+  const { file, version } = await archived;
   const download = path.join(scratch, "download");
   fs.mkdirSync(download);
   const archive = path.join(download, archiveName(version));

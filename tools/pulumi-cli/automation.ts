@@ -43,6 +43,15 @@ export interface RealCliRequest {
   stack: string;
   /** A folder holding bin/pulumi: PulumiCommand.get({ root }) uses it, so nothing is downloaded. */
   cliRoot: string;
+  /** What `pulumi version` answered for that CLI (e.g. "v3.274.1"), asked once a test process. */
+  cliVersion?: string;
+  /**
+   * The stack exists already (an earlier operation made it): it is not selected again, since every
+   * command names it with --stack and the stack's first operation, `stack init`, selected it.
+   */
+  stackExists?: boolean;
+  /** Fetch the stack's outputs after a preview, refresh or destroy (an up's come with its result). */
+  outputs?: boolean;
   /** The workspace's environment for the CLI: backend, passphrase, PULUMI_HOME, PATH, offline switches. */
   envVars: Record<string, string>;
   /** Stack config to set before the operation, full keys (`project:key`, `platform:key`); may be empty. */
@@ -57,7 +66,10 @@ export interface RealCliResult {
   /** What the CLI printed. */
   stdout: string;
   stderr: string;
-  /** The stack outputs after the operation, as `pulumi stack output --json --show-secrets` has them. */
+  /**
+   * The stack outputs after an up (or after another operation asked for them with `outputs`), as
+   * `pulumi stack output --json --show-secrets` has them; empty after any other operation.
+   */
   outputs: Record<string, { value: unknown; secret: boolean }>;
   /** What `pulumi stack export` printed (the `export` operation only), secrets encrypted. */
   deployment?: unknown;
@@ -86,15 +98,23 @@ async function main(requestFile: string): Promise<void> {
   const load = (id: string) => require(require.resolve(id, { paths: [request.programDir] }));
   const automation = load("@pulumi/pulumi/automation") as typeof Automation;
 
-  const pulumiCommand = await automation.PulumiCommand.get({ root: request.cliRoot });
-  const stack = await automation.LocalWorkspace.createOrSelectStack(
-    {
-      projectName: request.project,
-      stackName: request.stack,
-      program: async () => (await loadProgram(request.entry, request.esm)) as Record<string, unknown>,
-    },
-    { workDir: request.programDir, pulumiCommand, envVars: request.envVars, secretsProvider: "passphrase" },
-  );
+  const pulumiCommand = await pulumiCommandOf(automation, request);
+  const workspace = await automation.LocalWorkspace.create({
+    workDir: request.programDir,
+    pulumiCommand,
+    envVars: request.envVars,
+    secretsProvider: "passphrase",
+    program: async () => (await loadProgram(request.entry, request.esm)) as Record<string, unknown>,
+  });
+  if (request.stackExists) workspace.selectStack = async () => {};
+  // A new stack is made first (createOrSelect would first try to select it, a process that fails).
+  const stack = request.stackExists
+    ? await automation.Stack.select(request.stack, workspace)
+    : await automation.Stack.create(request.stack, workspace).catch((error: unknown) => {
+        if (error instanceof automation.StackAlreadyExistsError)
+          return automation.Stack.select(request.stack, workspace);
+        throw error;
+      });
   if (Object.keys(request.config).length > 0) await stack.setAllConfig(request.config);
 
   const display = { color: "never" as const };
@@ -131,9 +151,14 @@ async function main(requestFile: string): Promise<void> {
   let stdout = "";
   let stderr = "";
   let deployment: unknown;
+  let outputs: RealCliResult["outputs"] | undefined;
   try {
     if (request.operation === "export") deployment = await stackExport(pulumiCommand.command, request);
-    else ({ stdout, stderr } = await operate(stack, request.operation, request, { ...display, onEvent }));
+    else {
+      const answer = await operate(stack, request.operation, request, { ...display, onEvent });
+      ({ stdout, stderr } = answer);
+      if ("outputs" in answer) outputs = answer.outputs as RealCliResult["outputs"];
+    }
   } catch (error) {
     // A non-zero exit is a CommandError. Its own code reads -2 ("unknown") and its stdout is empty:
     // the CLI's exit code and output are on the process error it keeps (execa's).
@@ -145,7 +170,8 @@ async function main(requestFile: string): Promise<void> {
     code,
     stdout,
     stderr,
-    outputs: await stack.outputs(),
+    // A failed up's outputs are read after it, as are those another operation was asked for.
+    outputs: outputs ?? (request.operation === "up" || request.outputs ? await stack.outputs() : {}),
     deployment,
     runnerPeakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
     runnerCpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
@@ -153,6 +179,25 @@ async function main(requestFile: string): Promise<void> {
     ...(request.steps ? { steps: [...steps.values()] } : {}),
   };
   fs.writeFileSync(request.resultFile, JSON.stringify(result));
+}
+
+/**
+ * The CLI for the Automation API. With its version known, the PulumiCommand is made from it:
+ * PulumiCommand.get runs `pulumi version` once more for every operation.
+ */
+async function pulumiCommandOf(
+  automation: typeof Automation,
+  request: RealCliRequest,
+): Promise<Automation.PulumiCommand> {
+  if (!request.cliVersion) return automation.PulumiCommand.get({ root: request.cliRoot });
+  const sdk = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [request.programDir] }));
+  const semver = require(require.resolve("semver", { paths: [sdk] })) as typeof import("semver");
+  const version = semver.parse(request.cliVersion);
+  if (!version) throw new Error(`not a Pulumi CLI version: ${request.cliVersion}`);
+  return Object.assign(Object.create(automation.PulumiCommand.prototype) as Automation.PulumiCommand, {
+    command: path.join(request.cliRoot, "bin", "pulumi"),
+    version,
+  });
 }
 
 /** A value as text with its objects' keys sorted: two states of one record compare equal whatever their order. */

@@ -1,12 +1,19 @@
 /**
  * The environment of a plain `pulumi` command run by a test or a story: its own PULUMI_HOME and
  * file backend in `scratch`, passphrase secrets, nothing fetched from the network, and node on
- * PATH for the native plugin's launcher.
+ * PATH for the native plugin's launcher. The state is written once, at the end of each operation
+ * (PULUMI_SKIP_CHECKPOINTS), not after every step, unless `checkpoints`: a story that kills an
+ * operation and reads what it left under way needs them (`PULUMI_SKIP_CHECKPOINTS=false` for that
+ * command alone does the same).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 
-export function cliEnvironment(scratch: string, cliDir: string): Record<string, string> {
+export function cliEnvironment(
+  scratch: string,
+  cliDir: string,
+  options: { checkpoints?: boolean } = {},
+): Record<string, string> {
   fs.mkdirSync(path.join(scratch, "backend"), { recursive: true });
   return {
     PULUMI_HOME: path.join(scratch, "pulumi-home"),
@@ -14,6 +21,9 @@ export function cliEnvironment(scratch: string, cliDir: string): Record<string, 
     PULUMI_CONFIG_PASSPHRASE: "platform-pulumi-tests",
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    // No copy of the state under .pulumi/backups before each operation: nothing reads one.
+    PULUMI_DIY_BACKEND_DISABLE_CHECKPOINT_BACKUPS: "true",
+    PULUMI_SKIP_CHECKPOINTS: options.checkpoints ? "false" : "true",
     PATH: [cliDir, path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
   };
 }

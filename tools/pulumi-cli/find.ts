@@ -94,7 +94,7 @@ export function locatePulumiCli(options: {
 }
 
 /** `pulumi version`, run with a throwaway PULUMI_HOME: every command logs there. */
-function versionOf(dir: string): string {
+export function versionOf(dir: string): string {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "platform-pulumi-version-"));
   try {
     const answer = spawnSync(path.join(dir, "pulumi"), ["version"], {

@@ -23,6 +23,8 @@ export interface PlainStackOptions {
   secretConfig?: Record<string, string>;
   /** Added to the CLI's environment for every command (a PATH of its own, say). */
   env?: Record<string, string>;
+  /** Write the state after every step (see cliEnvironment); by default once, at each operation's end. */
+  checkpoints?: boolean;
 }
 
 export interface PlainStack {
@@ -46,7 +48,7 @@ export interface StateResource {
 export async function plainStack(options: PlainStackOptions): Promise<PlainStack> {
   const env: NodeJS.ProcessEnv = {
     ...withoutPlatformEnv(),
-    ...cliEnvironment(options.scratch, options.cliDir),
+    ...cliEnvironment(options.scratch, options.cliDir, { checkpoints: options.checkpoints }),
     ...options.env,
   };
   const pulumi = path.join(options.cliDir, "pulumi");

@@ -12,7 +12,7 @@ import * as path from "node:path";
 import { stageProgram } from "./stageProgram";
 import { withoutPlatformEnv } from "../orgProject";
 import type { RealCliOperation, RealCliRequest, RealCliResult } from "./automation";
-import { pulumiCliDir } from "./find";
+import { pulumiCliDir, versionOf } from "./find";
 import { runProcess } from "../runProcess";
 
 export type { RealCliOperation, RealCliResult, RealCliStep } from "./automation";
@@ -45,6 +45,13 @@ export interface RealCliStackOptions {
   backend?: "variable" | "login";
   /** Packages under the staged program's node_modules instead of the built platform-pulumi (name → folder). */
   packages?: Record<string, string>;
+  /**
+   * Write the state after every step of every operation, as the CLI does by default. Otherwise only
+   * an operation begun with `start` (one the caller may kill, whose state must show what was under
+   * way) does; the others write it once, at their end (PULUMI_SKIP_CHECKPOINTS), which is all a
+   * story reads and saves a whole-state write a step.
+   */
+  checkpoints?: boolean;
 }
 
 export interface RealCliRunOptions {
@@ -65,6 +72,8 @@ export interface RealCliRunOptions {
   secretConfig?: Record<string, string>;
   /** Environment for this run's CLI and program on top of the stack's (e.g. a CI job's variables). */
   env?: Record<string, string>;
+  /** The stack's outputs after a preview, refresh or destroy too (RealCliResult.outputs; an up's always come). */
+  outputs?: boolean;
 }
 
 export interface RealCliStack {
@@ -83,7 +92,7 @@ export interface RealCliStack {
   /** That file's contents (undefined before the first operation). */
   checkpoint(): Checkpoint | undefined;
   run(operation: RealCliOperation, options?: RealCliRunOptions): Promise<RealCliRun>;
-  /** Starts an operation that the caller may kill: see RealCliProcess. */
+  /** Starts an operation that the caller may kill (its state written after every step): see RealCliProcess. */
   start(operation: RealCliOperation, options?: RealCliRunOptions): RealCliProcess;
   /**
    * `pulumi <args> --stack <stack> --non-interactive` in the program's folder, as a user types it,
@@ -165,6 +174,9 @@ export function realCliStack(options: RealCliStackOptions): RealCliStack {
   const offline = {
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    // No copy of the state under .pulumi/backups before each operation: nothing reads one.
+    PULUMI_DIY_BACKEND_DISABLE_CHECKPOINT_BACKUPS: "true",
+    ...(options.checkpoints ? {} : { PULUMI_SKIP_CHECKPOINTS: "true" }),
     // The CLI finds its bundled dynamic-provider launcher beside itself or on PATH.
     PATH: [cliDir, process.env.PATH ?? ""].join(path.delimiter),
   };
@@ -186,8 +198,9 @@ export function realCliStack(options: RealCliStackOptions): RealCliStack {
   for (const [key, value] of Object.entries(options.config)) config[key] = { value, secret: false };
   for (const [key, value] of Object.entries(options.secretConfig ?? {})) config[key] = { value, secret: true };
   let configSet = false;
+  const cliVersion = versionOfCli(cliDir);
 
-  const start = (operation: RealCliOperation, runOptions: RealCliRunOptions = {}): RealCliProcess => {
+  const launch = (operation: RealCliOperation, runOptions: RealCliRunOptions, killable: boolean): RealCliProcess => {
     const runConfig: typeof config = {};
     const added = { ...runOptions.config, ...runOptions.secretConfig };
     for (const [key, value] of Object.entries(runOptions.config ?? {})) config[key] = { value, secret: false };
@@ -195,7 +208,9 @@ export function realCliStack(options: RealCliStackOptions): RealCliStack {
     // The stack's config is set once (the CLI keeps it in Pulumi.<stack>.yaml); later runs set what they add.
     for (const [key, value] of Object.entries(config)) if (!configSet || key in added) runConfig[key] = value;
     const resultFile = path.join(scratch, `result-${operation}-${Date.now()}-${Math.random()}.json`);
-    const runEnv = { ...envVars, ...runOptions.env };
+    // An operation that may be killed keeps writing the state after every step.
+    const steps: Record<string, string> = killable ? { PULUMI_SKIP_CHECKPOINTS: "false" } : {};
+    const runEnv = { ...envVars, ...steps, ...runOptions.env };
     const request: RealCliRequest = {
       operation,
       refresh: runOptions.refresh,
@@ -211,13 +226,16 @@ export function realCliStack(options: RealCliStackOptions): RealCliStack {
       project: options.project,
       stack,
       cliRoot,
+      cliVersion,
+      stackExists: configSet,
+      outputs: runOptions.outputs,
       envVars: runEnv,
       config: runConfig,
       resultFile,
     };
     const requestFile = `${resultFile}.request`;
     fs.writeFileSync(requestFile, JSON.stringify(request));
-    const runner = startRunner(requestFile, program.dir, { ...env, ...runOptions.env });
+    const runner = startRunner(requestFile, program.dir, { ...env, ...steps, ...runOptions.env });
     const result = runner.output.then((runnerOutput) => {
       if (!fs.existsSync(resultFile)) throw new Error(`the Automation API runner failed:\n${runnerOutput}`);
       configSet = true;
@@ -235,8 +253,8 @@ export function realCliStack(options: RealCliStackOptions): RealCliStack {
     checkpointFile,
     checkpoint: () =>
       fs.existsSync(checkpointFile) ? (JSON.parse(fs.readFileSync(checkpointFile, "utf8")) as Checkpoint) : undefined,
-    run: (operation, runOptions) => start(operation, runOptions).result,
-    start,
+    run: (operation, runOptions = {}) => launch(operation, runOptions, false).result,
+    start: (operation, runOptions = {}) => launch(operation, runOptions, true),
     cli: (args, cliOptions = {}) =>
       runProcess(path.join(cliDir, "pulumi"), [...args, "--stack", stack, "--non-interactive"], {
         cwd: program.dir,
@@ -247,6 +265,17 @@ export function realCliStack(options: RealCliStackOptions): RealCliStack {
       fs.rmSync(scratch, { recursive: true, force: true });
     },
   };
+}
+
+const versions = new Map<string, string | undefined>();
+
+/** `pulumi version` of a CLI folder, asked once a test process; undefined when it answers no version. */
+function versionOfCli(cliDir: string): string | undefined {
+  if (!versions.has(cliDir)) {
+    const answer = versionOf(cliDir);
+    versions.set(cliDir, /^v?\d+\.\d+\.\d+/.test(answer) ? answer : undefined);
+  }
+  return versions.get(cliDir);
 }
 
 /** The runner, in a process group of its own (detached) so that a kill reaches everything it started. */
