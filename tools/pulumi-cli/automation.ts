@@ -111,7 +111,8 @@ async function main(requestFile: string): Promise<void> {
   const stack = request.stackExists
     ? await automation.Stack.select(request.stack, workspace)
     : await automation.Stack.create(request.stack, workspace).catch((error: unknown) => {
-        if (error instanceof automation.StackAlreadyExistsError)
+        // A stack left locked by a killed operation exists too: the story goes on with it.
+        if (error instanceof automation.StackAlreadyExistsError || error instanceof automation.ConcurrentUpdateError)
           return automation.Stack.select(request.stack, workspace);
         throw error;
       });
