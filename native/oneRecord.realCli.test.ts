@@ -144,13 +144,11 @@ describe("no two resources share a record (native provider, YAML, real CLI)", ()
         },
       });
       shared = await twinsStack("twins-lost-answers", proxy.url, groups);
-      // No test here looks at an interrupted operation's checkpoint.
-      const quick = { PULUMI_SKIP_CHECKPOINTS: "true" };
-      up = await shared.cli(["up", "--yes", "--parallel", "8"], quick);
+      up = await shared.cli(["up", "--yes", "--parallel", "8"]);
       resources = await shared.resources("platform:");
       recordsAfterUp = await Promise.all(groups.map(held));
-      check = await shared.cli(["preview", "--refresh", "--expect-no-changes"], quick);
-      destroy = await shared.cli(["destroy", "--yes"], quick);
+      check = await shared.cli(["preview", "--refresh", "--expect-no-changes"]);
+      destroy = await shared.cli(["destroy", "--yes"]);
       recordsAfterDestroy = await Promise.all(groups.map(held));
     });
     afterAll(async () => {
@@ -200,8 +198,7 @@ describe("no two resources share a record (native provider, YAML, real CLI)", ()
       });
     }
     stack = await twinsStack("adopting-twins", emu.url, groups);
-    const quick = { PLATFORM_ADOPT: "true", PULUMI_SKIP_CHECKPOINTS: "true" };
-    const up = await stack.cli(["up", "--yes", "--parallel", "8"], quick);
+    const up = await stack.cli(["up", "--yes", "--parallel", "8"], { PLATFORM_ADOPT: "true" });
     expect([up.code, up.stderr]).toEqual([0, ""]);
     const all = await stack.resources("platform:");
     for (const [i, group] of groups.entries()) {
@@ -216,7 +213,7 @@ describe("no two resources share a record (native provider, YAML, real CLI)", ()
         expect(twins.filter((r) => r.id !== uid)).toHaveLength(1);
       }
     }
-    const check = await stack.cli(["preview", "--refresh", "--expect-no-changes"], quick);
+    const check = await stack.cli(["preview", "--refresh", "--expect-no-changes"], { PLATFORM_ADOPT: "true" });
     expect([check.code, check.stderr]).toEqual([0, ""]);
   });
 

@@ -73,7 +73,7 @@ test("an identity replaced under its name and an overlay replaced take their bin
   let previous: Record<string, unknown> | undefined;
   // A switch of kinds (claim to static keys), then a rotation of keys.
   for (const mode of ["claim", "keys1", "keys2"]) {
-    const up = await project.run("up", config(mode), { env: { PULUMI_SKIP_CHECKPOINTS: "true" } });
+    const up = await project.run("up", config(mode));
     expect({ mode, code: up.code, stderr: up.stderr }).toEqual({ mode, code: 0, stderr: "" });
     const outputs = Object.fromEntries(
       Object.entries(up.outputs).map(([name, output]) => [name, String(output.value)]),

@@ -140,7 +140,7 @@ describe("platform-pulumi export: round trip under the real Pulumi CLI", () => {
     const stack = stackOf(emu, project, { corpSsoOidcClientSecret: "emulator-secret" }, stacks);
     emu.clearRequests();
     // No test here reads an interrupted operation's checkpoint: only the final one is written.
-    const up = await stack.run("up", {}, { env: { PULUMI_SKIP_CHECKPOINTS: "true" } });
+    const up = await stack.run("up");
     expect(up.stderr).toBe("");
     expect(up.code).toBe(0);
     const custom = stack.resources();
@@ -176,7 +176,7 @@ describe("platform-pulumi export: round trip under the real Pulumi CLI", () => {
 
     const beforeDestroy = await snapshot(api(), emu.rootUid);
     emu.clearRequests();
-    const destroy = await stack.run("destroy", {}, { env: { PULUMI_SKIP_CHECKPOINTS: "true" } });
+    const destroy = await stack.run("destroy");
     expect(destroy.code).toBe(0);
     expect(stack.resources()).toEqual([]);
     expect(writes()).toEqual([]);
@@ -198,7 +198,7 @@ describe("platform-pulumi export: round trip under the real Pulumi CLI", () => {
 
     const stack = stackOf(emu, project, {}, stacks);
     emu.clearRequests();
-    const up = await stack.run("up", {}, { env: { PULUMI_SKIP_CHECKPOINTS: "true" } });
+    const up = await stack.run("up");
     expect(up.code).toBe(0);
     expect(path.basename(stack.stack.entry)).toBe("index.js");
     const declared = stack.resources().map((r) => r.id!);
@@ -401,7 +401,7 @@ describe("platform-pulumi export of a hostile organization: whatever the records
 
     const stack = stackOf(emu, project, {}, stacks);
     emu.clearRequests();
-    const up = await stack.run("up", {}, { env: { PULUMI_SKIP_CHECKPOINTS: "true" } });
+    const up = await stack.run("up");
     expect(up.stderr).toBe("");
     expect(up.code).toBe(0);
     const custom = stack.resources();

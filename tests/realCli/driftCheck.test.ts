@@ -99,7 +99,7 @@ describe("a drift check under the real Pulumi CLI", () => {
       config: { [`${PROJECT}:rootUid`]: emu.rootUid, [`${PROJECT}:roleUid`]: VIEWER, "platform:apiUrl": proxy.url },
       secretConfig: { "platform:token": emu.token },
     });
-    const up = await stack.run("up", { env: { PULUMI_SKIP_CHECKPOINTS: "true" } });
+    const up = await stack.run("up");
     if (up.code !== 0) throw new Error(`up exited ${up.code}:\n${up.stdout}${up.stderr}`);
     for (const r of stack.checkpoint()?.checkpoint.latest?.resources ?? [])
       if (r.custom && r.id && r.type.includes("dynamic/")) uids.set(r.urn.split("::").pop()!, r.id);

@@ -36,7 +36,7 @@ function stack(emu: RunningEmulator) {
   const project = programProject({ name: "storm", program, api: emu });
   // No test here reads an interrupted operation's checkpoint: only each command's last is written.
   const run = (command: string, config: Record<string, string>) =>
-    project.run(command, { rootUid: emu.rootUid, ...config }, { env: { PULUMI_SKIP_CHECKPOINTS: "true" } });
+    project.run(command, { rootUid: emu.rootUid, ...config });
   const stateUids = () =>
     project
       .resources()

@@ -10,7 +10,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as YAML from "yaml";
-import { stateFile } from "../../tools/pulumi-cli/cliEnvironment";
+import { stateFile, stateWrites } from "../../tools/pulumi-cli/cliEnvironment";
 import { pulumiCliDir } from "../../tools/pulumi-cli/find";
 import { plainStack, StateResource } from "../../tools/pulumi-cli/plainStack";
 import { processGroupsBelow } from "../../tools/pulumi-cli/stack";
@@ -82,7 +82,7 @@ export async function yamlStack(options: YamlStackOptions): Promise<YamlStack> {
     start(args, extra = {}) {
       const child = spawn(pulumi, argv(args), {
         cwd: dir,
-        env: { ...env, PULUMI_SKIP_CHECKPOINTS: "false", ...extra },
+        env: { ...env, ...stateWrites(true), ...extra },
         detached: true,
         stdio: ["ignore", "pipe", "pipe"],
       });

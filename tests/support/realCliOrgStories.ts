@@ -22,8 +22,6 @@ import { realCliStack, RealCliStack, SECRET_SIGNATURE } from "./realCli";
 const PROJECT = "org-hierarchy";
 const DYNAMIC = "pulumi-nodejs:dynamic/";
 
-/** No story reads an interrupted operation's checkpoint: an update writes only its last. */
-const FINAL_ONLY = { env: { PULUMI_SKIP_CHECKPOINTS: "true" } };
 const writes = (emu: RunningEmulator) => emu.requests().filter((r) => r.method !== "GET");
 const named = (records: OrgRecord[], name: string) => records.filter((r) => r.name === name);
 const parentOf = (uid: string) => uid.slice(0, uid.lastIndexOf("/"));
@@ -74,7 +72,7 @@ export function describeRealCliOrgStories(variant: RealCliStoryVariant): void {
 
     async function deployed(): Promise<void> {
       if (managed().length > 0) return;
-      const up = await stack.run("up", FINAL_ONLY);
+      const up = await stack.run("up");
       if (up.code !== 0) throw new Error(`deploying the example failed:\n${up.stdout}${up.stderr}`);
     }
 
@@ -88,7 +86,7 @@ export function describeRealCliOrgStories(variant: RealCliStoryVariant): void {
       expect(preview.stdout).toMatch(/Resources:\s+\+ 18 to create/);
       expect(writes(emu)).toEqual([]);
 
-      const up = await stack.run("up", FINAL_ONLY);
+      const up = await stack.run("up");
       expect(up.stderr).toBe("");
       expect(up.code).toBe(0);
       expect(up.stdout).toMatch(/Resources:\s+\+ 18 created/);
@@ -240,7 +238,7 @@ export function describeRealCliOrgStories(variant: RealCliStoryVariant): void {
         expect(fs.readFileSync(stack.checkpointFile, "utf8")).toEqual(stateBefore);
 
         emu.clearRequests();
-        const repair = await stack.run("up", { refresh: true, ...FINAL_ONLY });
+        const repair = await stack.run("up", { refresh: true });
         expect(repair.code).toBe(0);
         expect(repair.stdout).toMatch(/Resources:\s+\+ 2 created\s+~ 2 updated/);
         // One PATCH of each edited field; the deleted identity, and the binding the service deleted
@@ -281,7 +279,7 @@ export function describeRealCliOrgStories(variant: RealCliStoryVariant): void {
         expect(preview.stdout).not.toMatch(/\(replace\)|to replace/);
         expect(writes(emu)).toEqual([]);
 
-        const up = await stack.run("up", FINAL_ONLY);
+        const up = await stack.run("up");
         expect(up.code).toBe(0);
         expect(up.stdout).toMatch(/Resources:\s+~ 1 updated\s+17 unchanged/);
         expect(described(emu)).toEqual([`PATCH /iam/v2beta1/groups/${payments}?updateMask=name`]);
@@ -303,7 +301,7 @@ export function describeRealCliOrgStories(variant: RealCliStoryVariant): void {
         expect(preview.stdout).toMatch(/Resources:\s+\+-1 to replace\s+17 unchanged/);
         expect(writes(emu)).toEqual([]);
 
-        const up = await stack.run("up", FINAL_ONLY);
+        const up = await stack.run("up");
         expect(up.code).toBe(0);
         expect(up.stdout).toMatch(/Resources:\s+\+-1 replaced\s+17 unchanged/);
         expect(described(emu)).toEqual([`POST /iam/v2beta1/groups/${data}`, `DELETE /iam/v2beta1/groups/${oldLedger}`]);
@@ -345,7 +343,7 @@ export function describeRealCliOrgStories(variant: RealCliStoryVariant): void {
         const loaders = fs.readFileSync(loads, "utf8").split("\n");
         expect(loaders.some((script) => /dynamic-provider/.test(script))).toBe(true);
 
-        const up = await stack.run("up", FINAL_ONLY);
+        const up = await stack.run("up");
         expect(up.code).toBe(0);
         expect(up.stdout).toMatch(/Resources:\s+18 unchanged/);
         expect(writes(emu)).toEqual([]);
@@ -356,7 +354,7 @@ export function describeRealCliOrgStories(variant: RealCliStoryVariant): void {
 
     test("destroy leaves the organization exactly as it was", async () => {
       await deployed();
-      const destroy = await stack.run("destroy", FINAL_ONLY);
+      const destroy = await stack.run("destroy");
       expect(destroy.code).toBe(0);
       expect(destroy.stdout).toMatch(/Resources:\s+- 18 deleted/);
       expect(managed()).toEqual([]);

@@ -21,10 +21,17 @@ export function cliEnvironment(
     PULUMI_CONFIG_PASSPHRASE: "platform-pulumi-tests",
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    // No copy of the state under .pulumi/backups before each operation: nothing reads one.
-    PULUMI_DIY_BACKEND_DISABLE_CHECKPOINT_BACKUPS: "true",
-    PULUMI_SKIP_CHECKPOINTS: options.checkpoints ? "false" : "true",
+    ...stateWrites(options.checkpoints),
     PATH: [cliDir, path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
+  };
+}
+
+/** How often a stack's state is written: once an operation, or after every step with `checkpoints`. */
+export function stateWrites(checkpoints = false): Record<string, string> {
+  // No copy of the state under .pulumi/backups before each operation: nothing reads one.
+  return {
+    PULUMI_DIY_BACKEND_DISABLE_CHECKPOINT_BACKUPS: "true",
+    PULUMI_SKIP_CHECKPOINTS: String(checkpoints === false),
   };
 }
 

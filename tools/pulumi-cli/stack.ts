@@ -12,6 +12,7 @@ import * as path from "node:path";
 import { stageProgram } from "./stageProgram";
 import { withoutPlatformEnv } from "../orgProject";
 import type { RealCliOperation, RealCliRequest, RealCliResult } from "./automation";
+import { stateWrites } from "./cliEnvironment";
 import { pulumiCliDir, versionOf } from "./find";
 import { runProcess } from "../runProcess";
 
@@ -174,9 +175,7 @@ export function realCliStack(options: RealCliStackOptions): RealCliStack {
   const offline = {
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    // No copy of the state under .pulumi/backups before each operation: nothing reads one.
-    PULUMI_DIY_BACKEND_DISABLE_CHECKPOINT_BACKUPS: "true",
-    ...(options.checkpoints ? {} : { PULUMI_SKIP_CHECKPOINTS: "true" }),
+    ...stateWrites(options.checkpoints),
     // The CLI finds its bundled dynamic-provider launcher beside itself or on PATH.
     PATH: [cliDir, process.env.PATH ?? ""].join(path.delimiter),
   };
@@ -209,7 +208,7 @@ export function realCliStack(options: RealCliStackOptions): RealCliStack {
     for (const [key, value] of Object.entries(config)) if (!configSet || key in added) runConfig[key] = value;
     const resultFile = path.join(scratch, `result-${operation}-${Date.now()}-${Math.random()}.json`);
     // An operation that may be killed keeps writing the state after every step.
-    const steps: Record<string, string> = killable ? { PULUMI_SKIP_CHECKPOINTS: "false" } : {};
+    const steps: Record<string, string> = killable ? stateWrites(true) : {};
     const runEnv = { ...envVars, ...steps, ...runOptions.env };
     const request: RealCliRequest = {
       operation,
