@@ -17,6 +17,10 @@ import { promisify } from "node:util";
 import type * as Automation from "@pulumi/pulumi/automation";
 import { loadProgram } from "./programModule";
 
+// The engine's signature of a secret value in a state (sdk/go/common/resource/sig).
+export const SECRET_KEY = "4dabf18193072939515e22adb298388d";
+export const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";
+
 /** `export` is `pulumi stack export`: the deployment as the backend holds it, secrets encrypted. */
 export type RealCliOperation = "preview" | "up" | "refresh" | "destroy" | "export";
 
@@ -52,6 +56,8 @@ export interface RealCliRequest {
   stackExists?: boolean;
   /** Fetch the stack's outputs after a preview, refresh or destroy (an up's come with its result). */
   outputs?: boolean;
+  /** The stack's state file in the file backend: which outputs are secret (see stackOutputs). */
+  checkpointFile?: string;
   /** The workspace's environment for the CLI: backend, passphrase, PULUMI_HOME, PATH, offline switches. */
   envVars: Record<string, string>;
   /** Stack config to set before the operation, full keys (`project:key`, `platform:key`); may be empty. */
@@ -117,6 +123,10 @@ async function main(requestFile: string): Promise<void> {
         throw error;
       });
   if (Object.keys(request.config).length > 0) await stack.setAllConfig(request.config);
+  // No story reads an update's summary, which up, refresh and destroy would ask `pulumi stack history` for.
+  stack.info = async () => undefined;
+  const workspaceOutputs = stack.outputs.bind(stack);
+  stack.outputs = () => stackOutputs(pulumiCommand.command, request, workspaceOutputs);
 
   const display = { color: "never" as const };
   // One entry per step, from its events (its start tells the diff, its end what it left).
@@ -223,6 +233,57 @@ async function stackExport(pulumi: string, request: RealCliRequest): Promise<unk
     maxBuffer: 64 * 1024 * 1024,
   });
   return JSON.parse(stdout);
+}
+
+/**
+ * The stack's outputs from one `pulumi stack output --show-secrets`, each output's secret flag from
+ * the state the file backend holds (a secret is stored under the engine's signature). The workspace
+ * asks the CLI twice, masked and shown, to tell the secrets by their mask; it still does when the
+ * state cannot be read.
+ */
+async function stackOutputs(
+  pulumi: string,
+  request: RealCliRequest,
+  workspaceOutputs: () => Promise<Automation.OutputMap>,
+): Promise<Automation.OutputMap> {
+  const state = request.checkpointFile ? readState(request.checkpointFile) : undefined;
+  const root = state?.checkpoint?.latest?.resources?.find((resource) => resource.type === "pulumi:pulumi:Stack");
+  if (!root) return workspaceOutputs();
+  const { stdout } = await promisify(execFile)(
+    pulumi,
+    ["stack", "output", "--json", "--show-secrets", "--stack", request.stack],
+    { cwd: request.programDir, env: { ...process.env, ...request.envVars }, maxBuffer: 64 * 1024 * 1024 },
+  );
+  const stored = root.outputs ?? {};
+  return Object.fromEntries(
+    Object.entries(JSON.parse(stdout) as Record<string, unknown>).map(([key, value]) => [
+      key,
+      { value, secret: isSecret(stored[key]) },
+    ]),
+  );
+}
+
+interface StoredState {
+  checkpoint?: { latest?: { resources?: Array<{ type: string; outputs?: Record<string, unknown> }> } };
+}
+
+function readState(file: string): StoredState | undefined {
+  if (!fs.existsSync(file)) return undefined;
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8")) as StoredState;
+  } catch {
+    // Half-written by a killed operation: the workspace's own way then.
+    return undefined;
+  }
+}
+
+/** A value the engine stored as a secret: `{ <signature>: <secret>, ciphertext }`. */
+function isSecret(stored: unknown): boolean {
+  return (
+    typeof stored === "object" &&
+    stored !== null &&
+    (stored as Record<string, unknown>)[SECRET_KEY] === SECRET_VALUE
+  );
 }
 
 /**

@@ -11,6 +11,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { stageProgram } from "./stageProgram";
 import { withoutPlatformEnv } from "../orgProject";
+import { SECRET_KEY, SECRET_VALUE } from "./automation";
 import type { RealCliOperation, RealCliRequest, RealCliResult } from "./automation";
 import { stateWrites } from "./cliEnvironment";
 import { pulumiCliDir, versionOf } from "./find";
@@ -127,7 +128,7 @@ export interface RealCliRun extends RealCliResult {
 }
 
 /** How the engine marks a secret value in a state or a stack export: `{ <signature>, ciphertext }`. */
-export const SECRET_SIGNATURE = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
+export const SECRET_SIGNATURE = { [SECRET_KEY]: SECRET_VALUE };
 
 /** The parts of a file backend checkpoint the stories read. */
 export interface Checkpoint {
@@ -228,6 +229,7 @@ export function realCliStack(options: RealCliStackOptions): RealCliStack {
       cliVersion,
       stackExists: configSet,
       outputs: runOptions.outputs,
+      checkpointFile,
       envVars: runEnv,
       config: runConfig,
       resultFile,
