@@ -199,6 +199,7 @@ export function batchStack(options: {
 }): RealCliStack {
   const { emu } = options;
   return realCliStack({
+    runnerPerOperation: true,
     programDir: nodeProgramFolder(path.join(options.scratch, options.label), PROJECT, options.program),
     project: PROJECT,
     stack: "bench",

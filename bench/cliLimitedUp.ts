@@ -75,6 +75,7 @@ function nativeStack(
     `name: ${NATIVE_PROJECT}\nruntime: nodejs\nplugins:\n  providers:\n    - name: platform\n      path: node_modules/platform-pulumi/native\n`,
   );
   return realCliStack({
+    runnerPerOperation: true,
     programDir,
     project: NATIVE_PROJECT,
     stack: "bench",

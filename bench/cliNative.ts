@@ -124,6 +124,7 @@ async function runSize(
       fs.writeFileSync(path.join(programDir, "Pulumi.yaml"), PULUMI_YAML);
       fs.writeFileSync(path.join(programDir, "index.ts"), variant === "native" ? nativeProgram() : DYNAMIC_PROGRAM);
       stacks[variant] = realCliStack({
+        runnerPerOperation: true,
         programDir,
         project: PROJECT,
         stack: "bench",

@@ -158,6 +158,7 @@ async function runSize(
     };
     for (const variant of VARIANTS) {
       stacks[variant] = realCliStack({
+        runnerPerOperation: true,
         programDir: nodeProgramFolder(path.join(scratch, variant), PROJECT, PROGRAMS[variant]),
         project: PROJECT,
         stack: "bench",

@@ -58,6 +58,11 @@ export interface RealCliRequest {
   outputs?: boolean;
   /** The stack's state file in the file backend: which outputs are secret (see stackOutputs). */
   checkpointFile?: string;
+  /**
+   * The whole environment of the runner's process, the program's: set for the operation by a runner
+   * that serves a stack's operations one after another (`--serve`).
+   */
+  processEnv?: Record<string, string | undefined>;
   /** The workspace's environment for the CLI: backend, passphrase, PULUMI_HOME, PATH, offline switches. */
   envVars: Record<string, string>;
   /** Stack config to set before the operation, full keys (`project:key`, `platform:key`); may be empty. */
@@ -81,7 +86,10 @@ export interface RealCliResult {
   deployment?: unknown;
   /** This process's peak resident memory: the inline program's, i.e. the SDK's, for the benchmarks. */
   runnerPeakRssMb: number;
-  /** CPU milliseconds of this process (the program, the Automation API) and of the CLI (with the host it ran). */
+  /**
+   * CPU milliseconds of the operation in the runner (the program, the Automation API) and in the
+   * CLI (with the host it ran).
+   */
   runnerCpuMs: number;
   cliCpuMs: number;
   /** With `steps`: each step of the run that is not `same`, as the engine's events told it. */
@@ -99,8 +107,18 @@ export interface RealCliStep {
   failed?: boolean;
 }
 
-async function main(requestFile: string): Promise<void> {
-  const request = JSON.parse(fs.readFileSync(requestFile, "utf8")) as RealCliRequest;
+/** Where a runner's CPU figures start: its own and its reaped children's at the operation's start. */
+interface CpuStart {
+  runnerCpuMs: number;
+  cliCpuMs: number;
+}
+
+const cpuNow = (): CpuStart => ({
+  runnerCpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
+  cliCpuMs: reapedChildrenCpuMs(),
+});
+
+async function operateOn(request: RealCliRequest, start: CpuStart): Promise<RealCliResult> {
   const load = (id: string) => require(require.resolve(id, { paths: [request.programDir] }));
   const automation = load("@pulumi/pulumi/automation") as typeof Automation;
 
@@ -177,7 +195,8 @@ async function main(requestFile: string): Promise<void> {
     if (!answer?.err || typeof answer.err.exitCode !== "number") throw error;
     ({ exitCode: code, stdout, stderr } = answer.err);
   }
-  const result: RealCliResult = {
+  const end = cpuNow();
+  return {
     code,
     stdout,
     stderr,
@@ -185,11 +204,57 @@ async function main(requestFile: string): Promise<void> {
     outputs: outputs ?? (request.operation === "up" || request.outputs ? await stack.outputs() : {}),
     deployment,
     runnerPeakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
-    runnerCpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
-    cliCpuMs: reapedChildrenCpuMs(),
+    runnerCpuMs: end.runnerCpuMs - start.runnerCpuMs,
+    cliCpuMs: end.cliCpuMs - start.cliCpuMs,
     ...(request.steps ? { steps: [...steps.values()] } : {}),
   };
-  fs.writeFileSync(request.resultFile, JSON.stringify(result));
+}
+
+/** One operation in a process of its own: the request read from a file, the result written to one. */
+async function main(requestFile: string): Promise<void> {
+  const request = JSON.parse(fs.readFileSync(requestFile, "utf8")) as RealCliRequest;
+  fs.writeFileSync(request.resultFile, JSON.stringify(await operateOn(request, cpuNow())));
+}
+
+/**
+ * A stack's operations one after another in one process (`--serve`): the parent sends each
+ * request file's path over the IPC channel and is answered when its result is written. Loading
+ * the Automation API and the SDK is most of a runner's start, paid here once a stack; what one
+ * operation could leave for the next is not kept: the program and the package it loads from its
+ * folder are required afresh, the environment is the request's, and what the process prints during
+ * the operation is the operation's own output (RealCliRun.runnerOutput).
+ */
+function serve(): void {
+  let output = "";
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.write = ((chunk: string | Uint8Array) => {
+      output += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
+      return true;
+    });
+  }
+  let queue = Promise.resolve();
+  process.on("message", (message: { requestFile: string }) => {
+    queue = queue.then(async () => {
+      output = "";
+      const request = JSON.parse(fs.readFileSync(message.requestFile, "utf8")) as RealCliRequest;
+      const { processEnv } = request;
+      if (processEnv) {
+        for (const name of Object.keys(process.env)) if (!(name in processEnv)) delete process.env[name];
+        Object.assign(process.env, processEnv);
+      }
+      for (const loaded of Object.keys(require.cache))
+        if (loaded.startsWith(request.programDir + path.sep)) delete require.cache[loaded];
+      try {
+        const result = await operateOn(request, cpuNow());
+        fs.writeFileSync(request.resultFile, JSON.stringify({ ...result, runnerOutput: output }));
+      } catch (error) {
+        output += error instanceof Error ? (error.stack ?? error.message) : String(error);
+      }
+      process.send?.({ done: message.requestFile, output });
+    });
+  });
+  // The stack's harness is gone (its test ended or its worker exited): so is its runner.
+  process.on("disconnect", () => process.exit(0));
 }
 
 /**
@@ -321,7 +386,8 @@ function operate(
   }
 }
 
-if (require.main === module) {
+if (require.main === module && process.argv[2] === "--serve") serve();
+else if (require.main === module) {
   main(path.resolve(process.argv[2])).then(
     () => process.exit(0),
     (error: unknown) => {

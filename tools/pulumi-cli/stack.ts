@@ -54,6 +54,13 @@ export interface RealCliStackOptions {
    * story reads and saves a whole-state write a step.
    */
   checkpoints?: boolean;
+  /**
+   * A runner process for every operation, as the benchmarks measure one. Otherwise the stack's
+   * operations share one runner (see `serve` of ./automation.ts), except an operation begun with
+   * `start`, one asked while another is under way, and those of an ES module program, whose
+   * modules import() cannot load afresh.
+   */
+  runnerPerOperation?: boolean;
 }
 
 export interface RealCliRunOptions {
@@ -235,8 +242,28 @@ export function realCliStack(options: RealCliStackOptions): RealCliStack {
       resultFile,
     };
     const requestFile = `${resultFile}.request`;
-    fs.writeFileSync(requestFile, JSON.stringify(request));
-    const runner = startRunner(requestFile, program.dir, { ...env, ...steps, ...runOptions.env });
+    const processEnv = { ...env, ...steps, ...runOptions.env };
+    const shareable = !killable && !options.esm && !options.runnerPerOperation && !sharedBusy;
+    fs.writeFileSync(requestFile, JSON.stringify(shareable ? { ...request, processEnv } : request));
+    if (shareable) {
+      sharedBusy = true;
+      shared ??= startSharedRunner(program.dir, env);
+      const result = shared.operate(requestFile).then(
+        (runnerOutput) => {
+          sharedBusy = false;
+          if (!fs.existsSync(resultFile)) throw new Error(`the Automation API runner failed:\n${runnerOutput}`);
+          configSet = true;
+          return JSON.parse(fs.readFileSync(resultFile, "utf8")) as RealCliRun;
+        },
+        (error: unknown) => {
+          sharedBusy = false;
+          shared = undefined;
+          throw error;
+        },
+      );
+      return { pid: shared.pid, result, kill: () => Promise.reject(new Error("only an operation begun with start can be killed")) };
+    }
+    const runner = startRunner(requestFile, program.dir, processEnv);
     const result = runner.output.then((runnerOutput) => {
       if (!fs.existsSync(resultFile)) throw new Error(`the Automation API runner failed:\n${runnerOutput}`);
       configSet = true;
@@ -244,6 +271,8 @@ export function realCliStack(options: RealCliStackOptions): RealCliStack {
     });
     return { pid: runner.pid, result, kill: runner.kill };
   };
+  let shared: SharedRunner | undefined;
+  let sharedBusy = false;
 
   return {
     programDir: program.dir,
@@ -262,6 +291,7 @@ export function realCliStack(options: RealCliStackOptions): RealCliStack {
         env: { ...env, ...cliOptions.env },
       }),
     remove: () => {
+      shared?.stop();
       program.remove();
       fs.rmSync(scratch, { recursive: true, force: true });
     },
@@ -277,6 +307,57 @@ function versionOfCli(cliDir: string): string | undefined {
     versions.set(cliDir, /^v?\d+\.\d+\.\d+/.test(answer) ? answer : undefined);
   }
   return versions.get(cliDir);
+}
+
+/** A runner serving a stack's operations one after another (`automation.js --serve`). */
+interface SharedRunner {
+  pid: number;
+  /** Runs the operation of a request file; resolves with what the runner printed during it. */
+  operate(requestFile: string): Promise<string>;
+  stop(): void;
+}
+
+function startSharedRunner(cwd: string, env: NodeJS.ProcessEnv): SharedRunner {
+  const child = spawn(process.execPath, [runner, "--serve"], { cwd, env, stdio: ["ignore", "pipe", "pipe", "ipc"] });
+  if (child.pid === undefined) throw new Error(`the Automation API runner did not start (${process.execPath})`);
+  // What it prints outside an operation (a crash): told with the operation it ended.
+  let printed = "";
+  child.stdout?.on("data", (chunk) => (printed += chunk));
+  child.stderr?.on("data", (chunk) => (printed += chunk));
+  // Between operations it keeps no test process alive.
+  const streams = [child.stdout, child.stderr] as unknown as Array<{ ref(): void; unref(): void }>;
+  const idle = () => {
+    child.unref();
+    child.channel?.unref();
+    for (const stream of streams) stream.unref();
+  };
+  idle();
+  return {
+    pid: child.pid,
+    operate: (requestFile) =>
+      new Promise<string>((resolve, reject) => {
+        child.ref();
+        child.channel?.ref();
+        for (const stream of streams) stream.ref();
+        const done = (message: { done: string; output: string }) => {
+          if (message.done !== requestFile) return;
+          child.off("message", done);
+          child.off("exit", ended);
+          idle();
+          resolve(message.output);
+        };
+        const ended = (code: number | null, signal: string | null) => {
+          child.off("message", done);
+          reject(new Error(`the Automation API runner ended (${signal ?? code}) during the operation:\n${printed}`));
+        };
+        child.on("message", done);
+        child.once("exit", ended);
+        child.send({ requestFile });
+      }),
+    stop: () => {
+      child.kill();
+    },
+  };
 }
 
 /** The runner, in a process group of its own (detached) so that a kill reaches everything it started. */
