@@ -32,10 +32,12 @@ export function stagePackage(name = `stage-${process.pid}-${Math.random().toStri
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(packageDir, { recursive: true });
   fs.copyFileSync(path.join(repoRoot, "package.json"), path.join(packageDir, "package.json"));
+  // What package.json's files ship: no tests (a third of the files, and their copy a third of a stack's set-up).
   fs.cpSync(built, path.join(packageDir, "dist"), {
     recursive: true,
     filter: (source) =>
-      !["tests", "tools", "bench", "examples"].some((dir) => source.startsWith(path.join(built, dir))),
+      !["tests", "tools", "bench", "examples"].some((dir) => source.startsWith(path.join(built, dir))) &&
+      !path.basename(source).includes(".test."),
   });
   // The native provider's launcher and plugin file, which package.json's files ship beside dist/.
   for (const file of ["pulumi-resource-platform", "PulumiPlugin.yaml"])
