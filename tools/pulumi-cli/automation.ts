@@ -227,10 +227,10 @@ async function main(requestFile: string): Promise<void> {
 function serve(): void {
   let output = "";
   for (const stream of [process.stdout, process.stderr]) {
-    stream.write = ((chunk: string | Uint8Array) => {
+    stream.write = (chunk: string | Uint8Array) => {
       output += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
       return true;
-    });
+    };
   }
   let queue = Promise.resolve();
   process.on("message", (message: { requestFile: string }) => {
@@ -345,9 +345,7 @@ function readState(file: string): StoredState | undefined {
 /** A value the engine stored as a secret: `{ <signature>: <secret>, ciphertext }`. */
 function isSecret(stored: unknown): boolean {
   return (
-    typeof stored === "object" &&
-    stored !== null &&
-    (stored as Record<string, unknown>)[SECRET_KEY] === SECRET_VALUE
+    typeof stored === "object" && stored !== null && (stored as Record<string, unknown>)[SECRET_KEY] === SECRET_VALUE
   );
 }
 

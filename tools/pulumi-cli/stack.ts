@@ -261,7 +261,11 @@ export function realCliStack(options: RealCliStackOptions): RealCliStack {
           throw error;
         },
       );
-      return { pid: shared.pid, result, kill: () => Promise.reject(new Error("only an operation begun with start can be killed")) };
+      return {
+        pid: shared.pid,
+        result,
+        kill: () => Promise.reject(new Error("only an operation begun with start can be killed")),
+      };
     }
     const runner = startRunner(requestFile, program.dir, processEnv);
     const result = runner.output.then((runnerOutput) => {
