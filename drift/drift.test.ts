@@ -14,7 +14,8 @@ import { call } from "../tools/orgApi";
 import { exportedKinds } from "../exporter/kinds";
 import { attributesOf, tfstate } from "../tests/support/terraformState";
 import { ForeignRecordsError } from "./compare";
-import { kindOfType, SECRET_KEY, SECRET_VALUE } from "./stackExport";
+import { SECRET_KEY, SECRET_VALUE } from "./secretSignature";
+import { kindOfType } from "./stackExport";
 import { driftOrganization, DriftOptions, jsonReport, markdownReport, textReport } from "./index";
 
 jest.setTimeout(120_000);

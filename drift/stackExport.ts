@@ -13,14 +13,9 @@ import { recordOutputs } from "../core/runtime/recordOutputs";
 import { isObject, pick, Props } from "../core/common/values";
 import { describedKinds, typeTokenOf } from "../native/kinds";
 import type { FieldChange, Managed, Pending, SourceRead } from "./managed";
+import { isStateSecret } from "./secretSignature";
 
 const DYNAMIC = "pulumi-nodejs:dynamic/";
-/**
- * How the engine marks a secret value in a state: this key with this value, and `ciphertext` or
- * `plaintext` (the SDK's specialSigKey and specialSecretSig, written out so drift never loads the SDK).
- */
-export const SECRET_KEY = "4dabf18193072939515e22adb298388d";
-export const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";
 /** A value the export keeps encrypted: no comparison can be made of it. */
 const ENCRYPTED = Symbol("encrypted");
 
@@ -138,7 +133,7 @@ function unwrapped(value: unknown): { value: unknown; secret: boolean } {
     return { value: items.map((i) => i.value), secret: items.some((i) => i.secret) };
   }
   if (!isObject(value)) return { value, secret: false };
-  if (value[SECRET_KEY] === SECRET_VALUE) {
+  if (isStateSecret(value)) {
     if (typeof value.plaintext !== "string") return { value: ENCRYPTED, secret: true };
     try {
       return { value: unwrapped(JSON.parse(value.plaintext)).value, secret: true };

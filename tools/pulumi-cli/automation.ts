@@ -15,11 +15,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import type * as Automation from "@pulumi/pulumi/automation";
+import { isStateSecret } from "../../drift/secretSignature";
 import { loadProgram } from "./programModule";
-
-// The engine's signature of a secret value in a state (sdk/go/common/resource/sig).
-export const SECRET_KEY = "4dabf18193072939515e22adb298388d";
-export const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";
+import type { Checkpoint } from "./stack";
 
 /** `export` is `pulumi stack export`: the deployment as the backend holds it, secrets encrypted. */
 export type RealCliOperation = "preview" | "up" | "refresh" | "destroy" | "export";
@@ -232,27 +230,25 @@ function serve(): void {
       return true;
     };
   }
-  let queue = Promise.resolve();
-  process.on("message", (message: { requestFile: string }) => {
-    queue = queue.then(async () => {
-      output = "";
-      const request = JSON.parse(fs.readFileSync(message.requestFile, "utf8")) as RealCliRequest;
-      const { processEnv } = request;
-      if (processEnv) {
-        for (const name of Object.keys(process.env)) if (!(name in processEnv)) delete process.env[name];
-        Object.assign(process.env, processEnv);
-      }
-      for (const loaded of Object.keys(require.cache))
-        if (loaded.startsWith(request.programDir + path.sep)) delete require.cache[loaded];
-      try {
-        const result = await operateOn(request, cpuNow());
-        fs.writeFileSync(request.resultFile, JSON.stringify({ ...result, runnerOutput: output }));
-      } catch (error) {
-        output += error instanceof Error ? (error.stack ?? error.message) : String(error);
-      }
-      process.send?.({ done: message.requestFile, output });
-    });
-  });
+  const answer = async (requestFile: string) => {
+    output = "";
+    const request = JSON.parse(fs.readFileSync(requestFile, "utf8")) as RealCliRequest;
+    const { processEnv } = request;
+    if (processEnv) {
+      for (const name of Object.keys(process.env)) if (!(name in processEnv)) delete process.env[name];
+      Object.assign(process.env, processEnv);
+    }
+    for (const loaded of Object.keys(require.cache))
+      if (loaded.startsWith(request.programDir + path.sep)) delete require.cache[loaded];
+    try {
+      fs.writeFileSync(request.resultFile, JSON.stringify(await operateOn(request, cpuNow())));
+    } catch (error) {
+      output += error instanceof Error ? (error.stack ?? error.message) : String(error);
+    }
+    process.send?.({ done: requestFile, output });
+  };
+  // The harness sends a request only when the one before is answered.
+  process.on("message", (message: { requestFile: string }) => void answer(message.requestFile));
   // The stack's harness is gone (its test ended or its worker exited): so is its runner.
   process.on("disconnect", () => process.exit(0));
 }
@@ -312,7 +308,7 @@ async function stackOutputs(
   workspaceOutputs: () => Promise<Automation.OutputMap>,
 ): Promise<Automation.OutputMap> {
   const state = request.checkpointFile ? readState(request.checkpointFile) : undefined;
-  const root = state?.checkpoint?.latest?.resources?.find((resource) => resource.type === "pulumi:pulumi:Stack");
+  const root = state?.checkpoint.latest?.resources?.find((resource) => resource.type === "pulumi:pulumi:Stack");
   if (!root) return workspaceOutputs();
   const { stdout } = await promisify(execFile)(
     pulumi,
@@ -323,30 +319,19 @@ async function stackOutputs(
   return Object.fromEntries(
     Object.entries(JSON.parse(stdout) as Record<string, unknown>).map(([key, value]) => [
       key,
-      { value, secret: isSecret(stored[key]) },
+      { value, secret: isStateSecret(stored[key]) },
     ]),
   );
 }
 
-interface StoredState {
-  checkpoint?: { latest?: { resources?: Array<{ type: string; outputs?: Record<string, unknown> }> } };
-}
-
-function readState(file: string): StoredState | undefined {
+function readState(file: string): Checkpoint | undefined {
   if (!fs.existsSync(file)) return undefined;
   try {
-    return JSON.parse(fs.readFileSync(file, "utf8")) as StoredState;
+    return JSON.parse(fs.readFileSync(file, "utf8")) as Checkpoint;
   } catch {
     // Half-written by a killed operation: the workspace's own way then.
     return undefined;
   }
-}
-
-/** A value the engine stored as a secret: `{ <signature>: <secret>, ciphertext }`. */
-function isSecret(stored: unknown): boolean {
-  return (
-    typeof stored === "object" && stored !== null && (stored as Record<string, unknown>)[SECRET_KEY] === SECRET_VALUE
-  );
 }
 
 /**

@@ -11,7 +11,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { stageProgram } from "./stageProgram";
 import { withoutPlatformEnv } from "../orgProject";
-import { SECRET_KEY, SECRET_VALUE } from "./automation";
+import { SECRET_KEY, SECRET_VALUE } from "../../drift/secretSignature";
 import type { RealCliOperation, RealCliRequest, RealCliResult } from "./automation";
 import { stateWrites } from "./cliEnvironment";
 import { pulumiCliDir, versionOf } from "./find";
@@ -245,29 +245,21 @@ export function realCliStack(options: RealCliStackOptions): RealCliStack {
     const processEnv = { ...env, ...steps, ...runOptions.env };
     const shareable = !killable && !options.esm && !options.runnerPerOperation && !sharedBusy;
     fs.writeFileSync(requestFile, JSON.stringify(shareable ? { ...request, processEnv } : request));
+    let runner: { pid: number; output: Promise<string>; kill(): Promise<void> };
     if (shareable) {
       sharedBusy = true;
-      shared ??= startSharedRunner(program.dir, env);
-      const result = shared.operate(requestFile).then(
-        (runnerOutput) => {
-          sharedBusy = false;
-          if (!fs.existsSync(resultFile)) throw new Error(`the Automation API runner failed:\n${runnerOutput}`);
-          configSet = true;
-          return JSON.parse(fs.readFileSync(resultFile, "utf8")) as RealCliRun;
-        },
-        (error: unknown) => {
-          sharedBusy = false;
-          shared = undefined;
-          throw error;
-        },
-      );
-      return {
-        pid: shared.pid,
-        result,
+      const serving = (shared ??= startSharedRunner(program.dir, env));
+      const output = serving.operate(requestFile).catch((error: unknown) => {
+        // It ended: the next operation starts another.
+        shared = undefined;
+        throw error;
+      });
+      runner = {
+        pid: serving.pid,
+        output: output.finally(() => (sharedBusy = false)),
         kill: () => Promise.reject(new Error("only an operation begun with start can be killed")),
       };
-    }
-    const runner = startRunner(requestFile, program.dir, processEnv);
+    } else runner = startRunner(requestFile, program.dir, processEnv);
     const result = runner.output.then((runnerOutput) => {
       if (!fs.existsSync(resultFile)) throw new Error(`the Automation API runner failed:\n${runnerOutput}`);
       configSet = true;
