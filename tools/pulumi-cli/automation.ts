@@ -15,7 +15,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import type * as Automation from "@pulumi/pulumi/automation";
-import { isStateSecret } from "../../drift/secretSignature";
+import { isStateSecret, SECRET_KEY } from "../../drift/secretSignature";
 import { loadProgram } from "./programModule";
 import type { Checkpoint } from "./stack";
 
@@ -297,8 +297,9 @@ async function stackExport(pulumi: string, request: RealCliRequest): Promise<unk
 }
 
 /**
- * The stack's outputs from one `pulumi stack output --show-secrets`, each output's secret flag from
- * the state the file backend holds (a secret is stored under the engine's signature). The workspace
+ * The stack's outputs from the state the file backend holds: as they stand when none carries the
+ * engine's signature, else from one `pulumi stack output --show-secrets`, each output's secret flag
+ * from the state (a secret is stored under the signature). The workspace
  * asks the CLI twice, masked and shown, to tell the secrets by their mask; it still does when the
  * state cannot be read.
  */
@@ -310,12 +311,16 @@ async function stackOutputs(
   const state = request.checkpointFile ? readState(request.checkpointFile) : undefined;
   const root = state?.checkpoint.latest?.resources?.find((resource) => resource.type === "pulumi:pulumi:Stack");
   if (!root) return workspaceOutputs();
+  const stored = root.outputs ?? {};
+  // Plain JSON with no engine signature (a secret, asset or resource reference) is what
+  // `stack output --json` would print: no process for it.
+  if (!JSON.stringify(stored).includes(SECRET_KEY))
+    return Object.fromEntries(Object.entries(stored).map(([key, value]) => [key, { value, secret: false }]));
   const { stdout } = await promisify(execFile)(
     pulumi,
     ["stack", "output", "--json", "--show-secrets", "--stack", request.stack],
     { cwd: request.programDir, env: { ...process.env, ...request.envVars }, maxBuffer: 64 * 1024 * 1024 },
   );
-  const stored = root.outputs ?? {};
   return Object.fromEntries(
     Object.entries(JSON.parse(stdout) as Record<string, unknown>).map(([key, value]) => [
       key,
