@@ -181,7 +181,8 @@ describe("a user with the Pulumi CLI: the walk-through's commands and the GitHub
       await call(api(), "POST", `/iam/v2beta1/roleBindings/${emu.rootUid}`, { identityUid, roleUid: owner.uid });
       const lines = walkthroughLines();
       const shell = new UserShell(stack, userEnv());
-      for (const line of lines.slice(0, lines.indexOf(FIRST_UP) + 1)) {
+      // Its `pulumi preview` is left out: the first test runs it, and the set-up needs only the up.
+      for (const line of lines.slice(0, lines.indexOf(FIRST_UP) + 1).filter((line) => line !== "pulumi preview")) {
         const run = await shell.run(line);
         if (run.code !== 0) throw new Error(failure(run));
       }
@@ -331,8 +332,11 @@ describe("a user with the Pulumi CLI: the walk-through's commands and the GitHub
         `PATCH /iam/v2beta1/groups/${await platformGroupUid()}`,
       ]);
 
-      event = "pull_request";
-      expect((await runJob(passphrase)).failedStep).toBeUndefined();
+      // Repaired: the API holds what the program declares. (That the drift check is then clean again
+      // is the whole organization story's: tests/realCli/orgHierarchy.test.ts, its console edits test.)
+      expect((await snapshot(api(), emu.rootUid)).groups.find((g) => g.name === "platform")!.description).toMatch(
+        /^Platform engineering: CI\/CD/,
+      );
       for (const run of [...clean.runs, ...drift.runs, ...apply.runs])
         expect(secretsIn(run.stdout + run.stderr)).toEqual([]);
     });
