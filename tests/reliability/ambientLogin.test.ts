@@ -21,7 +21,8 @@ const SUBJECT = "repo:acme/infra:ref:refs/heads/main";
 const REQUEST_TOKEN = "actions-request-token-for-ambient-login-test";
 
 let emu: RunningEmulator;
-const projects: ProgramProject[] = [];
+/** One stack serves both ways in: each test names its own group, and only the second sets a token. */
+let project: ProgramProject | undefined;
 let identityUid: string;
 let actions: http.Server;
 let actionsUrl: string;
@@ -55,17 +56,25 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((resolve) => actions?.close(resolve));
   await emu?.close();
-  for (const project of projects) project.remove();
+  project?.remove();
 });
 
-/** A stack of the one-group program that logs in as the identity, with no static token; its group is named `name`. */
-function stackOf(name: string, secretConfig: Record<string, string> = {}) {
-  const project = programProject({ name: "one-group", program, api: { url: emu.url }, secretConfig });
-  projects.push(project);
+/**
+ * The one-group program's stack, logging in as the identity with no static token unless
+ * `secretConfig` sets one (from this run on); its group is named `name`.
+ */
+function stackOf(name: string, secretConfig?: Record<string, string>) {
+  project ??= programProject({ name: "one-group", program, api: { url: emu.url } });
   const config = { "platform:identity": identityUid, parentUid: emu.rootUid, name };
+  const stack = project;
+  let first = true;
   return {
-    project,
-    run: (command: string, env: Record<string, string> = {}) => project.run(command, config, { env }),
+    project: stack,
+    run: (command: string, env: Record<string, string> = {}) => {
+      const once = first ? { secretConfig } : {};
+      first = false;
+      return stack.run(command, config, { env, ...once });
+    },
   };
 }
 const stateOf = (project: ProgramProject) => fs.readFileSync(project.stack.checkpointFile, "utf8");
