@@ -127,7 +127,8 @@ describe("batched reads under faults, beside one GET per read", () => {
     behaviour.answer = fault.answer;
     proxy.reset();
     const eventsFile = path.join(scratch, `${label}-${batchReads}.jsonl`);
-    const running = stack.start("preview", {
+    // run, not start: nothing kills it, so the stack's runner serves it (no runner of its own to load).
+    const running = stack.run("preview", {
       refresh: true,
       expectNoChanges: true,
       parallel: 16,
@@ -137,7 +138,7 @@ describe("batched reads under faults, beside one GET per read", () => {
     });
     try {
       // A run that ends before every refresh has started ends the wait, saying why.
-      const ended = running.result.then((r) => {
+      const ended = running.then((r) => {
         throw new Error(`the preview ended before every refresh started (${r.code}):\n${r.stdout}${r.stderr}`);
       });
       await Promise.race([
@@ -149,7 +150,7 @@ describe("batched reads under faults, beside one GET per read", () => {
       // A GET that never answers stays held: its read ends at its own deadline.
       if (fault.holdFirstGet !== "forever") proxy.release();
     }
-    const run = await running.result;
+    const run = await running;
     const nameOf = (urn: string) => urn.split("::").pop()!;
     const steps = run.steps ?? [];
     // The engine reports a failed refresh as an error on its resource.
