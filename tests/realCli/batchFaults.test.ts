@@ -3,7 +3,9 @@
  * (the dynamic resources, which read through the same core as the native provider), behind a
  * proxy in front of the emulator that plays one fault (tests/support/readsProxy.ts), checked by
  * `pulumi preview --refresh --expect-no-changes` with batching on and off (PLATFORM_BATCH_READS).
- * Both must end alike: the same records failing, the same changes planned.
+ * Both must end alike: the same records failing, the same changes planned. With batching off no
+ * List is sent, so a List's fault never reaches that side: its check beside the List faults is run
+ * once (every List refused, none sent) and stands beside each of them.
  *
  * The reads overlap because the test makes them: the proxy holds the first GET of groups until
  * the engine's events say every refresh has started, so the others wait in the provider and go
@@ -39,8 +41,11 @@ const rootUid = new pulumi.Config().require("rootUid");
 for (let i = 0; i < ${GROUPS}; i++)
   new platform.iam.Group(\`team-\${i}\`, { parentUid: rootUid, name: \`team-\${i}\`, description: \`Team \${i}\` });
 `;
-/** Seconds a read may take (PLATFORM_TIMEOUT): short, so a hung request costs the test little. */
-const TIMEOUT_S = 12;
+/**
+ * Seconds a read may take (PLATFORM_TIMEOUT): what a hung GET costs the test. Reads answer in
+ * milliseconds; a waiting read's bound stays MIN_WAIT_MS (2 s, a quarter of 8), as the hold needs.
+ */
+const TIMEOUT_S = 8;
 
 describe("batched reads under faults, beside one GET per read", () => {
   let emu: RunningEmulator;
@@ -122,7 +127,8 @@ describe("batched reads under faults, beside one GET per read", () => {
     behaviour.answer = fault.answer;
     proxy.reset();
     const eventsFile = path.join(scratch, `${label}-${batchReads}.jsonl`);
-    const running = stack.start("preview", {
+    // run, not start: nothing kills it, so the stack's runner serves it (no runner of its own to load).
+    const running = stack.run("preview", {
       refresh: true,
       expectNoChanges: true,
       parallel: 16,
@@ -132,7 +138,7 @@ describe("batched reads under faults, beside one GET per read", () => {
     });
     try {
       // A run that ends before every refresh has started ends the wait, saying why.
-      const ended = running.result.then((r) => {
+      const ended = running.then((r) => {
         throw new Error(`the preview ended before every refresh started (${r.code}):\n${r.stdout}${r.stderr}`);
       });
       await Promise.race([
@@ -144,7 +150,7 @@ describe("batched reads under faults, beside one GET per read", () => {
       // A GET that never answers stays held: its read ends at its own deadline.
       if (fault.holdFirstGet !== "forever") proxy.release();
     }
-    const run = await running.result;
+    const run = await running;
     const nameOf = (urn: string) => urn.split("::").pop()!;
     const steps = run.steps ?? [];
     // The engine reports a failed refresh as an error on its resource.
@@ -183,9 +189,24 @@ describe("batched reads under faults, beside one GET per read", () => {
     return batchedSeen;
   }
 
+  /** The alone side's check beside a List's fault: made once, every List refused; it must send none. */
+  let aloneBesideLists: ReturnType<typeof driftCheck> | undefined;
+  /** A List's fault: the batched check and the alone side's one must both be clean; returns what the batched sent. */
+  async function cleanBothWays(label: string, fault: Parameters<typeof driftCheck>[2]): Promise<string[]> {
+    aloneBesideLists ??= driftCheck("lists-refused", alone, { answer: (req) => (isList(req) ? refused : undefined) });
+    const [aloneRun, batchedRun] = await Promise.all([aloneBesideLists, driftCheck(label, batched, fault)]);
+    const { seen: aloneSeen, ...aloneOutcome } = aloneRun;
+    const { seen: batchedSeen, ...batchedOutcome } = batchedRun;
+    expect(listsOf(aloneSeen)).toEqual([]);
+    expect(aloneOutcome).toEqual(clean());
+    expect(batchedOutcome).toEqual(clean());
+    return batchedSeen;
+  }
+
   const clean = (): Outcome => ({ ok: true, failed: [], planned: [] });
   const listsOf = (seen: string[]) => seen.filter((s) => s.startsWith("LIST groups"));
   const isList = (req: SeenRequest) => said(req).startsWith("LIST groups");
+  const refused: ProxyAnswer = { status: 500, body: { code: 13, message: "Internal error", details: [] } };
   /** A List was sent (so the fault was met), and none more than twice: one repeat at most. */
   const sentTwiceAtMost = (lists: string[]) => {
     expect(lists.length).toBeGreaterThan(0);
@@ -202,7 +223,7 @@ describe("batched reads under faults, beside one GET per read", () => {
 
   test("a List that never answers: its reads send their own GETs in time, and the check is clean", async () => {
     const never = new Promise<ProxyAnswer>(() => {});
-    const seen = await sameBothWays("hung-list", { answer: (req) => (isList(req) ? never : undefined) }, clean);
+    const seen = await cleanBothWays("hung-list", { answer: (req) => (isList(req) ? never : undefined) });
     expect(listsOf(seen).length).toBeGreaterThan(0);
   });
 
@@ -212,57 +233,44 @@ describe("batched reads under faults, beside one GET per read", () => {
       body: { code: 8, message: "Too many requests", details: [] },
       headers: { "retry-after": "20" },
     };
-    const seen = await sameBothWays("list-429", { answer: (req) => (isList(req) ? limited : undefined) }, clean);
+    const seen = await cleanBothWays("list-429", { answer: (req) => (isList(req) ? limited : undefined) });
     expect(listsOf(seen).length).toBeGreaterThan(0);
   });
 
   test("a List answered 500, or cut off: sent twice at most, then its reads send their own GETs", async () => {
-    const refused: ProxyAnswer = { status: 500, body: { code: 13, message: "Internal error", details: [] } };
-    const seen = await sameBothWays("list-500", { answer: (req) => (isList(req) ? refused : undefined) }, clean);
+    const seen = await cleanBothWays("list-500", { answer: (req) => (isList(req) ? refused : undefined) });
     sentTwiceAtMost(listsOf(seen));
-    const cut = await sameBothWays(
-      "list-cut",
-      {
-        answer: (req) => {
-          if (isList(req)) throw new Error("the connection is cut");
-          return undefined;
-        },
+    const cut = await cleanBothWays("list-cut", {
+      answer: (req) => {
+        if (isList(req)) throw new Error("the connection is cut");
+        return undefined;
       },
-      clean,
-    );
+    });
     sentTwiceAtMost(listsOf(cut));
   });
 
   test("a List that repeats a record with different contents: that record is read by its own GET, no false drift", async () => {
-    const seen = await sameBothWays(
-      "repeated-record",
-      {
-        answer: (req, upstream) => {
-          if (!upstream || !isList(req)) return undefined;
-          const body = upstream.body as { groups: Array<Record<string, unknown>> };
-          const forged = body.groups.map((g) => ({ ...g, description: "forged" }));
-          return { status: 200, body: { ...body, groups: [...body.groups, ...forged] } };
-        },
+    const seen = await cleanBothWays("repeated-record", {
+      answer: (req, upstream) => {
+        if (!upstream || !isList(req)) return undefined;
+        const body = upstream.body as { groups: Array<Record<string, unknown>> };
+        const forged = body.groups.map((g) => ({ ...g, description: "forged" }));
+        return { status: 200, body: { ...body, groups: [...body.groups, ...forged] } };
       },
-      clean,
-    );
+    });
     expect(listsOf(seen).length).toBeGreaterThan(0);
     expect(new Set(seen.filter((s) => s.startsWith("GET groups/"))).size).toBe(GROUPS);
   });
 
   test("a List whose records lack a field the GET carries: those records are read by their own GETs, no false drift", async () => {
-    const seen = await sameBothWays(
-      "missing-field",
-      {
-        answer: (req, upstream) => {
-          if (!upstream || !isList(req)) return undefined;
-          const body = upstream.body as { groups: Array<Record<string, unknown>> };
-          const bare = body.groups.map(({ description: _left, ...g }) => g);
-          return { status: 200, body: { ...body, groups: bare } };
-        },
+    const seen = await cleanBothWays("missing-field", {
+      answer: (req, upstream) => {
+        if (!upstream || !isList(req)) return undefined;
+        const body = upstream.body as { groups: Array<Record<string, unknown>> };
+        const bare = body.groups.map(({ description: _left, ...g }) => g);
+        return { status: 200, body: { ...body, groups: bare } };
       },
-      clean,
-    );
+    });
     expect(listsOf(seen).length).toBeGreaterThan(0);
     expect(new Set(seen.filter((s) => s.startsWith("GET groups/"))).size).toBe(GROUPS);
   });

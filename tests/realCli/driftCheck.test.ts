@@ -135,7 +135,8 @@ describe("a drift check under the real Pulumi CLI", () => {
   };
 
   const preview = (batchReads: boolean, parallel: number, eventsFile?: string) =>
-    stack.start("preview", {
+    // run, not start: nothing kills it, so the stack's runner serves it (no runner of its own to load).
+    stack.run("preview", {
       refresh: true,
       parallel,
       steps: true,
@@ -207,9 +208,9 @@ describe("a drift check under the real Pulumi CLI", () => {
       // Whatever failed above, the preview must end here: left holding, it would go on sending
       // requests into the next test's count.
       proxy.release();
-      await running.result.catch(() => undefined);
+      await running.catch(() => undefined);
     }
-    const run = succeeded(await running.result);
+    const run = succeeded(await running);
 
     expect(driftedRecords(run)).toEqual([...changed].sort());
     const drift = driftOf(run.steps ?? []);
@@ -259,10 +260,10 @@ describe("a drift check under the real Pulumi CLI", () => {
 
   test("a drift check of 128 records at --parallel 64 costs well under one request per record and finds exactly what one GET per record finds: the records edited and deleted", async () => {
     behave({});
-    const today = succeeded(await preview(false, 64).result);
+    const today = succeeded(await preview(false, 64));
     const todaysRequests = proxy.seen.length;
     behave({});
-    const ours = succeeded(await preview(true, 64).result);
+    const ours = succeeded(await preview(true, 64));
     const oursRequests = proxy.seen.length;
 
     expect(driftedRecords(ours)).toEqual([...changed].sort());
