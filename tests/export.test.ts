@@ -1,6 +1,6 @@
 /**
- * `platform-pulumi export`, round trip, end to end: an emulator organization of 40 groups,
- * 12 identities of mixed claim shapes and kinds, 2 custom roles and 26 role bindings is exported as a Pulumi
+ * `platform-pulumi export`, round trip, end to end: an emulator organization of 20 groups,
+ * 10 identities of mixed claim shapes and kinds, 2 custom roles and 22 role bindings is exported as a Pulumi
  * project (the large organizations are bench/'s);
  * the project type-checks against the package's declarations; the real Pulumi CLI (its engine, the
  * dynamic-provider host it launches) runs `up` on it and adopts every record without creating,
@@ -66,7 +66,8 @@ describe("platform-pulumi export: round trip under the real Pulumi CLI", () => {
 
   beforeAll(async () => {
     emu = await startProviderEmulator();
-    org = await buildOrganization(api(), emu.rootUid, { teams: 4, identities: 12 });
+    // The smallest that keeps every claim shape, identity kind and nesting depth.
+    org = await buildOrganization(api(), emu.rootUid, { teams: 4, groupsPerTeam: 4, identities: 10 });
     work = newWorkDir();
   });
   afterAll(async () => {
@@ -76,14 +77,14 @@ describe("platform-pulumi export: round trip under the real Pulumi CLI", () => {
   });
 
   test("the whole organization: exported, adopted by up with nothing created, changed or deleted, drift seen, destroy leaves it as it was", async () => {
-    expect(org.groups).toBe(40);
+    expect(org.groups).toBe(20);
     const before: OrgSnapshot = await snapshot(api(), emu.rootUid);
     expect(before.identities.length).toBeGreaterThanOrEqual(org.identities);
     expect(before.roleBindings.length).toBeGreaterThanOrEqual(org.bindings);
     const project = path.join(work, "whole");
 
     const exported = await runExport(["--under", emu.rootUid, "--out", project], env());
-    expect(exported.stderr).toMatch(/read 40 groups/);
+    expect(exported.stderr).toMatch(/read 20 groups/);
     expect(exported.code).toBe(0);
     for (const count of [
       `${before.groups.length} iam.Group,`,

@@ -22,14 +22,17 @@ export interface BigOrg {
 /**
  * 20 teams with 9 groups each (some nested three deep, names repeated across teams), 50
  * identities of four claim shapes, each bound as viewer on its group and as editor on its team.
- * `size` makes it smaller (at least 4 teams and 10 identities keep every shape and kind).
+ * `size` makes it smaller (at least 4 teams, 4 groups a team and 10 identities keep every shape,
+ * depth and kind).
  */
 export async function buildOrganization(
   api: { url: string; token: string },
   rootUid: string,
-  size: { teams?: number; identities?: number } = {},
+  size: { teams?: number; groupsPerTeam?: number; identities?: number } = {},
 ): Promise<BigOrg> {
-  const { teams: teamCount = 20, identities: identityCount = 50 } = size;
+  const { teams: teamCount = 20, groupsPerTeam = 9, identities: identityCount = 50 } = size;
+  /** A team's group is followed by its own groups: team t's n-th group is `groups[t * stride + n]`. */
+  const stride = groupsPerTeam + 1;
   const post = (p: string, body: unknown) => call<{ uid: string }>(api, "POST", `/iam/v2beta1/${p}`, body);
   const roles = await call<{ roles: { uid: string; name: string }[] }>(api, "GET", "/iam/v2beta1/roles?page_size=200");
   const role = (name: string) => roles.roles.find((r) => r.name === name)!.uid;
@@ -40,7 +43,7 @@ export async function buildOrganization(
     teams.push(team.uid);
     groups.push(team.uid);
     let previous = team.uid;
-    for (let g = 0; g < 9; g++) {
+    for (let g = 0; g < groupsPerTeam; g++) {
       // Every third group nests under the one before: depths 2 to 4.
       const parent = g % 3 === 0 ? team.uid : previous;
       const name = ["ops", "ci", "data", "web", "api", "infra", "ml", "sec", "qa"][g];
@@ -98,7 +101,7 @@ export async function buildOrganization(
   // Custom roles defined on nested groups (a role's uid does not tell where it is defined), each
   // held by one of its team's identities.
   for (const t of [0, 3]) {
-    const ci = groups[t * 10 + 2];
+    const ci = groups[t * stride + 2];
     const custom = await post(`roles/${ci}`, {
       name: `publisher-${t}`,
       description: "Publishes images",
@@ -112,7 +115,7 @@ export async function buildOrganization(
   const associations: string[] = [];
   for (const [group, body] of [
     [teams[3], { name: "team-3-aws", amazon: { account: "123456789012" } }],
-    [groups[3 * 10 + 4], { name: "team-3-gcp", google: { projectId: "acme-3", projectNumber: "42" } }],
+    [groups[3 * stride + 4], { name: "team-3-gcp", google: { projectId: "acme-3", projectNumber: "42" } }],
   ] as const)
     associations.push((await post(`accountAssociations/${group}`, body)).uid);
   return { teams, groups: groups.length, identities: identityCount, bindings, associations };
