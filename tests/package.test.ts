@@ -22,17 +22,34 @@ interface PackEntry {
   size: number;
 }
 
-/** The file list of `npm pack --dry-run --json` (scripts off: this lists, it must not build). */
-function packedFiles(): string[] {
-  const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-  const out = execFileSync(npm, ["pack", "--dry-run", "--json", "--ignore-scripts"], {
-    cwd: repoRoot,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "ignore"],
-  });
-  const [report] = JSON.parse(out) as { files: PackEntry[] }[];
-  return report.files.map((f) => f.path).sort();
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+const npx = process.platform === "win32" ? "npx.cmd" : "npx";
+
+let packed: { dir: string; tarball: string; files: string[] } | undefined;
+
+/**
+ * `npm pack`, once a file, into an empty folder outside the repository: the tarball `npm publish`
+ * would send, and its file list, which the listing tests read (no second `npm pack --dry-run`).
+ * Scripts off: packing must not rebuild dist/ under the tests.
+ */
+function pack(): { dir: string; tarball: string; files: string[] } {
+  if (!packed) {
+    const dir = emptyFolderOutsideRepository("platform-pulumi-installed-");
+    const [report] = JSON.parse(
+      execFileSync(npm, ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], {
+        cwd: repoRoot,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "ignore"],
+      }),
+    ) as { filename: string; files: PackEntry[] }[];
+    packed = { dir, tarball: path.join(dir, report.filename), files: report.files.map((f) => f.path).sort() };
+  }
+  return packed;
 }
+
+afterAll(() => {
+  if (packed) fs.rmSync(packed.dir, { recursive: true, force: true });
+});
 
 /** Source files (not tests) of the folders the package ships, relative to the repository. */
 function shippedSources(): string[] {
@@ -64,7 +81,7 @@ const TEST_ONLY = [
 describe("the published package (npm pack)", () => {
   let files: string[];
   beforeAll(() => {
-    files = packedFiles();
+    files = pack().files;
   });
 
   test("ships nothing test-only: no tests, test support, fixtures, dev tools, benchmarks or examples", () => {
@@ -147,8 +164,8 @@ test("every module that shipped code imports is a dependency (a devDependency is
     pkg.name,
     ...Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies, ...pkg.optionalDependencies }),
   ]);
-  const undeclared = packedFiles()
-    .filter((file) => /\.[cm]?js$/.test(file))
+  const undeclared = pack()
+    .files.filter((file) => /\.[cm]?js$/.test(file))
     .flatMap((file) =>
       packagesRequiredBy(fs.readFileSync(path.join(repoRoot, file), "utf8"))
         .filter((name) => !dependencies.has(name))
@@ -162,9 +179,6 @@ test("every module that shipped code imports is a dependency (a devDependency is
   ]);
   expect(packagesRequiredBy(`require("node:fs"); require("fs"); require("./kind"); require("../x")`)).toEqual([]);
 });
-
-const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-const npx = process.platform === "win32" ? "npx.cmd" : "npx";
 
 interface InstalledEmulator {
   url: string;
@@ -219,28 +233,17 @@ describe("the published package, installed with `npm install <tarball>` into an 
   let dir: string;
 
   beforeAll(() => {
-    dir = emptyFolderOutsideRepository("platform-pulumi-installed-");
-    // The files `npm publish` would send, built already (scripts off: packing must not rebuild dist/ under the tests).
-    const [packed] = JSON.parse(
-      execFileSync(npm, ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], {
-        cwd: repoRoot,
-        encoding: "utf8",
-        stdio: ["ignore", "pipe", "ignore"],
-      }),
-    ) as { filename: string }[];
+    const { dir: folder, tarball } = pack();
+    dir = folder;
     fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "program", private: true }) + "\n");
-    const install = spawnSync(
-      npm,
-      ["install", path.join(dir, packed.filename), "--omit=dev", "--no-audit", "--no-fund", "--prefer-offline"],
-      { cwd: dir, env: userEnvironment(), encoding: "utf8" },
-    );
+    const install = spawnSync(npm, ["install", tarball, "--omit=dev", "--no-audit", "--no-fund", "--prefer-offline"], {
+      cwd: dir,
+      env: userEnvironment(),
+      encoding: "utf8",
+    });
     if (install.status !== 0)
       throw new Error(`npm install of the tarball failed:\n${install.stdout}\n${install.stderr}`);
   }, 300_000);
-
-  afterAll(() => {
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
-  });
 
   test("it loads: the package, every provider module a state names (a bare require by path, as the host does)", () => {
     const script = `
