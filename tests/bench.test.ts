@@ -5,7 +5,7 @@
  * List first), ceil(N/200) for a look-up of N results, one token exchange per token lifetime; and
  * figure 12 (bench/cliBatch.ts) on 50 records at 25 requests a second: a drift check under the
  * real CLI at a fraction of a request per record, with the same drift as one GET per record (which
- * meets 429s there); and figure 14 (bench/cliDrift.ts) on 25 records: `platform-pulumi drift`
+ * meets 429s there); and figure 14 (bench/cliDrift.ts) on 50 records: `platform-pulumi drift`
  * names the same changed and deleted records as `preview --refresh` and `refresh --preview-only`,
  * in the kinds' pages and no more than 5 requests beyond, also with the organization's records
  * cloned to 1,000; and figure 15 (bench/cliLimitedUp.ts) on 25 records at 5 requests a second: an
@@ -125,8 +125,7 @@ test("figure 14 at a small size under the real CLI: drift names the same changed
   const r = await benchCliDrift({
     ...BATCH_SETUP,
     parallel: 64,
-    // 25 records (5 teams) hold the drift made (1 edit a kind, 1 deletion); the clones pass the pages.
-    sizes: [25],
+    sizes: [50],
     cloneTo: 1_000,
     cliDir: pulumiCliDir(),
     cliVersion: "(the tests' CLI)",
