@@ -22,8 +22,9 @@ import { repoRoot } from "../tools/host/stage";
 import type { RealCliOperation, RealCliRequest, RealCliResult } from "../tools/pulumi-cli/automation";
 import { runnerRequest } from "../tools/pulumi-cli/runnerRequest";
 import { cliEnvironment, stateFile } from "../tools/pulumi-cli/cliEnvironment";
-import { pulumiCliDir, versionOf } from "../tools/pulumi-cli/find";
+import { pulumiCliDir } from "../tools/pulumi-cli/find";
 import { plainStack, PlainStack } from "../tools/pulumi-cli/plainStack";
+import { versionOfCli } from "../tools/pulumi-cli/stack";
 
 jest.setTimeout(600_000);
 
@@ -74,9 +75,8 @@ describe("the native provider under the real Pulumi CLI (plugins.providers path,
   beforeAll(async () => {
     emu = await startEmulator({ quiet: true });
     cliDir = pulumiCliDir();
-    // Asked once here, not by the runner at every operation (as realCliStack does).
-    const version = versionOf(cliDir);
-    cliVersion = /^v?\d+\.\d+\.\d+/.test(version) ? version : undefined;
+    // Asked once a test process, not by the runner at every operation (as realCliStack's).
+    cliVersion = versionOfCli(cliDir);
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), "platform-pulumi-native-"));
     programDir = path.join(scratch, "program");
     fs.mkdirSync(programDir);

@@ -297,7 +297,7 @@ export function realCliStack(options: RealCliStackOptions): RealCliStack {
 const versions = new Map<string, string | undefined>();
 
 /** `pulumi version` of a CLI folder, asked once a test process; undefined when it answers no version. */
-function versionOfCli(cliDir: string): string | undefined {
+export function versionOfCli(cliDir: string): string | undefined {
   if (!versions.has(cliDir)) {
     const answer = versionOf(cliDir);
     versions.set(cliDir, /^v?\d+\.\d+\.\d+/.test(answer) ? answer : undefined);
