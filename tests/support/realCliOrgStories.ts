@@ -16,6 +16,7 @@ import * as path from "node:path";
 import { startEmulator } from "../../emulator";
 import type { RunningEmulator } from "../../emulator";
 import { call, listAll, OrgRecord, OrgSnapshot, snapshot } from "../../tools/orgApi";
+import { ownCopyOfPackage } from "../../tools/host/stage";
 import { EXAMPLE_SSO_CLIENT_SECRET, exampleDir } from "../../tools/orgProject";
 import { realCliStack, RealCliStack, SECRET_SIGNATURE } from "./realCli";
 
@@ -318,7 +319,7 @@ export function describeRealCliOrgStories(variant: RealCliStoryVariant): void {
         const storedProviders = providers();
         // The installed copy is replaced by a "newer release": another version, every module of the
         // package rewritten, and each provider module noting which process loads it.
-        const installed = path.join(stack.programDir, "node_modules", "platform-pulumi");
+        const installed = ownCopyOfPackage(stack.programDir);
         const loads = path.join(stack.programDir, "provider-modules-loaded.txt");
         const manifest = path.join(installed, "package.json");
         const release = JSON.parse(fs.readFileSync(manifest, "utf8")) as { version: string };
