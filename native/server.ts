@@ -1,7 +1,7 @@
 /**
  * Serves the native provider over gRPC: one grpc-js server, the engine's ResourceProviderService
  * answered by the handlers below from the NativeProvider. They answer as @pulumi/pulumi/provider's
- * server (v3.270.0, provider/server.js) does, but for what it leaves out:
+ * server (provider/server.js, the same in v3.270.0 and v3.276.0) does, but for what it leaves out:
  *
  * - Configure passes the request's variables (`platform:config:apiUrl`, …) to the provider's
  *   settings (core/transport/settings.ts), which every later call runs on, and fails when a setting

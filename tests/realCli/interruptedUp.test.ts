@@ -204,6 +204,12 @@ describe("pulumi up killed with SIGKILL during a create, under the real Pulumi C
     expect(preview.stdout).not.toContain("pending");
 
     expect((await stack.cli(["cancel", "--yes"])).code).toBe(0);
+    // The engine starts no create once one has failed, and a loaded machine may register the
+    // subscription late: the group's refusal is answered only once the subscription's create is sent.
+    proxy.answerAfter(
+      (w) => w.method === "POST" && w.path.startsWith("/iam/v2beta1/groups/") && w.body.name === "platform",
+      (w) => w.method === "POST" && w.path.startsWith("/events/v2beta1/subscriptions/") && w.body.sink === SINK,
+    );
     const plain = await stack.run("up");
     expect(plain.code).not.toBe(0);
     expect(plain.stdout).toContain(

@@ -42,6 +42,12 @@ export interface HoldingProxy {
   allClientsGone(): Promise<void>;
   /** From now on every request passes, as if the emulator were asked directly. */
   release(): void;
+  /**
+   * From now on, once released, the answer to a write `late` picks (applied by the emulator at
+   * once) is held until a write `first` picks has reached the proxy: an order of events the test
+   * needs and a loaded machine may not keep by itself.
+   */
+  answerAfter(late: (write: ProxiedWrite) => boolean, first: (write: ProxiedWrite) => boolean): void;
   close(): Promise<void>;
 }
 
@@ -70,6 +76,9 @@ export async function holdingProxy(options: HoldingProxyOptions): Promise<Holdin
   const waitingConnections = new Set<http.ServerResponse>();
   const goneWaiters: Array<() => void> = [];
   let released = false;
+  let order: { late: (write: ProxiedWrite) => boolean; first: (write: ProxiedWrite) => boolean } | undefined;
+  let firstArrived = () => {};
+  const firstHasArrived = new Promise<void>((resolve) => (firstArrived = resolve));
 
   const keepWaiting = (res: http.ServerResponse) => {
     waitingConnections.add(res);
@@ -85,8 +94,12 @@ export async function holdingProxy(options: HoldingProxyOptions): Promise<Holdin
     req.on("end", () => {
       const body = Buffer.concat(chunks);
       const method = String(req.method);
-      if (released || method === "GET" || method === "HEAD") return forward(req, body, res);
+      if (method === "GET" || method === "HEAD") return forward(req, body, res);
       const write: ProxiedWrite = { method, path: String(req.url).split("?")[0], body: parseBody(body) };
+      if (released) {
+        if (order?.first(write)) firstArrived();
+        return forward(req, body, res, undefined, order?.late(write) ? firstHasArrived : undefined);
+      }
       if (options.hold(write)) {
         keepWaiting(res);
         return forward(req, body, undefined, (status) => held.add({ ...write, status }));
@@ -97,12 +110,16 @@ export async function holdingProxy(options: HoldingProxyOptions): Promise<Holdin
     });
   });
 
-  /** Sends the request on to the emulator; answers `res` with its answer, or only reports the status. */
+  /**
+   * Sends the request on to the emulator; answers `res` with its answer (once `answerWhen` resolves,
+   * if given), or only reports the status.
+   */
   function forward(
     req: http.IncomingMessage,
     body: Buffer,
     res: http.ServerResponse | undefined,
     applied?: (status: number) => void,
+    answerWhen?: Promise<void>,
   ): void {
     const headers = { ...req.headers, host: upstream.host };
     const outgoing = http.request(
@@ -113,8 +130,16 @@ export async function holdingProxy(options: HoldingProxyOptions): Promise<Holdin
         answer.on("end", () => {
           applied?.(answer.statusCode ?? 0);
           if (!res) return;
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          res.end(Buffer.concat(answerChunks));
+          const reply = res;
+          const send = () => {
+            if (reply.destroyed) return;
+            reply.writeHead(answer.statusCode ?? 502, answer.headers);
+            reply.end(Buffer.concat(answerChunks));
+          };
+          if (answerWhen) {
+            keepWaiting(reply);
+            void answerWhen.then(send);
+          } else send();
         });
       },
     );
@@ -134,6 +159,7 @@ export async function holdingProxy(options: HoldingProxyOptions): Promise<Holdin
     allClientsGone: () =>
       waitingConnections.size === 0 ? Promise.resolve() : new Promise((resolve) => goneWaiters.push(resolve)),
     release: () => void (released = true),
+    answerAfter: (late, first) => void (order = { late, first }),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
