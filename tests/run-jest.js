@@ -42,7 +42,7 @@ const UNIT_ONLY =
 
 // The cli tier's stories start the plugin once or twice a `pulumi` command: one bundle of it for the
 // run (tests/support/pluginFolder.ts) instead of node resolving dist/ and writing the schema each time.
-// A folder per content, never rewritten, so runs side by side never see another's half-written one.
+// A folder per content (tools/host/contentFolder.ts), so runs side by side never see a half-written one.
 async function preparePlugin(root) {
   if (process.env.PLATFORM_PULUMI_TEST_PLUGIN_DIR) return;
   const bundler = path.join(root, "dist", "tools", "plugin", "bundle.js");
@@ -55,26 +55,11 @@ async function preparePlugin(root) {
     return;
   }
   const text = `#!/usr/bin/env node\n${code}`;
-  const plugins = path.join(root, ".work", "test-plugin");
-  const folder = path.join(plugins, crypto.createHash("sha256").update(text).digest("hex").slice(0, 16));
-  if (!fs.existsSync(folder)) {
-    fs.mkdirSync(plugins, { recursive: true });
-    const staging = fs.mkdtempSync(path.join(plugins, "staging-"));
-    fs.writeFileSync(path.join(staging, "pulumi-resource-platform"), text, { mode: 0o755 });
-    try {
-      fs.renameSync(staging, folder);
-    } catch (error) {
-      // Another run made the same folder first.
-      fs.rmSync(staging, { recursive: true, force: true });
-      if (!fs.existsSync(folder)) throw error;
-    }
-  }
-  // Bundles of earlier code, a day old: no run still uses them.
-  for (const entry of fs.readdirSync(plugins)) {
-    const other = path.join(plugins, entry);
-    const made = fs.statSync(other, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
-    if (other !== folder && Date.now() - made > 86_400_000) fs.rmSync(other, { recursive: true, force: true });
-  }
+  const { contentFolder } = require(path.join(root, "dist", "tools", "host", "contentFolder.js"));
+  const key = crypto.createHash("sha256").update(text).digest("hex").slice(0, 16);
+  const folder = contentFolder(path.join(root, ".work", "test-plugin"), key, (staging) =>
+    fs.writeFileSync(path.join(staging, "pulumi-resource-platform"), text, { mode: 0o755 }),
+  );
   process.env.PLATFORM_PULUMI_TEST_PLUGIN_DIR = folder;
 }
 

@@ -1,6 +1,7 @@
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { contentFolder } from "./contentFolder";
 
 /** The repository root, found from the compiled location (dist/tools/host). */
 export const repoRoot = path.resolve(__dirname, "..", "..", "..");
@@ -64,10 +65,7 @@ function shippedFiles(built: string): string[] {
     .sort();
 }
 
-/**
- * The package installed once per content under <repo>/.work/package/<hash>/node_modules: a folder
- * is never rewritten, so stories running side by side never see a half-written one.
- */
+/** The package installed once per content of the build, under <repo>/.work/package/<hash>/node_modules. */
 function installedPackage(): string {
   const built = path.join(repoRoot, "dist");
   if (!fs.existsSync(path.join(built, "index.js"))) {
@@ -84,31 +82,15 @@ function installedPackage(): string {
   ];
   const hash = crypto.createHash("sha256");
   for (const [target, source] of sources) hash.update(`${target}\0`).update(fs.readFileSync(source)).update("\0");
-  const packages = path.join(repoRoot, ".work", "package");
-  const home = path.join(packages, hash.digest("hex").slice(0, 16));
-  const installed = path.join(home, "node_modules", "platform-pulumi");
-  if (!fs.existsSync(home)) {
-    fs.mkdirSync(packages, { recursive: true });
-    const staging = fs.mkdtempSync(path.join(packages, "staging-"));
+  const key = hash.digest("hex").slice(0, 16);
+  const home = contentFolder(path.join(repoRoot, ".work", "package"), key, (staging) => {
     for (const [target, source] of sources) {
       const copy = path.join(staging, "node_modules", "platform-pulumi", target);
       fs.mkdirSync(path.dirname(copy), { recursive: true });
       fs.copyFileSync(source, copy);
       fs.chmodSync(copy, fs.statSync(source).mode);
     }
-    try {
-      fs.renameSync(staging, home);
-    } catch (error) {
-      // Another test process installed the same content first.
-      fs.rmSync(staging, { recursive: true, force: true });
-      if (!fs.existsSync(home)) throw error;
-    }
-    // Installs of earlier builds, a day old: no run still uses them.
-    for (const entry of fs.readdirSync(packages)) {
-      const other = path.join(packages, entry);
-      const made = fs.statSync(other, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
-      if (other !== home && Date.now() - made > 86_400_000) fs.rmSync(other, { recursive: true, force: true });
-    }
-  }
+  });
+  const installed = path.join(home, "node_modules", "platform-pulumi");
   return installed;
 }
