@@ -25,7 +25,7 @@ export interface StagedPackage {
  * dependencies from the repository's node_modules, so program and package share one Pulumi runtime.
  *
  * The install is one copy per content of the build (installedPackage), which every staged program
- * links to: copying the package took about 0.7 s of CPU, once per story and per harness. A test
+ * links to, since a copy costs about 0.7 s of CPU and every story and harness stages one. A test
  * that rewrites the installed files takes a copy of its own first (ownCopyOfPackage).
  */
 export function stagePackage(name = `stage-${process.pid}-${Math.random().toString(36).slice(2, 8)}`): StagedPackage {
