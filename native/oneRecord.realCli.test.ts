@@ -18,6 +18,8 @@
  *   (in the state) and one whose answer never came (an orphan); the way back takes the orphan for
  *   one resource and makes the other two, four records for four resources.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
 import { builtinRole } from "../emulator/capabilities";
@@ -25,6 +27,7 @@ import { call, createdRecord } from "../tests/support/emulatorClient";
 import { FaultProxy, faultProxy, ProxyAction } from "../tests/support/faultProxy";
 import { holdingProxy, ProxiedWrite } from "../tests/support/holdingProxy";
 import { StateResource, yamlStack, YamlStack } from "../tests/support/nativeYamlStack";
+import { stateFile } from "../tools/pulumi-cli/cliEnvironment";
 import type { ProcessResult } from "../tools/runProcess";
 
 jest.setTimeout(900_000);
@@ -258,6 +261,9 @@ describe("no two resources share a record (native provider, YAML, real CLI)", ()
       await running.kill();
       await proxy.allClientsGone();
       proxy.release();
+      // Nothing beside the state that the kill could have left half-written (a sidecar `.attrs` did).
+      const stacks = path.dirname(stateFile(path.dirname(stack.dir), "interrupted-twins"));
+      expect(fs.readdirSync(stacks).filter((file) => file.endsWith(".attrs"))).toEqual([]);
       // One whole in the state, one orphan: two records, one resource.
       const [whole] = await stack.resources(SUBSCRIPTION);
       const made = (await held(group)).subscriptions;

@@ -17,13 +17,22 @@ export function cliEnvironment(
   fs.mkdirSync(path.join(scratch, "backend"), { recursive: true });
   return {
     PULUMI_HOME: path.join(scratch, "pulumi-home"),
-    PULUMI_BACKEND_URL: `file://${path.join(scratch, "backend")}`,
+    PULUMI_BACKEND_URL: fileBackend(path.join(scratch, "backend")),
     PULUMI_CONFIG_PASSPHRASE: "platform-pulumi-tests",
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     ...stateWrites(options.checkpoints),
     PATH: [cliDir, path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
   };
+}
+
+/**
+ * The file backend's URL for a folder. `metadata=skip`: by default each state file gets a sidecar
+ * `.attrs` file written in place, not renamed into place as the state is, so a kill in the middle
+ * leaves it empty and every later command fails "failed to load checkpoint: EOF".
+ */
+export function fileBackend(dir: string): string {
+  return `file://${dir}?metadata=skip`;
 }
 
 /** How often a stack's state is written: once an operation, or after every step with `checkpoints`. */

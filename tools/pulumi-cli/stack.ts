@@ -13,7 +13,7 @@ import { stageProgram } from "./stageProgram";
 import { withoutPlatformEnv } from "../orgProject";
 import { SECRET_KEY, SECRET_VALUE } from "../../drift/secretSignature";
 import type { RealCliOperation, RealCliRequest, RealCliResult } from "./automation";
-import { stateWrites } from "./cliEnvironment";
+import { fileBackend, stateWrites } from "./cliEnvironment";
 import { pulumiCliDir, versionOf } from "./find";
 import { runProcess } from "../runProcess";
 
@@ -192,7 +192,7 @@ export function realCliStack(options: RealCliStackOptions): RealCliStack {
   if (options.backend !== "login") {
     stateDir = path.join(scratch, "backend");
     fs.mkdirSync(stateDir);
-    envVars = { ...envVars, PULUMI_BACKEND_URL: `file://${stateDir}`, PULUMI_CONFIG_PASSPHRASE: "real-cli-stories" };
+    envVars = { ...envVars, PULUMI_BACKEND_URL: fileBackend(stateDir), PULUMI_CONFIG_PASSPHRASE: "real-cli-stories" };
   }
   const checkpointFile = path.join(stateDir, ".pulumi", "stacks", options.project, `${stack}.json`);
   // The developer's own Pulumi and platform settings stay out: only what envVars says counts.
