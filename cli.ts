@@ -128,16 +128,11 @@ async function runEmulator(args: string[]): Promise<void> {
         "latency-ms": { type: "string" },
         "rate-limit": { type: "string" },
         quiet: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
       },
       strict: true,
     }));
   } catch (error) {
     fail((error as Error).message);
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return;
   }
   const port = integerFlag("port", values.port, 8080);
   if (port > 65535) fail(`--port must be at most 65535, got ${port}`);
@@ -325,6 +320,12 @@ async function runDrift(args: string[]): Promise<void> {
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
+  // `drift --help` is asking, not a typo: the usage, exit 0, as at the top level.
+  const options = rest.includes("--") ? rest.slice(0, rest.indexOf("--")) : rest;
+  if (options.includes("--help") || options.includes("-h")) {
+    console.log(USAGE);
+    return;
+  }
   if (command === "emulator") return runEmulator(rest);
   if (command === "export") return runExport(rest);
   if (command === "drift") return runDrift(rest);

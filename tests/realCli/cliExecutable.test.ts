@@ -96,14 +96,14 @@ describe("the platform-pulumi executable from its archive, with only it and the 
     if (root) fs.rmSync(root, { recursive: true, force: true });
   });
 
-  test("the archive holds the executable, its license and notices; no node or npm on PATH; --help prints the usage of every subcommand", async () => {
+  test("the archive holds the executable, its license and notices; no node or npm on PATH; --help, alone or after a subcommand, prints the usage of every subcommand", async () => {
     expect(fs.readdirSync(bin).sort()).toEqual(["LICENSE", "THIRD-PARTY-NOTICES", CLI_EXECUTABLE].sort());
     for (const command of ["node", "npm"])
       expect([command, spawnSync(command, ["--version"], { env }).error?.message]).toEqual([
         command,
         `spawnSync ${command} ENOENT`,
       ]);
-    for (const args of [["--help"], []]) {
+    for (const args of [["--help"], [], ["drift", "--help"], ["export", "--under", "x", "-h"], ["emulator", "-h"]]) {
       const help = await run(args);
       expect([help.code, help.stderr]).toEqual([0, ""]);
       expect(help.stdout).toMatch(/^Usage: platform-pulumi emulator /);
