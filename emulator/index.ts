@@ -73,41 +73,42 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   });
   const server = http.createServer(handler);
   server.keepAliveTimeout = 5000;
+  let rootUid: string;
+  let devIdentityUid: string;
+  let devToken: string;
+  // A start refused (a port taken, a state file the store rejects) leaves no server or thread behind.
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
     });
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    issuer = `${url}/oidc`;
+    if (saved) {
+      store.load(rekeyByParent(kinds, saved.records, (why) => stateFileError(options.statePath!, why)));
+      ({ rootUid, devIdentityUid, devToken } = saved);
+      // The dev issuer's URL follows the port; keep the dev owner matching it after a restart elsewhere.
+      const devIdentity = store.of("identities").get(devIdentityUid);
+      const claimMatch = devIdentity?.data.claimMatch as Record<string, unknown> | undefined;
+      if (
+        claimMatch &&
+        typeof claimMatch.issuer === "string" &&
+        claimMatch.issuer !== issuer &&
+        claimMatch.issuer.endsWith("/oidc")
+      ) {
+        devIdentity!.data.claimMatch = { ...claimMatch, issuer };
+      }
+    } else {
+      const now = clock.now();
+      ({ rootUid, devIdentityUid } = bootstrap(store, kinds, now, issuer));
+      if (options.seed !== false) seedSamples(store, now, rootUid);
+      if (options.bulk) seedBulk(store, now, rootUid, options.bulk);
+      devToken = `dev_${randomBytes(24).toString("hex")}`;
+    }
   } catch (error) {
+    await new Promise((closed) => server.close(closed));
     await oidc.close();
     throw error;
-  }
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  issuer = `${url}/oidc`;
-
-  let rootUid: string;
-  let devIdentityUid: string;
-  let devToken: string;
-  if (saved) {
-    store.load(rekeyByParent(kinds, saved.records, (why) => stateFileError(options.statePath!, why)));
-    ({ rootUid, devIdentityUid, devToken } = saved);
-    // The dev issuer's URL follows the port; keep the dev owner matching it after a restart elsewhere.
-    const devIdentity = store.of("identities").get(devIdentityUid);
-    const claimMatch = devIdentity?.data.claimMatch as Record<string, unknown> | undefined;
-    if (
-      claimMatch &&
-      typeof claimMatch.issuer === "string" &&
-      claimMatch.issuer !== issuer &&
-      claimMatch.issuer.endsWith("/oidc")
-    ) {
-      devIdentity!.data.claimMatch = { ...claimMatch, issuer };
-    }
-  } else {
-    const now = clock.now();
-    ({ rootUid, devIdentityUid } = bootstrap(store, kinds, now, issuer));
-    if (options.seed !== false) seedSamples(store, now, rootUid);
-    if (options.bulk) seedBulk(store, now, rootUid, options.bulk);
-    devToken = `dev_${randomBytes(24).toString("hex")}`;
   }
   auth.register(devToken, { identityUid: devIdentityUid, expiresAt: null });
 

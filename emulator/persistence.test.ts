@@ -11,6 +11,15 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+/** How many servers and worker threads this process holds open (earlier files' may still be closing). */
+const listening = () => {
+  const open = process.getActiveResourcesInfo();
+  return {
+    servers: open.filter((r) => r === "TCPServerWrap").length,
+    threads: open.filter((r) => r === "MessagePort").length,
+  };
+};
+
 describe("state file", () => {
   test("data, the dev token, the root and the OIDC key survive a restart", async () => {
     const statePath = path.join(dir, "state.json");
@@ -97,9 +106,14 @@ describe("state file", () => {
       b.parentUid = a.parentUid;
       b.uid = `${a.parentUid}/fedcba9876543210`;
     });
+    const before = listening();
     await expect(startEmulator({ quiet: true, statePath })).rejects.toThrow(
       /holds two accountAssociations of "[0-9a-f/]+" \(.*\), and there is one per group: delete one of them from the file/,
     );
+    // The refused start closed its server and its signing thread: nothing keeps the process alive.
+    const after = listening();
+    expect(after.servers).toBeLessThanOrEqual(before.servers);
+    expect(after.threads).toBeLessThanOrEqual(before.threads);
   });
 
   test("deletes are persisted too, and close() flushes pending writes", async () => {
