@@ -17,7 +17,7 @@ const project = (tier) => ({
   // Staged programs and packages under .work/, and the SDKs `npm run sdks` writes to sdk/, are not
   // part of the project jest should map.
   modulePathIgnorePatterns: ["<rootDir>/.work/", "<rootDir>/sdk/"],
-  testEnvironment: "node",
+  testEnvironment: "<rootDir>/tools/testEnvironment.js",
   // Plain CommonJS from tsc needs no transform; without one, V8 coverage maps through tsc's own
   // source maps instead of babel's (under which every file counted one line). The unit tier, which
   // `npm run coverage` measures, runs so; the others keep jest's default until measured so too.
