@@ -322,7 +322,8 @@ async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   // `drift --help` is asking, not a typo: the usage, exit 0, as at the top level.
   const options = rest.includes("--") ? rest.slice(0, rest.indexOf("--")) : rest;
-  if (options.includes("--help") || options.includes("-h")) {
+  const known = command === "emulator" || command === "export" || command === "drift";
+  if (known && (options.includes("--help") || options.includes("-h"))) {
     console.log(USAGE);
     return;
   }

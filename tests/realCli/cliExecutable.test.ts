@@ -116,6 +116,7 @@ describe("the platform-pulumi executable from its archive, with only it and the 
   test("an unknown subcommand or flag prints the usage and exits 2", async () => {
     for (const [args, why] of [
       [["deploy"], 'unknown command "deploy"'],
+      [["deploy", "--help"], 'unknown command "deploy"'],
       [["--verbose"], 'unknown command "--verbose"'],
       [["export", "--under", "x", "--colour"], "Unknown option '--colour'"],
       [["emulator", "--ports", "1"], "Unknown option '--ports'"],
