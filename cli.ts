@@ -318,23 +318,27 @@ async function runDrift(args: string[]): Promise<void> {
   if (drift.found(report, failOn as Array<(typeof drift.FINDINGS)[number]>)) process.exitCode = 3;
 }
 
+const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
+  emulator: runEmulator,
+  export: runExport,
+  drift: runDrift,
+};
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
-  // `drift --help` is asking, not a typo: the usage, exit 0, as at the top level.
-  const options = rest.includes("--") ? rest.slice(0, rest.indexOf("--")) : rest;
-  const known = command === "emulator" || command === "export" || command === "drift";
-  if (known && (options.includes("--help") || options.includes("-h"))) {
-    console.log(USAGE);
-    return;
-  }
-  if (command === "emulator") return runEmulator(rest);
-  if (command === "export") return runExport(rest);
-  if (command === "drift") return runDrift(rest);
   if (command === undefined || command === "--help" || command === "-h" || command === "help") {
     console.log(USAGE);
     return;
   }
-  fail(`unknown command "${command}"`);
+  const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (!run) fail(`unknown command "${command}"`);
+  // `drift --help` is asking, not a typo: the usage, exit 0, as at the top level.
+  const options = rest.includes("--") ? rest.slice(0, rest.indexOf("--")) : rest;
+  if (options.includes("--help") || options.includes("-h")) {
+    console.log(USAGE);
+    return;
+  }
+  return run(rest);
 }
 
 main(process.argv.slice(2)).catch((error) => {

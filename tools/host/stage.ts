@@ -91,6 +91,5 @@ function installedPackage(): string {
       fs.chmodSync(copy, fs.statSync(source).mode);
     }
   });
-  const installed = path.join(home, "node_modules", "platform-pulumi");
-  return installed;
+  return path.join(home, "node_modules", "platform-pulumi");
 }
